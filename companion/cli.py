@@ -1,0 +1,45 @@
+"""The ``netzwerk`` command line: one entry point, subcommands registered by modules.
+
+Each ``companion.cli_*`` module has ``register(subparsers)`` that adds its
+subcommands; every subcommand's handler returns the exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+# Modules that contribute subcommands, in help order.
+COMMAND_MODULES = (
+    "companion.cli_rules",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="netzwerk",
+        description="Netzwerk Companion: referee a physical game of Netzwerk with a camera and a GPIO panel.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
