@@ -1,0 +1,760 @@
+"""The rules engine: robot moves, energy, battery moves, turns, game status, outcome sets.
+
+Everything here follows ``netzwerk-rulings.md``; rulings are cited as R-n where
+they are implemented.  Internally squares, points and pieces are bitmasks
+(bit ``s`` for square ``s``, bit ``p`` for point ``p``) so that search stays
+fast; the public functions take and return :class:`~companion.position.Position`
+and :class:`~companion.moves.Turn`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, NamedTuple
+
+from .errors import IllegalTurn
+from .geometry import (
+    AROUND,
+    BLACK,
+    CORNERS,
+    WHITE,
+    Color,
+    Point,
+    Square,
+    point_name,
+    square_name,
+)
+from .moves import BatteryMove, RobotMove, Turn
+from .position import Position
+from .rules import ORIGINAL, Rules
+
+# --------------------------------------------------------------------------
+# precomputed geometry as bitmasks
+
+CORNER_MASK: tuple[int, ...] = tuple(sum(1 << p for p in CORNERS[s]) for s in range(36))
+AROUND_MASK: tuple[int, ...] = tuple(sum(1 << s for s in AROUND[p]) for p in range(49))
+TARGET_RANK_MASK = {WHITE: sum(1 << (30 + f) for f in range(6)), BLACK: sum(1 << f for f in range(6))}
+
+
+def _ray(sq: int, df: int, dr: int) -> tuple[int, ...]:
+    f, r = sq % 6, sq // 6
+    out = []
+    f, r = f + df, r + dr
+    while 0 <= f < 6 and 0 <= r < 6:
+        out.append(r * 6 + f)
+        f, r = f + df, r + dr
+    return tuple(out)
+
+
+#: ROBOT_RAYS[color][sq] -> the rays a robot may move along: forward, left, right (section 2.1).
+ROBOT_RAYS: dict[Color, tuple[tuple[tuple[int, ...], ...], ...]] = {
+    c: tuple(
+        tuple(r for r in (_ray(s, 0, c.forward), _ray(s, -1, 0), _ray(s, 1, 0)) if r) for s in range(36)
+    )
+    for c in (WHITE, BLACK)
+}
+
+#: Energy lines: 0..6 are the vertical lines A..G, 7..13 the horizontal lines 1..7.
+LINE_NAMES: tuple[str, ...] = tuple("ABCDEFG") + tuple("1234567")
+
+
+def _point_ray(pt: int, dc: int, dr: int) -> tuple[int, ...]:
+    c, r = pt % 7, pt // 7
+    out = []
+    c, r = c + dc, r + dr
+    while 0 <= c < 7 and 0 <= r < 7:
+        out.append(r * 7 + c)
+        c, r = c + dc, r + dr
+    return tuple(out)
+
+
+#: BATTERY_RAYS[pt] -> ((line, ray), ...) for up, down, left, right.
+BATTERY_RAYS: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = tuple(
+    tuple(
+        (line, ray)
+        for line, ray in (
+            (pt % 7, _point_ray(pt, 0, 1)),
+            (pt % 7, _point_ray(pt, 0, -1)),
+            (7 + pt // 7, _point_ray(pt, -1, 0)),
+            (7 + pt // 7, _point_ray(pt, 1, 0)),
+        )
+        if ray
+    )
+    for pt in range(49)
+)
+
+
+def mask_of(items) -> int:
+    m = 0
+    for i in items:
+        m |= 1 << i
+    return m
+
+
+def bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def line_of_battery_move(src: Point, dst: Point) -> int | None:
+    """The energy line a battery move uses, or None if src and dst share no line."""
+    if src % 7 == dst % 7:
+        return src % 7
+    if src // 7 == dst // 7:
+        return 7 + src // 7
+    return None
+
+
+def line_label(line: int) -> str:
+    return LINE_NAMES[line]
+
+
+# --------------------------------------------------------------------------
+# control (section 2.2, R-3, R-11)
+
+
+def control_counts(own: int, enemy: int, pt: Point) -> tuple[int, int]:
+    a = AROUND_MASK[pt]
+    return (own & a).bit_count(), (enemy & a).bit_count()
+
+
+def controls(own: int, enemy: int, pt: Point, *, strict: bool = False) -> bool:
+    """Does the player with robots ``own`` control point ``pt``?
+
+    At least one own robot around it and at least as many as the opponent
+    (R-3: 0 against 0 is control by nobody).  ``strict`` is R-11
+    (contested-frozen): strictly more than the opponent.
+    """
+    o, e = control_counts(own, enemy, pt)
+    return o >= 1 and (o > e if strict else o >= e)
+
+
+def controlled_mask(own: int, enemy: int, batteries: int, *, strict: bool = False) -> int:
+    m = 0
+    for p in bits(batteries):
+        if controls(own, enemy, p, strict=strict):
+            m |= 1 << p
+    return m
+
+
+# --------------------------------------------------------------------------
+# robot moves (section 2.1)
+
+
+class Step(NamedTuple):
+    """One legal single robot move in the current state, with its cost."""
+
+    src: int
+    dst: int
+    capture: bool
+    cost: int
+    jumped_own: int
+    jumped_enemy: int
+
+
+def strength(batteries: int, sq: Square) -> int:
+    """R-9: a square's strength is the number of batteries on its four corners."""
+    return (CORNER_MASK[sq] & batteries).bit_count()
+
+
+def robot_steps(own: int, enemy: int, sq: int, color: Color, cap: int, rules: Rules, batteries: int) -> Iterator[Step]:
+    """Single moves of the robot on ``sq`` costing at most ``cap`` energy.
+
+    Forward or sideways in a straight line over N >= 1 squares; passes empty
+    and own squares (+1 each own robot jumped), never an enemy unless
+    ``jump-enemies`` (R-12: +1 each, no capture); lands on an empty square or
+    captures an enemy (+1), and a capture ends the move.  With
+    ``strength-capture`` (R-9) the victim's strength must not exceed the
+    attacker's, taken on the attacker's start square.
+    """
+    if cap <= 0:
+        return
+    jump_enemies = rules.jump_enemies
+    attacker = strength(batteries, sq) if rules.strength_capture else 0
+    for ray in ROBOT_RAYS[color][sq]:
+        jo = je = 0
+        n = 0
+        for t in ray:
+            n += 1
+            base = n + jo + je
+            if base > cap:
+                break
+            bit = 1 << t
+            if own & bit:
+                jo += 1
+                continue
+            if enemy & bit:
+                if base + 1 <= cap and (not rules.strength_capture or strength(batteries, t) <= attacker):
+                    yield Step(sq, t, True, base + 1, jo, je)
+                if jump_enemies:
+                    je += 1
+                    continue
+                break
+            yield Step(sq, t, False, base, jo, je)
+
+
+# --------------------------------------------------------------------------
+# energy (section 2.1): a b-matching of batteries to moved robots
+
+
+def energy_sources(pos_batteries: int, sq: Square, allowed: int) -> int:
+    """Batteries a robot starting on ``sq`` may draw from (mask)."""
+    return CORNER_MASK[sq] & pos_batteries & allowed
+
+
+def hall_violation(demands: list[tuple[int, int]]) -> tuple[int, int, int] | None:
+    """Check that each robot can get ``cost`` distinct batteries from its ``sources``.
+
+    ``demands`` are (sources mask, cost).  By Hall's theorem for this
+    b-matching (each battery gives at most one point per turn, to one robot)
+    it is feasible iff every subset of robots has at least as many sources
+    as it needs points.  Returns None if feasible, else the smallest violating
+    subset as (subset bitmask over ``demands``, needed, available).
+    """
+    n = len(demands)
+    worst = None
+    for subset in range(1, 1 << n):
+        union = 0
+        need = 0
+        for i in range(n):
+            if subset >> i & 1:
+                union |= demands[i][0]
+                need += demands[i][1]
+        have = union.bit_count()
+        if need > have:
+            if worst is None or subset.bit_count() < worst[0].bit_count():
+                worst = (subset, need, have)
+    return worst
+
+
+class _PhaseState(NamedTuple):
+    own: int
+    enemy: int
+    moved: int  # current squares of robots that have moved (R-2, R-14)
+    demands: tuple[tuple[int, int], ...]  # (start square, cost), in move order
+    subsets: tuple[tuple[int, int], ...]  # (union of sources, total cost) of every subset of demands
+
+
+@dataclass(frozen=True)
+class _PhaseContext:
+    color: Color
+    rules: Rules
+    batteries: int
+    sources: tuple[int, ...]  # per start square: batteries it may draw from
+
+    @classmethod
+    def of(cls, pos: Position, rules: Rules) -> "_PhaseContext":
+        color = pos.to_move
+        own = mask_of(pos.robots(color))
+        enemy = mask_of(pos.robots(color.other))
+        batteries = mask_of(pos.batteries)
+        allowed = batteries
+        if rules.controlled_energy:
+            # R-10: only batteries the mover controls by the normal rule of
+            # section 2.2 (contested counts for both), at the start of the turn.
+            allowed = controlled_mask(own, enemy, batteries)
+        return cls(color, rules, batteries, tuple(CORNER_MASK[s] & allowed for s in range(36)))
+
+
+def _initial_state(pos: Position) -> _PhaseState:
+    c = pos.to_move
+    return _PhaseState(mask_of(pos.robots(c)), mask_of(pos.robots(c.other)), 0, (), ((0, 0),))
+
+
+def _successors(st: _PhaseState, ctx: _PhaseContext) -> Iterator[tuple[Step, _PhaseState]]:
+    """Every legal next robot move from a robot-phase state, energy checked."""
+    movable = st.own & ~st.moved
+    for sq in bits(movable):
+        src = ctx.sources[sq]
+        cap = src.bit_count()
+        if cap == 0:
+            continue
+        # Energy left for this robot given the robots already moved: the
+        # tightest bound over subsets sharing its sources.
+        for step in robot_steps(st.own, st.enemy, sq, ctx.color, cap, ctx.rules, ctx.batteries):
+            ok = True
+            new_subsets = []
+            for union, total in st.subsets:
+                u = union | src
+                t = total + step.cost
+                if u.bit_count() < t:
+                    ok = False
+                    break
+                new_subsets.append((u, t))
+            if not ok:
+                continue
+            bit_from, bit_to = 1 << sq, 1 << step.dst
+            yield step, _PhaseState(
+                (st.own & ~bit_from) | bit_to,
+                st.enemy & ~bit_to,
+                st.moved | bit_to,
+                st.demands + ((sq, step.cost),),
+                st.subsets + tuple(new_subsets),
+            )
+
+
+def _state_key(st: _PhaseState) -> tuple:
+    return (st.own, st.enemy, st.moved, tuple(sorted(st.demands)))
+
+
+# --------------------------------------------------------------------------
+# capture availability (R-7, R-8)
+
+
+def _capture_candidates(st: _PhaseState, ctx: _PhaseContext) -> bool:
+    """Cheap necessary condition for any capture: some own robot sees an enemy
+    along a legal ray within the energy it could ever have, ignoring own robots
+    in between except for their cost."""
+    rules = ctx.rules
+    for sq in bits(st.own & ~st.moved):
+        cap = ctx.sources[sq].bit_count()
+        if cap < 2:
+            continue
+        for ray in ROBOT_RAYS[ctx.color][sq]:
+            for n, t in enumerate(ray, 1):
+                if n + 1 > cap:
+                    break
+                if st.enemy >> t & 1:
+                    return True
+    return False
+
+
+def capture_available(pos: Position, rules: Rules = ORIGINAL) -> RobotMove | None:
+    """R-8: a capture is available when some legal robot phase of this turn
+    (any order, energy met, other options respected) contains a capture,
+    including one that an earlier move of the same turn makes possible.
+
+    Returns one such capture move (the capture itself), or None.
+    """
+    ctx = _PhaseContext.of(pos, rules)
+    start = _initial_state(pos)
+    if not _capture_candidates(start, ctx):
+        return None
+    seen = set()
+    stack = [start]
+    while stack:
+        st = stack.pop()
+        for step, nxt in _successors(st, ctx):
+            if step.capture:
+                return RobotMove(step.src, step.dst, True)
+            key = _state_key(nxt)
+            if key not in seen:
+                seen.add(key)
+                if _capture_candidates(nxt, ctx):
+                    stack.append(nxt)
+    return None
+
+
+# --------------------------------------------------------------------------
+# legal single moves and the no-legal-move rule (R-18)
+
+
+def legal_robot_moves(pos: Position, rules: Rules = ORIGINAL) -> list[tuple[RobotMove, int]]:
+    """Every legal first robot move of the position's side to move, with its cost.
+
+    With ``must-capture`` (R-7, R-8) and a capture available, a first move is
+    kept only if it captures or a capture can still follow it in this turn.
+    """
+    ctx = _PhaseContext.of(pos, rules)
+    st = _initial_state(pos)
+    steps = list(_successors(st, ctx))
+    if rules.must_capture and any(s.capture for s, _ in steps) or (
+        rules.must_capture and capture_available(pos, rules) is not None
+    ):
+        steps = [(s, n) for s, n in steps if s.capture or _capture_reachable(n, ctx)]
+    return [(RobotMove(s.src, s.dst, s.capture), s.cost) for s, _ in steps]
+
+
+def _capture_reachable(st: _PhaseState, ctx: _PhaseContext) -> bool:
+    """Can some continuation of the robot phase from ``st`` capture?"""
+    if not _capture_candidates(st, ctx):
+        return False
+    seen = set()
+    stack = [st]
+    while stack:
+        cur = stack.pop()
+        for step, nxt in _successors(cur, ctx):
+            if step.capture:
+                return True
+            key = _state_key(nxt)
+            if key not in seen:
+                seen.add(key)
+                if _capture_candidates(nxt, ctx):
+                    stack.append(nxt)
+    return False
+
+
+def has_legal_robot_move(pos: Position, rules: Rules = ORIGINAL) -> bool:
+    """Can the side to move make any legal robot move (R-18)?
+
+    Under ``must-capture`` a legal robot phase exists exactly when a single
+    legal move exists (a capture, if available, is itself a legal phase), so
+    the plain single-move test is the right one for every profile.
+    """
+    ctx = _PhaseContext.of(pos, rules)
+    st = _initial_state(pos)
+    for _ in _successors(st, ctx):
+        return True
+    return False
+
+
+# --------------------------------------------------------------------------
+# game status (section 3, R-5, R-6, R-15, R-18)
+
+
+@dataclass(frozen=True, slots=True)
+class GameStatus:
+    result: str  # "ongoing", "white wins", "black wins"
+    winner: Color | None
+    reason: str
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def __str__(self) -> str:
+        return f"{self.result}: {self.reason}" if self.reason else self.result
+
+
+def _needed_on_target(n: int) -> int:
+    return (n + 1) // 2
+
+
+def target_row_met(pos: Position, color: Color) -> bool:
+    """Section 3: with n robots left, at least ceil(n/2) on the target row (never for n = 0, R-15)."""
+    robots = pos.robots(color)
+    n = len(robots)
+    if n == 0:
+        return False
+    on_target = sum(1 for s in robots if s // 6 == color.target_rank)
+    return on_target >= _needed_on_target(n)
+
+
+def _win_reason(pos: Position, color: Color) -> str | None:
+    if not pos.robots(color.other) and pos.robots(color):
+        return f"{color.label} has captured every {color.other.label} robot"
+    if not pos.robots(color.other) and not pos.robots(color):
+        return "no robots are left on the board"
+    if target_row_met(pos, color):
+        robots = pos.robots(color)
+        on = sorted(s for s in robots if s // 6 == color.target_rank)
+        return (
+            f"{color.label} has {len(on)} of {len(robots)} robots on the target row "
+            f"(rank {color.target_rank + 1}: {', '.join(square_name(s) for s in on)}), "
+            f"{_needed_on_target(len(robots))} needed"
+        )
+    return None
+
+
+def status(pos: Position, rules: Rules = ORIGINAL) -> GameStatus:
+    """Who has won, judged at the end of the turn that led to ``pos``.
+
+    R-5/R-15: capture-all and the target-row rule are judged for both
+    players; if both meet one, the player who just moved
+    (``pos.to_move.other``) wins.  Only if nobody has won so is R-18 applied:
+    if the player to move has no legal robot move, the player who just moved
+    wins.  R-6: a won position is terminal (see :func:`apply_turn`).
+    """
+    mover = pos.to_move.other  # who just moved
+    reasons = {c: _win_reason(pos, c) for c in (WHITE, BLACK)}
+    winners = [c for c in (WHITE, BLACK) if reasons[c]]
+    if len(winners) == 2:
+        return GameStatus(
+            f"{mover} wins",
+            mover,
+            f"both players meet a win condition and {mover.label} just moved (R-5): {reasons[mover]}",
+        )
+    if winners:
+        w = winners[0]
+        return GameStatus(f"{w} wins", w, str(reasons[w]))
+    if not has_legal_robot_move(pos, rules):
+        stuck = pos.to_move
+        return GameStatus(
+            f"{mover} wins",
+            mover,
+            f"{stuck.label} to move has no legal robot move (no energy or every move blocked) (R-18)",
+        )
+    return GameStatus("ongoing", None, f"{pos.to_move.label} to move")
+
+
+# --------------------------------------------------------------------------
+# applying a turn
+
+
+def _check_robot_move(
+    st: _PhaseState, ctx: _PhaseContext, m: RobotMove, labels: list[tuple[int, int, str]]
+) -> tuple[Step, _PhaseState]:
+    color = ctx.color
+    own_bit = 1 << m.src
+    text = str(m)
+    if not st.own & own_bit:
+        if st.enemy & own_bit:
+            raise IllegalTurn(
+                f"{text}: the robot on {square_name(m.src)} is {color.other.label}'s; {color.label} moves own robots only",
+                squares=(m.src,),
+            )
+        raise IllegalTurn(f"{text}: no {color.label} robot on {square_name(m.src)}", squares=(m.src,))
+    if st.moved & own_bit:
+        raise IllegalTurn(
+            f"{text}: the robot on {square_name(m.src)} has already moved this turn (each robot moves at most once, R-2/R-14)",
+            squares=(m.src,),
+        )
+    if m.src == m.dst:
+        raise IllegalTurn(f"{text}: a move must cover at least one square (R-13)", squares=(m.src,))
+    fs, rs, fd, rd = m.src % 6, m.src // 6, m.dst % 6, m.dst // 6
+    if fs != fd and rs != rd:
+        raise IllegalTurn(f"{text}: robots move in a straight line, never diagonally", squares=(m.src, m.dst))
+    if fs == fd and (rd - rs) * color.forward < 0:
+        raise IllegalTurn(f"{text}: robots never move backward", squares=(m.src, m.dst))
+    dst_bit = 1 << m.dst
+    if m.capture and not st.enemy & dst_bit:
+        what = "an own robot" if st.own & dst_bit else "an empty square"
+        raise IllegalTurn(f"{text}: 'x' marks a capture but {square_name(m.dst)} holds {what} (R-13)", squares=(m.dst,))
+    if not m.capture and st.enemy & dst_bit:
+        raise IllegalTurn(
+            f"{text}: {square_name(m.dst)} holds a {color.other.label} robot: write a capture as "
+            f"'{square_name(m.src)}x{square_name(m.dst)}' (R-13)",
+            squares=(m.dst,),
+        )
+    if st.own & dst_bit:
+        raise IllegalTurn(f"{text}: {square_name(m.dst)} is occupied by an own robot", squares=(m.dst,))
+    # the path
+    df = (fd > fs) - (fd < fs)
+    dr = (rd > rs) - (rd < rs)
+    path = []
+    f, r = fs + df, rs + dr
+    while (f, r) != (fd, rd):
+        path.append(r * 6 + f)
+        f, r = f + df, r + dr
+    jo = sum(1 for s in path if st.own >> s & 1)
+    je_squares = [s for s in path if st.enemy >> s & 1]
+    if je_squares and not ctx.rules.jump_enemies:
+        raise IllegalTurn(
+            f"{text}: it would pass over the {color.other.label} robot on {square_name(je_squares[0])} "
+            "(robots may jump only own robots)",
+            squares=(m.src, je_squares[0]),
+        )
+    cost = len(path) + 1 + jo + len(je_squares) + (1 if m.capture else 0)
+    if m.capture and ctx.rules.strength_capture:
+        a, v = strength(ctx.batteries, m.src), strength(ctx.batteries, m.dst)
+        if v > a:
+            raise IllegalTurn(
+                f"{text}: strength-capture: the victim on {square_name(m.dst)} has strength {v}, "
+                f"more than the attacker's {a} on {square_name(m.src)} (R-9)",
+                squares=(m.src, m.dst),
+            )
+    step = Step(m.src, m.dst, m.capture, cost, jo, len(je_squares))
+    src = ctx.sources[m.src]
+    subsets = []
+    for union, total in st.subsets:
+        subsets.append((union | src, total + cost))
+    all_demands = list(labels) + [(m.src, cost, move_label(m.src, m.dst))]
+    bad = hall_violation([(ctx.sources[s], c) for s, c, _ in all_demands])
+    if bad is not None:
+        chosen = [d for i, d in enumerate(all_demands) if bad[0] >> i & 1]
+        raise IllegalTurn(energy_message(chosen, ctx.sources, ctx.rules), squares=tuple(s for s, _, _ in chosen))
+    return step, _PhaseState(
+        (st.own & ~own_bit) | dst_bit,
+        st.enemy & ~dst_bit,
+        st.moved | dst_bit,
+        st.demands + ((m.src, cost),),
+        st.subsets + tuple(subsets),
+    )
+
+
+def energy_message(chosen: list[tuple[int, int, str]], sources: tuple[int, ...], rules: Rules) -> str:
+    """A player's sentence for an energy shortage.
+
+    ``chosen`` are the robots of a violating Hall subset as (start square,
+    cost, label such as ``c2→c5``); ``sources`` the batteries each start square
+    may draw from.
+    """
+    union = 0
+    need = 0
+    for s, c, _ in chosen:
+        union |= sources[s]
+        need += c
+    have = union.bit_count()
+    listed = f" ({', '.join(point_name(p) for p in bits(union))})" if have else ""
+    restriction = f" that the mover controls (R-10)" if rules.controlled_energy else ""
+    nb = f"{have} batter{'y' if have == 1 else 'ies'}"
+    if len(chosen) == 1:
+        s, cost, label = chosen[0]
+        verb = "touches" if have == 1 else "touch"
+        return f"robot {label} needs {cost} energy but only {nb}{restriction} {verb} {square_name(s)}{listed}"
+    who = " and ".join(f"{label} ({c})" for _, c, label in chosen)
+    return (
+        f"robots {who} need {need} energy together but only {nb}{restriction} touch their start squares"
+        f"{listed}: each battery gives one point per turn"
+    )
+
+
+def move_label(src: int, dst: int) -> str:
+    return f"{square_name(src)}\u2192{square_name(dst)}"
+
+
+def _check_battery_move(
+    batteries: int, moved: int, used_lines: int, own: int, enemy: int, m: BatteryMove, color: Color, rules: Rules
+) -> tuple[int, int, int]:
+    text = str(m)
+    sb, db = 1 << m.src, 1 << m.dst
+    if not batteries & sb:
+        raise IllegalTurn(f"{text}: no battery on {point_name(m.src)}", points=(m.src,))
+    if moved & sb:
+        raise IllegalTurn(
+            f"{text}: the battery on {point_name(m.src)} has already moved this turn (each battery moves at most once, R-4)",
+            points=(m.src,),
+        )
+    o, e = control_counts(own, enemy, m.src)
+    if not controls(own, enemy, m.src, strict=rules.contested_frozen):
+        raise IllegalTurn(
+            f"battery {point_name(m.src)} moved but {color.label} does not control it "
+            f"({o} {color.label} vs {e} {color.other.label} robot{'s' if e != 1 else ''} around it"
+            + (", contested-frozen needs strictly more, R-11" if rules.contested_frozen and o >= 1 and o == e else "")
+            + ")",
+            points=(m.src,),
+        )
+    line = line_of_battery_move(m.src, m.dst)
+    if m.src == m.dst or line is None:
+        raise IllegalTurn(
+            f"{text}: a battery moves along one energy line to the next empty point", points=(m.src, m.dst)
+        )
+    if rules.line_limit and used_lines >> line & 1:
+        raise IllegalTurn(
+            f"{text}: energy line {line_label(line)} carried two battery moves (one per line per turn)",
+            points=(m.src, m.dst),
+        )
+    # the destination must be exactly the first empty point in that direction (R-13)
+    ray = None
+    for ln, r in BATTERY_RAYS[m.src]:
+        if m.dst in r:
+            ray = r
+            break
+    assert ray is not None
+    first_empty = next((p for p in ray if not batteries >> p & 1), None)
+    if first_empty is None:
+        raise IllegalTurn(f"{text}: every point up to the edge is occupied, the battery cannot move that way", points=(m.src,))
+    if first_empty != m.dst:
+        raise IllegalTurn(
+            f"{text}: a battery moves to the next empty point, which is {point_name(first_empty)} (R-13)",
+            points=(m.src, first_empty),
+        )
+    return (batteries & ~sb) | db, moved | db, used_lines | (1 << line)
+
+
+def apply_turn(pos: Position, turn: Turn | str, rules: Rules = ORIGINAL) -> Position:
+    """Play ``turn`` on ``pos`` and return the new position (the other side to move).
+
+    Raises :class:`IllegalTurn` with a reason naming the move and the rule.
+    R-6: a position in which the game is already decided accepts no turn.
+    """
+    if isinstance(turn, str):
+        turn = Turn.parse(turn)
+    st_status = status(pos, rules)
+    if st_status.over:
+        raise IllegalTurn(f"the game is over: {st_status.result} ({st_status.reason}) (R-6)")
+    ctx = _PhaseContext.of(pos, rules)
+    st = _initial_state(pos)
+    captured = False
+    labels: list[tuple[int, int, str]] = []
+    for m in turn.robot_moves:
+        step, st = _check_robot_move(st, ctx, m, labels)
+        labels.append((m.src, step.cost, move_label(m.src, m.dst)))
+        captured |= step.capture
+    if rules.must_capture and not captured:
+        cap = capture_available(pos, rules)
+        if cap is not None:
+            raise IllegalTurn(
+                f"must-capture: a capture was available ({cap}) but the robot phase captured nothing (R-7, R-8)",
+                squares=(cap.src, cap.dst),
+            )
+    batteries = ctx.batteries
+    moved = 0
+    used = 0
+    for m in turn.battery_moves:
+        batteries, moved, used = _check_battery_move(batteries, moved, used, st.own, st.enemy, m, ctx.color, rules)
+    own, enemy = st.own, st.enemy
+    white, black = (own, enemy) if ctx.color is WHITE else (enemy, own)
+    return Position(frozenset(bits(white)), frozenset(bits(black)), frozenset(bits(batteries)), ctx.color.other)
+
+
+def is_legal(pos: Position, turn: Turn | str, rules: Rules = ORIGINAL) -> bool:
+    try:
+        apply_turn(pos, turn, rules)
+    except IllegalTurn:
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------
+# outcome sets (R-16)
+
+
+def robot_phase_outcomes(pos: Position, rules: Rules = ORIGINAL) -> set[tuple[frozenset[int], frozenset[int]]]:
+    """R-16: the distinct robot placements (white squares, black squares) after
+    a legal robot phase of at least one move; under ``must-capture`` only the
+    capturing ones when any exists.  Pure move generation: the game being
+    over is not asked."""
+    color = pos.to_move
+    ctx = _PhaseContext.of(pos, rules)
+    start = _initial_state(pos)
+    seen = {_state_key(start)}
+    stack = [start]
+    placements: set[tuple[int, int]] = set()
+    while stack:
+        st = stack.pop()
+        for _, nxt in _successors(st, ctx):
+            key = _state_key(nxt)
+            if key in seen:
+                continue
+            seen.add(key)
+            placements.add((nxt.own, nxt.enemy))
+            stack.append(nxt)
+    enemy0 = mask_of(pos.robots(color.other))
+    if rules.must_capture:
+        capturing = {p for p in placements if p[1] != enemy0}
+        if capturing:
+            placements = capturing
+    out = set()
+    for own, enemy in placements:
+        w, b = (own, enemy) if color is WHITE else (enemy, own)
+        out.add((frozenset(bits(w)), frozenset(bits(b))))
+    return out
+
+
+def _battery_phase_masks(own: int, enemy: int, batteries: int, rules: Rules) -> set[int]:
+    movable0 = controlled_mask(own, enemy, batteries, strict=rules.contested_frozen)
+    line_limit = rules.line_limit
+    results = {batteries}
+    start = (batteries, movable0, 0)
+    seen = {start}
+    stack = [start]
+    while stack:
+        bats, movable, used = stack.pop()
+        for p in bits(movable):
+            pb = 1 << p
+            for line, ray in BATTERY_RAYS[p]:
+                if line_limit and used >> line & 1:
+                    continue
+                for q in ray:
+                    if not bats >> q & 1:
+                        nb = (bats & ~pb) | (1 << q)
+                        state = (nb, movable & ~pb, used | (1 << line) if line_limit else 0)
+                        if state not in seen:
+                            seen.add(state)
+                            results.add(nb)
+                            stack.append(state)
+                        break
+    return results
+
+
+def battery_phase_outcomes(pos: Position, rules: Rules = ORIGINAL) -> set[frozenset[int]]:
+    """R-16: the distinct battery placements after a legal battery phase of
+    zero or more moves, with the position's robots as they stand and its side
+    to move moving batteries."""
+    color = pos.to_move
+    own = mask_of(pos.robots(color))
+    enemy = mask_of(pos.robots(color.other))
+    return {frozenset(bits(m)) for m in _battery_phase_masks(own, enemy, mask_of(pos.batteries), rules)}
