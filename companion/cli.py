@@ -14,6 +14,7 @@ from typing import Sequence
 # Modules that contribute subcommands, in help order.
 COMMAND_MODULES = (
     "companion.cli_rules",
+    "companion.cli_games",
 )
 
 

@@ -1,0 +1,244 @@
+"""``netzwerk games list|show ID|export ID``: the games in the journal.
+
+The journal is ``--journal PATH``, else the ``[journal] path`` of ``--config FILE``
+(default ``/etc/netzwerk/config.toml`` when it exists, the file the service reads),
+else the default journal path (``$STATE_DIRECTORY/journal.sqlite`` or
+``~/.local/state/netzwerk/journal.sqlite``). The journal is opened read-only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from .config import ConfigError, load_config
+from .journal import GameRecord, GameSummary, Journal, JournalError
+from .record import GameText, RecordError, format_record
+
+SERVICE_CONFIG = Path("/etc/netzwerk/config.toml")
+
+
+class _Usage(Exception):
+    """Bad input: one line on stderr, exit 2."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--journal", metavar="PATH", help="the journal file (default: from the config)")
+    common.add_argument(
+        "--config",
+        metavar="FILE",
+        help=f"config file giving [journal] path (default: {SERVICE_CONFIG} if it exists)",
+    )
+    games = subparsers.add_parser(
+        "games",
+        help="list, show and export the games in the journal",
+        description="The games in the journal: list them, show one, export one as a game record "
+        "(format: docs/record-format.md).",
+    )
+    sub = games.add_subparsers(dest="games_command", metavar="ACTION")
+    sub.required = True
+
+    p = sub.add_parser("list", parents=[common], help="one line per game", description="One line per game, oldest first.")
+    p.add_argument("--json", action="store_true", help="one JSON array of games")
+    p.set_defaults(handler=_list)
+
+    p = sub.add_parser(
+        "show",
+        parents=[common],
+        help="a game's turns, rejected attempts and events",
+        description="A game: headers, every turn in force, taken-back turns, rejected attempts and events.",
+    )
+    p.add_argument("id", metavar="ID", help="the game id (see `netzwerk games list`)")
+    p.add_argument("--json", action="store_true", help="the whole game as one JSON object")
+    p.set_defaults(handler=_show)
+
+    p = sub.add_parser(
+        "export",
+        parents=[common],
+        help="the game record (docs/record-format.md)",
+        description="Write a game's record in the documented text format (docs/record-format.md).",
+    )
+    p.add_argument("id", metavar="ID", help="the game id")
+    p.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    p.add_argument("--json", action="store_true", help="a JSON object with the record text and its fields")
+    p.set_defaults(handler=_export)
+
+
+# -- handlers ---------------------------------------------------------------------
+
+
+def _run(fn, args: argparse.Namespace) -> int:
+    try:
+        return fn(args)
+    except (_Usage, ConfigError, JournalError, RecordError) as exc:
+        print(f"netzwerk games: {exc}", file=sys.stderr)
+        return 2
+
+
+def _open(args: argparse.Namespace) -> Journal:
+    if args.journal:
+        path = Path(args.journal).expanduser()
+    else:
+        config_file = args.config
+        if config_file is None and SERVICE_CONFIG.is_file() and os.access(SERVICE_CONFIG, os.R_OK):
+            config_file = SERVICE_CONFIG
+        path = load_config(config_file).journal.path
+    return Journal(path, readonly=True)
+
+
+def _game_id(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise _Usage(f"bad game id {text!r}: expected a number (see `netzwerk games list`)") from None
+    if value < 1:
+        raise _Usage(f"bad game id {text!r}: game ids start at 1")
+    return value
+
+
+def _list(args: argparse.Namespace) -> int:
+    return _run(_list_inner, args)
+
+
+def _list_inner(args: argparse.Namespace) -> int:
+    with _open(args) as journal:
+        games = journal.games()
+    if args.json:
+        print(json.dumps([_summary_json(g) for g in games], indent=None))
+        return 0
+    if not games:
+        print("no games in the journal")
+        return 0
+    for g in games:
+        players = f"{g.white or '?'} vs {g.black or '?'}"
+        outcome = "ongoing" if g.status == "ongoing" else f"{g.result} ({g.reason})" if g.reason else g.result
+        print(
+            f"{g.id:>4}  {g.started_at[:16].replace('T', ' ')}  {players}  {_rules(g.rules)}  "
+            f"{g.turns} turn{'s' if g.turns != 1 else ''}, {g.rejections} rejected  {outcome}"
+        )
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    return _run(_show_inner, args)
+
+
+def _show_inner(args: argparse.Namespace) -> int:
+    game_id = _game_id(args.id)
+    with _open(args) as journal:
+        game = journal.game(game_id)
+    if args.json:
+        print(json.dumps(_game_json(game)))
+        return 0
+    outcome = "ongoing" if game.status == "ongoing" else f"{game.result} ({game.reason})" if game.reason else game.result
+    print(f"game {game.id}: {game.white or '?'} (White) vs {game.black or '?'} (Black)")
+    print(f"started  {game.started_at}")
+    if game.ended_at:
+        print(f"ended    {game.ended_at}")
+    print(f"rules    {_rules(game.rules)}")
+    print(f"start    {game.start_position}")
+    print(f"status   {outcome}")
+    print(f"position {game.position}")
+    # One time line: turns (in force and taken back), rejections and events, in time order.
+    entries: list[tuple[str, int, str]] = []
+    for t in game.history:
+        side = t.before.split()[-1]
+        mark = "" if t.in_force else f"   [taken back {t.undone_at}]"
+        entries.append((t.at, 0, f"{t.ply:>3}. {side}: {t.turn}{mark}"))
+    for r in game.rejections:
+        entries.append((r.at, 1, f"     {r.verdict} (ply {r.ply}): {r.diagnosis}"))
+    for e in game.events:
+        detail = "" if e.detail_json is None else f" {e.detail_json}"
+        entries.append((e.at, 2, f"     event {e.kind}{detail}"))
+    if entries:
+        print()
+    for at, _, text in sorted(entries, key=lambda x: (x[0], x[1])):
+        print(f"{at[11:23]}  {text}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    return _run(_export_inner, args)
+
+
+def _export_inner(args: argparse.Namespace) -> int:
+    game_id = _game_id(args.id)
+    with _open(args) as journal:
+        game = journal.game(game_id)
+    record = GameText.from_game(game)
+    text = format_record(record)
+    if args.json:
+        out = json.dumps({"id": game.id, "record": text, "turns": list(record.turns), "result": record.result})
+        out += "\n"
+    else:
+        out = text
+    if args.out:
+        try:
+            Path(args.out).expanduser().write_text(out, encoding="utf-8")
+        except OSError as exc:
+            raise _Usage(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    else:
+        sys.stdout.write(out)
+    return 0
+
+
+# -- JSON shapes -----------------------------------------------------------------------
+
+
+def _rules(rules: tuple[str, ...]) -> str:
+    return " ".join(rules) if rules else "original"
+
+
+def _summary_json(g: GameSummary) -> dict:
+    return {
+        "id": g.id,
+        "started": g.started_at,
+        "ended": g.ended_at,
+        "white": g.white,
+        "black": g.black,
+        "rules": list(g.rules),
+        "status": g.status,
+        "result": g.result,
+        "reason": g.reason,
+        "turns": g.turns,
+        "rejections": g.rejections,
+    }
+
+
+def _game_json(g: GameRecord) -> dict:
+    return {
+        "id": g.id,
+        "started": g.started_at,
+        "ended": g.ended_at,
+        "white": g.white,
+        "black": g.black,
+        "rules": list(g.rules),
+        "start": g.start_position,
+        "status": g.status,
+        "result": g.result,
+        "reason": g.reason,
+        "position": g.position,
+        "turns": [_turn_json(t) for t in g.turns],
+        "taken_back": [_turn_json(t) for t in g.history if not t.in_force],
+        "rejections": [
+            {"ply": r.ply, "at": r.at, "verdict": r.verdict, "diagnosis": r.diagnosis, "after": r.after}
+            for r in g.rejections
+        ],
+        "events": [{"at": e.at, "kind": e.kind, "detail": e.detail} for e in g.events],
+    }
+
+
+def _turn_json(t) -> dict:
+    return {
+        "ply": t.ply,
+        "before": t.before,
+        "after": t.after,
+        "turn": t.turn,
+        "at": t.at,
+        "confidences": t.confidences,
+        "undone_at": t.undone_at,
+    }
