@@ -1,0 +1,505 @@
+"""A deliberately naive rules oracle, written straight from the rulings.
+
+This module knows nothing of ``companion.rules``/``moves``/``engine``: it only
+uses the board geometry and the position type, and re-derives everything from
+``shared/netzwerk-rulings.md`` so that the engine can be cross-checked against
+an independent reading of the spec. It favours obviousness over speed:
+
+* robot phases are enumerated move by move (every robot at most once, R-2/R-14),
+  remembering *states* (placement, which robots moved, what each moved robot
+  cost from which start square) rather than sequences;
+* the energy rule is checked by brute force: try every way of handing distinct
+  batteries on the corners of each moved robot's start square to the robots
+  (each battery 1 point, each robot exactly its cost);
+* battery phases are enumerated the same way (each battery at most once, R-4;
+  each energy line at most once unless ``no-line-limit``).
+
+Options are plain strings (the names of rulings section 4).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable
+
+from companion.geometry import (
+    AROUND,
+    BLACK,
+    CORNERS,
+    WHITE,
+    Color,
+    point_name,
+    square_name,
+)
+from companion.position import Position
+
+OPTIONS = (
+    "must-capture",
+    "contested-frozen",
+    "strength-capture",
+    "jump-enemies",
+    "no-line-limit",
+    "controlled-energy",
+)
+
+Placement = tuple[frozenset[int], frozenset[int]]  # (white squares, black squares)
+
+
+class NaiveIllegal(Exception):
+    """The naive oracle's verdict that a turn is illegal (message = why)."""
+
+
+# ---------------------------------------------------------------- geometry --
+
+def sq_fr(sq: int) -> tuple[int, int]:
+    return sq % 6, sq // 6
+
+
+def fr_sq(f: int, r: int) -> int | None:
+    if 0 <= f < 6 and 0 <= r < 6:
+        return r * 6 + f
+    return None
+
+
+def pt_cr(pt: int) -> tuple[int, int]:
+    return pt % 7, pt // 7
+
+
+def cr_pt(c: int, r: int) -> int | None:
+    if 0 <= c < 7 and 0 <= r < 7:
+        return r * 7 + c
+    return None
+
+
+def robot_dirs(color: Color) -> list[tuple[int, int]]:
+    """Forward and the two sideways directions as (file step, rank step)."""
+    return [(0, 1 if color is WHITE else -1), (-1, 0), (1, 0)]
+
+
+BATTERY_DIRS = [(0, 1), (0, -1), (-1, 0), (1, 0)]
+
+
+def count_around(robots: Iterable[int], pt: int) -> int:
+    rs = set(robots)
+    return sum(1 for s in AROUND[pt] if s in rs)
+
+
+def controls(mine: Iterable[int], theirs: Iterable[int], pt: int, *, strict: bool = False) -> bool:
+    """Section 2.2 / R-3 (>= and at least one robot); R-11 with ``strict`` (>)."""
+    m = count_around(mine, pt)
+    t = count_around(theirs, pt)
+    if m < 1:
+        return False
+    return m > t if strict else m >= t
+
+
+def strength(batteries: frozenset[int], sq: int) -> int:
+    """R-9: batteries on the four corners of a square."""
+    return sum(1 for p in CORNERS[sq] if p in batteries)
+
+
+def own_and_enemy(white, black, color: Color):
+    return (white, black) if color is WHITE else (black, white)
+
+
+def as_white_black(own, enemy, color: Color) -> Placement:
+    return (frozenset(own), frozenset(enemy)) if color is WHITE else (frozenset(enemy), frozenset(own))
+
+
+# ------------------------------------------------------------------ energy --
+
+@lru_cache(maxsize=None)
+def energy_ok(demands: frozenset[tuple[int, int]], available: frozenset[int]) -> bool:
+    """Brute force: can distinct batteries from ``available`` on the corners of
+    each start square pay each cost (one point per battery)?"""
+    items = sorted(demands)
+
+    def assign(i: int, used: frozenset[int]) -> bool:
+        if i == len(items):
+            return True
+        start, cost = items[i]
+        free = [p for p in CORNERS[start] if p in available and p not in used]
+        for pick in itertools.combinations(free, cost):
+            if assign(i + 1, used | frozenset(pick)):
+                return True
+        return False
+
+    return assign(0, frozenset())
+
+
+def energy_sources(pos: Position, options: frozenset[str]) -> frozenset[int]:
+    """All batteries, or under ``controlled-energy`` (R-10) those the mover
+    controls by the normal >= rule at the start of the turn."""
+    if "controlled-energy" not in options:
+        return pos.batteries
+    own, enemy = own_and_enemy(pos.white, pos.black, pos.to_move)
+    return frozenset(p for p in pos.batteries if controls(own, enemy, p))
+
+
+# ------------------------------------------------------------- robot moves --
+
+@dataclass(frozen=True)
+class NaiveRobotMove:
+    src: int
+    dst: int
+    capture: bool
+    cost: int
+
+    def __str__(self) -> str:
+        return f"{square_name(self.src)}{'x' if self.capture else '-'}{square_name(self.dst)}"
+
+
+def single_moves(own, enemy, moved, batteries, color: Color, options: frozenset[str]):
+    """Every straight forward/sideways move of an unmoved own robot, ignoring
+    energy: yields NaiveRobotMove (cost per section 2.1, R-12)."""
+    jump_enemies = "jump-enemies" in options
+    for src in sorted(own):
+        if src in moved:
+            continue
+        f0, r0 = sq_fr(src)
+        for df, dr in robot_dirs(color):
+            jumps = 0
+            n = 0
+            while True:
+                n += 1
+                dst = fr_sq(f0 + df * n, r0 + dr * n)
+                if dst is None:
+                    break
+                if dst in enemy:
+                    allowed = True
+                    if "strength-capture" in options:
+                        allowed = strength(batteries, dst) <= strength(batteries, src)
+                    if allowed:
+                        yield NaiveRobotMove(src, dst, True, n + jumps + 1)
+                    if jump_enemies:
+                        jumps += 1
+                        continue
+                    break
+                if dst in own:
+                    jumps += 1
+                    continue
+                yield NaiveRobotMove(src, dst, False, n + jumps)
+
+
+@dataclass
+class RobotPhaseResult:
+    outcomes: dict[Placement, tuple[NaiveRobotMove, ...]]  # placement -> one witness sequence
+    capture_available: bool
+
+
+def _enumerate_robot_phases(pos: Position, options: frozenset[str]) -> RobotPhaseResult:
+    color = pos.to_move
+    own0, enemy0 = own_and_enemy(pos.white, pos.black, color)
+    available = energy_sources(pos, options)
+    start = (frozenset(own0), frozenset(enemy0), frozenset(), frozenset())
+    seen = {start}
+    stack = [(start, ())]
+    outcomes: dict[Placement, tuple[NaiveRobotMove, ...]] = {}
+    while stack:
+        (own, enemy, moved, demands), path = stack.pop()
+        if path:
+            key = as_white_black(own, enemy, color)
+            if key not in outcomes:
+                outcomes[key] = path
+        for mv in single_moves(own, enemy, moved, pos.batteries, color, options):
+            new_demands = demands | {(mv.src, mv.cost)}
+            if not energy_ok(new_demands, available):
+                continue
+            n_own = (own - {mv.src}) | {mv.dst}
+            n_enemy = enemy - {mv.dst}
+            n_moved = (moved - {mv.src}) | {mv.dst}  # moved robots, by where they stand now
+            state = (n_own, n_enemy, n_moved, new_demands)
+            if state not in seen:
+                seen.add(state)
+                stack.append((state, path + (mv,)))
+    n_enemy0 = len(enemy0)
+    capture_available = any(
+        len(b if color is WHITE else w) < n_enemy0 for (w, b) in outcomes
+    )
+    return RobotPhaseResult(outcomes, capture_available)
+
+
+@lru_cache(maxsize=4096)
+def robot_phase(pos: Position, options: frozenset[str]) -> dict[Placement, tuple[NaiveRobotMove, ...]]:
+    """R-16 robot-phase outcomes (with one witness sequence each); under
+    ``must-capture`` only the capturing ones when any exists (R-7/R-8)."""
+    res = _enumerate_robot_phases(pos, options)
+    if "must-capture" in options and res.capture_available:
+        n_enemy0 = len(pos.black if pos.to_move is WHITE else pos.white)
+        return {
+            k: v for k, v in res.outcomes.items()
+            if len(k[1] if pos.to_move is WHITE else k[0]) < n_enemy0
+        }
+    return res.outcomes
+
+
+def robot_outcomes(pos: Position, options: Iterable[str] = ()) -> set[Placement]:
+    return set(robot_phase(pos, frozenset(options)))
+
+
+def capture_available(pos: Position, options: Iterable[str] = ()) -> bool:
+    return _enumerate_robot_phases(pos, frozenset(options)).capture_available
+
+
+# ----------------------------------------------------------- battery moves --
+
+@dataclass(frozen=True)
+class NaiveBatteryMove:
+    src: int
+    dst: int
+    line: str  # "row3" / "colD"
+
+    def __str__(self) -> str:
+        return f"{point_name(self.src)}-{point_name(self.dst)}"
+
+
+def battery_destination(batteries: frozenset[int], src: int, d: tuple[int, int]) -> int | None:
+    """Next empty point from ``src`` in direction ``d`` passing consecutive
+    batteries; None when every point to the edge is occupied."""
+    c, r = pt_cr(src)
+    k = 1
+    while True:
+        q = cr_pt(c + d[0] * k, r + d[1] * k)
+        if q is None:
+            return None
+        if q not in batteries:
+            return q
+        k += 1
+
+
+def line_of(src: int, d: tuple[int, int]) -> str:
+    c, r = pt_cr(src)
+    return f"row{r + 1}" if d[1] == 0 else f"col{'ABCDEFG'[c]}"
+
+
+def _ray(src: int, d: tuple[int, int]) -> tuple[int, ...]:
+    c, r = pt_cr(src)
+    out = []
+    k = 1
+    while (q := cr_pt(c + d[0] * k, r + d[1] * k)) is not None:
+        out.append(q)
+        k += 1
+    return tuple(out)
+
+
+# RAYS[pt] -> ((points along the ray in order), line index 0..13) per direction
+_LINE_INDEX = {f"row{i + 1}": i for i in range(7)} | {f"col{c}": 7 + i for i, c in enumerate("ABCDEFG")}
+RAYS = tuple(
+    tuple((_ray(p, d), _LINE_INDEX[line_of(p, d)], d) for d in BATTERY_DIRS) for p in range(49)
+)
+
+
+def battery_phase(pos: Position, options: Iterable[str]) -> dict[frozenset[int], tuple[NaiveBatteryMove, ...]]:
+    """R-16 battery-phase outcomes (with one witness each) for the side to move,
+    robots as they stand in ``pos``. Only ``contested-frozen`` and
+    ``no-line-limit`` concern the battery phase."""
+    opts = frozenset(options) & {"contested-frozen", "no-line-limit"}
+    return _battery_phase(pos, opts)
+
+
+@lru_cache(maxsize=256)
+def _battery_phase(pos: Position, options: frozenset[str]) -> dict[frozenset[int], tuple[NaiveBatteryMove, ...]]:
+    # Same search as described in the module docstring; sets are bit masks
+    # (bit p = point p, bit i = energy line i) only to keep the tests fast.
+    own, enemy = own_and_enemy(pos.white, pos.black, pos.to_move)
+    strict = "contested-frozen" in options
+    line_limit = "no-line-limit" not in options
+    movable = [p for p in range(49) if controls(own, enemy, p, strict=strict)]
+    movable_mask = sum(1 << p for p in movable)
+    bats0 = sum(1 << p for p in pos.batteries)
+    start = (bats0, 0, 0)
+    seen = {start}
+    stack = [(start, ())]
+    outcomes: dict[int, tuple] = {}
+    while stack:
+        state, path = stack.pop()
+        bats, moved, lines = state
+        if bats not in outcomes:
+            outcomes[bats] = path
+        for b in movable:
+            bit = 1 << b
+            if not bats & bit or moved & bit:
+                continue
+            for ray, line, d in RAYS[b]:
+                if line_limit and lines >> line & 1:
+                    continue
+                dst = None
+                for q in ray:  # next empty point, passing consecutive batteries
+                    if not bats >> q & 1:
+                        dst = q
+                        break
+                if dst is None:
+                    continue
+                nstate = (
+                    (bats & ~bit) | (1 << dst),
+                    # a moved battery only matters while it stands where it could move again
+                    ((moved & ~bit) | (1 << dst)) & movable_mask,
+                    (lines | (1 << line)) if line_limit else 0,
+                )
+                if nstate not in seen:
+                    seen.add(nstate)
+                    stack.append((nstate, path + ((b, dst, line_of(b, d)),)))
+    return {
+        frozenset(p for p in range(49) if m >> p & 1): tuple(NaiveBatteryMove(*t) for t in path)
+        for m, path in outcomes.items()
+    }
+
+
+def battery_outcomes(pos: Position, options: Iterable[str] = ()) -> set[frozenset[int]]:
+    return set(battery_phase(pos, frozenset(options)))
+
+
+# ------------------------------------------------------------------ status --
+
+@dataclass(frozen=True)
+class NaiveStatus:
+    result: str  # "ongoing" / "white wins" / "black wins"
+    winner: Color | None
+
+
+def meets_target_row(robots: frozenset[int], color: Color) -> bool:
+    """Section 3: at least ceil(n/2) of n >= 1 robots on the target row."""
+    n = len(robots)
+    if n == 0:
+        return False
+    target = 5 if color is WHITE else 0
+    on_target = sum(1 for s in robots if s // 6 == target)
+    return on_target >= math.ceil(n / 2)
+
+
+def has_won_on_board(pos: Position, color: Color) -> bool:
+    """Capture-all or the target-row rule (R-15)."""
+    mine = pos.white if color is WHITE else pos.black
+    theirs = pos.black if color is WHITE else pos.white
+    return len(theirs) == 0 or meets_target_row(mine, color)
+
+
+def status(pos: Position, options: Iterable[str] = ()) -> NaiveStatus:
+    """Section 3, R-5, R-15, R-18: judged at the end of the turn of the player
+    who just moved (the side *not* to move)."""
+    opts = frozenset(options)
+    just_moved = pos.to_move.other
+    to_move = pos.to_move
+    a = has_won_on_board(pos, just_moved)
+    b = has_won_on_board(pos, to_move)
+    if a:
+        return NaiveStatus(f"{just_moved} wins", just_moved)
+    if b:
+        return NaiveStatus(f"{to_move} wins", to_move)
+    if not robot_phase(pos, opts):
+        return NaiveStatus(f"{just_moved} wins", just_moved)
+    return NaiveStatus("ongoing", None)
+
+
+# ------------------------------------------------------------- apply a turn --
+
+def _parse_square(tok: str) -> int:
+    if len(tok) != 2 or tok[0] not in "abcdef" or tok[1] not in "123456":
+        raise ValueError(tok)
+    return (int(tok[1]) - 1) * 6 + "abcdef".index(tok[0])
+
+
+def _parse_point(tok: str) -> int:
+    if len(tok) != 2 or tok[0] not in "ABCDEFG" or tok[1] not in "1234567":
+        raise ValueError(tok)
+    return (int(tok[1]) - 1) * 7 + "ABCDEFG".index(tok[0])
+
+
+def apply(pos: Position, turn: str, options: Iterable[str] = ()) -> Position:
+    """Apply a (well-formed) turn string naively; raise NaiveIllegal if the
+    rules forbid it. The result has the other side to move."""
+    opts = frozenset(options)
+    if status(pos, opts).result != "ongoing":
+        raise NaiveIllegal("game over (R-6)")
+    color = pos.to_move
+    own, enemy = own_and_enemy(pos.white, pos.black, color)
+    own, enemy = set(own), set(enemy)
+    moved: set[int] = set()
+    demands: set[tuple[int, int]] = set()
+    tokens = turn.split()
+    robot_tokens = [t for t in tokens if t[0].islower()]
+    battery_tokens = [t for t in tokens if t[0].isupper()]
+    assert tokens == robot_tokens + battery_tokens and robot_tokens, "malformed turn given to naive.apply"
+    for tok in robot_tokens:
+        sep = tok[2]
+        src, dst = _parse_square(tok[:2]), _parse_square(tok[3:])
+        if src not in own:
+            raise NaiveIllegal(f"{tok}: no own robot on {tok[:2]}")
+        if src in moved:
+            raise NaiveIllegal(f"{tok}: that robot already moved (R-2/R-14)")
+        found = None
+        for mv in single_moves(frozenset(own), frozenset(enemy), frozenset(moved), pos.batteries, color, opts):
+            if mv.src == src and mv.dst == dst:
+                found = mv
+        if found is None:
+            raise NaiveIllegal(f"{tok}: not a legal move")
+        if found.capture != (sep == "x"):
+            raise NaiveIllegal(f"{tok}: notation does not match the board (R-13)")
+        demands.add((src, found.cost))
+        own.discard(src)
+        own.add(dst)
+        enemy.discard(dst)
+        moved.add(dst)
+    if not energy_ok(frozenset(demands), energy_sources(pos, opts)):
+        raise NaiveIllegal("not enough energy")
+    if "must-capture" in opts and capture_available(pos, opts):
+        n_enemy0 = len(pos.black if color is WHITE else pos.white)
+        if len(enemy) == n_enemy0:
+            raise NaiveIllegal("a capture is available (must-capture)")
+    w, b = as_white_black(own, enemy, color)
+    bats = set(pos.batteries)
+    strict = "contested-frozen" in opts
+    bmoved: set[int] = set()
+    lines: set[str] = set()
+    for tok in battery_tokens:
+        src, dst = _parse_point(tok[:2]), _parse_point(tok[3:])
+        if tok[2] != "-":
+            raise NaiveIllegal(f"{tok}: bad battery move")
+        if src not in bats:
+            raise NaiveIllegal(f"{tok}: no battery on {tok[:2]}")
+        if src in bmoved:
+            raise NaiveIllegal(f"{tok}: battery already moved (R-4)")
+        mine = w if color is WHITE else b
+        theirs = b if color is WHITE else w
+        if not controls(mine, theirs, src, strict=strict):
+            raise NaiveIllegal(f"{tok}: not controlled")
+        ok = False
+        for d in BATTERY_DIRS:
+            if battery_destination(frozenset(bats), src, d) == dst:
+                line = line_of(src, d)
+                ok = True
+                break
+        if not ok:
+            raise NaiveIllegal(f"{tok}: not the next empty point (R-13)")
+        if "no-line-limit" not in opts and line in lines:
+            raise NaiveIllegal(f"{tok}: energy line used twice")
+        lines.add(line)
+        bats.discard(src)
+        bats.add(dst)
+        bmoved.add(dst)
+    return Position(w, b, frozenset(bats), color.other)
+
+
+def witness_turn(pos: Position, robots: Placement, batteries: frozenset[int], options: Iterable[str] = ()) -> str:
+    """A turn string (from the naive witnesses) turning ``pos`` into the given
+    placements; KeyError if none."""
+    opts = frozenset(options)
+    rseq = robot_phase(pos, opts)[robots]
+    mid = Position(robots[0], robots[1], pos.batteries, pos.to_move)
+    bseq = battery_phase(mid, opts)[batteries]
+    return " ".join(str(m) for m in (*rseq, *bseq))
+
+
+def reachable(before: Position, after: Position, options: Iterable[str] = ()) -> bool:
+    """Does some legal turn of ``before`` produce ``after``'s placements?"""
+    opts = frozenset(options)
+    if status(before, opts).result != "ongoing":
+        return False
+    key = (after.white, after.black)
+    if key not in robot_phase(before, opts):
+        return False
+    mid = Position(after.white, after.black, before.batteries, before.to_move)
+    return after.batteries in battery_phase(mid, opts)
