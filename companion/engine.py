@@ -758,3 +758,61 @@ def battery_phase_outcomes(pos: Position, rules: Rules = ORIGINAL) -> set[frozen
     own = mask_of(pos.robots(color))
     enemy = mask_of(pos.robots(color.other))
     return {frozenset(bits(m)) for m in _battery_phase_masks(own, enemy, mask_of(pos.batteries), rules)}
+
+
+# --------------------------------------------------------------------------
+# random legal turns (self-play, tests, benchmarks, the demo's players)
+
+
+def random_turn(pos: Position, rng, rules: Rules = ORIGINAL, *, stop: float = 0.5, battery_stop: float = 0.5) -> Turn:
+    """A random legal turn: a random walk through the robot phase, then the battery phase.
+
+    ``rng`` is a :class:`random.Random`.  After each move the walk stops
+    with probability ``stop`` (``battery_stop`` for batteries).  Under
+    ``must-capture`` the robot phase captures whenever a capture is
+    available.  Raises :class:`IllegalTurn` if the side to move has no legal
+    robot move.
+    """
+    ctx = _PhaseContext.of(pos, rules)
+    need_capture = rules.must_capture and capture_available(pos, rules) is not None
+    for _attempt in range(200):
+        st = _initial_state(pos)
+        moves: list[RobotMove] = []
+        captured = False
+        while True:
+            succ = list(_successors(st, ctx))
+            if need_capture and not captured:
+                succ = [(s, n) for s, n in succ if s.capture or _capture_reachable(n, ctx)]
+            if not succ:
+                break
+            step, st = rng.choice(succ)
+            moves.append(RobotMove(step.src, step.dst, step.capture))
+            captured |= step.capture
+            if (not need_capture or captured) and rng.random() < stop:
+                break
+        if not moves:
+            raise IllegalTurn(f"{pos.to_move.label} has no legal robot move")
+        if need_capture and not captured:
+            continue
+        break
+    own, enemy = st.own, st.enemy
+    movable = controlled_mask(own, enemy, ctx.batteries, strict=rules.contested_frozen)
+    bats, used = ctx.batteries, 0
+    bmoves: list[BatteryMove] = []
+    while rng.random() >= battery_stop:
+        options = []
+        for p in bits(movable):
+            for line, ray in BATTERY_RAYS[p]:
+                if rules.line_limit and used >> line & 1:
+                    continue
+                q = next((x for x in ray if not bats >> x & 1), None)
+                if q is not None:
+                    options.append((p, q, line))
+        if not options:
+            break
+        p, q, line = rng.choice(options)
+        bats = (bats & ~(1 << p)) | (1 << q)
+        movable &= ~(1 << p)
+        used |= 1 << line
+        bmoves.append(BatteryMove(p, q))
+    return Turn(tuple(moves), tuple(bmoves))

@@ -224,3 +224,54 @@ def describe_square(pos: Position, sq: Square) -> str:
 
 def describe_point(pos: Position, pt: Point) -> str:
     return f"battery {point_name(pt)}" if pt in pos.batteries else f"empty point {point_name(pt)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """What is on the board, without the position's validity checks.
+
+    A camera reading may be impossible (13 batteries, 7 robots of a colour):
+    :func:`companion.explain.explain` takes a Placement so that it can
+    diagnose such boards instead of refusing them.
+    """
+
+    white: frozenset[Square]
+    black: frozenset[Square]
+    batteries: frozenset[Point]
+
+    @classmethod
+    def from_fields(cls, robots: str, batteries: str) -> "Placement":
+        """Parse the robots and batteries fields, checking only their syntax."""
+        rows = _parse_rows(robots, what="robots", count=6, width=6, pieces={"W": "W", "B": "B"})
+        white = frozenset((5 - i) * 6 + f for i, row in enumerate(rows) for f, c in enumerate(row) if c == "W")
+        black = frozenset((5 - i) * 6 + f for i, row in enumerate(rows) for f, c in enumerate(row) if c == "B")
+        brows = _parse_rows(batteries, what="batteries", count=7, width=7, pieces={"x": "x"})
+        bats = frozenset((6 - i) * 7 + c for i, row in enumerate(brows) for c, cell in enumerate(row) if cell == "x")
+        return cls(white, black, bats)
+
+    @classmethod
+    def from_string(cls, text: str) -> "Placement":
+        """Parse ``<robots> <batteries> [side]`` leniently (the side, if given, is ignored)."""
+        fields = text.split()
+        if len(fields) not in (2, 3):
+            raise NotationError(
+                f"board {text.strip()!r} has {len(fields)} field(s): expected robots and batteries (and a side)"
+            )
+        if len(fields) == 3 and fields[2] not in ("w", "b"):
+            raise NotationError(f"bad side {fields[2]!r}: expected 'w' or 'b'")
+        return cls.from_fields(fields[0], fields[1])
+
+    @classmethod
+    def of(cls, pos: "Position | Placement") -> "Placement":
+        if isinstance(pos, Placement):
+            return pos
+        return cls(pos.white, pos.black, pos.batteries)
+
+    def robots(self, color: Color) -> frozenset[Square]:
+        return self.white if color is WHITE else self.black
+
+    def fields(self) -> str:
+        return f"{format_robots(self.white, self.black)} {format_batteries(self.batteries)}"
+
+    def __str__(self) -> str:
+        return self.fields()

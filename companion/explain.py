@@ -1,0 +1,512 @@
+"""Turn inference: which legal turn turns the board ``before`` into ``after``?
+
+The camera sees only two boards.  Robots of a colour look alike, batteries
+look alike, and a piece may move into a spot vacated earlier in the same
+turn (hidden chains), so the difference of the two boards is not the turn.
+
+:func:`explain` searches the robot phase and the battery phase separately
+(they only meet in the robots standing after the robot phase) with a
+breadth-first search whose every move must land where the after-board has a
+piece of that kind: a robot or a battery moves at most once a turn (R-2,
+R-4, R-14), so its landing spot is its final spot.  The shortest legal turn
+is returned.
+
+When no legal turn exists, a *diagnosis* names pieces and rules.  It comes
+from the closest near-legal explanation: every pairing of vacated with newly
+occupied spots is scored by the rules it breaks, and the pairing breaking
+the fewest is described.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from .engine import (
+    BATTERY_RAYS,
+    CORNER_MASK,
+    ORIGINAL,
+    _initial_state,
+    _PhaseContext,
+    _state_key,
+    _successors,
+    bits,
+    capture_available,
+    control_counts,
+    controls,
+    energy_message,
+    hall_violation,
+    line_label,
+    line_of_battery_move,
+    mask_of,
+    move_label,
+    status,
+    strength,
+)
+from .geometry import BLACK, WHITE, Color, point_name, square_name
+from .moves import BatteryMove, RobotMove, Turn
+from .position import BATTERY_COUNT, MAX_ROBOTS, Placement, Position
+from .rules import Rules
+
+#: Pairings are scored exhaustively up to this many moved pieces of a kind;
+#: beyond it, spots are paired greedily by distance.
+MAX_EXHAUSTIVE = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One broken rule of a near-legal explanation, with the pieces it concerns."""
+
+    message: str
+    squares: tuple[int, ...] = ()
+    points: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """The result of :func:`explain`: a legal ``turn``, or the ``problems`` of the closest explanation."""
+
+    turn: Turn | None
+    problems: tuple[Problem, ...] = ()
+    after: Position | None = None
+
+    @property
+    def legal(self) -> bool:
+        return self.turn is not None
+
+    @property
+    def diagnosis(self) -> str | None:
+        if self.turn is not None:
+            return None
+        return "; ".join(p.message for p in self.problems)
+
+    @property
+    def squares(self) -> tuple[int, ...]:
+        return tuple(dict.fromkeys(s for p in self.problems for s in p.squares))
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        return tuple(dict.fromkeys(q for p in self.problems for q in p.points))
+
+    def __str__(self) -> str:
+        return str(self.turn) if self.turn is not None else f"illegal: {self.diagnosis}"
+
+
+def explain(before: Position, after: Position | Placement, rules: Rules = ORIGINAL) -> Explanation:
+    """A legal turn turning ``before`` into ``after``, or a diagnosis.
+
+    ``after`` may be a :class:`Position` (its side must be the other player's)
+    or a raw :class:`Placement` as read by the camera.
+    """
+    mover = before.to_move
+    board = Placement.of(after)
+    problems: list[Problem] = []
+
+    st = status(before, rules)
+    if st.over:
+        return Explanation(None, (Problem(f"the game is over: {st.result} ({st.reason}); no further turn (R-6)"),))
+    if isinstance(after, Position) and after.to_move is not mover.other:
+        problems.append(
+            Problem(f"the position after {mover.label}'s turn must have {mover.other.label} to move, not {after.to_move.label}")
+        )
+
+    # --- counts: a misread or tampered board
+    nb = len(board.batteries)
+    if nb != BATTERY_COUNT:
+        if nb < BATTERY_COUNT:
+            miss = BATTERY_COUNT - nb
+            problems.append(Problem(
+                f"{nb} batteries on the board: {'one is' if miss == 1 else f'{miss} are'} missing or misread"
+            ))
+        else:
+            extra = nb - BATTERY_COUNT
+            problems.append(Problem(
+                f"{nb} batteries on the board: {'one' if extra == 1 else extra} too many (misread, or a piece added)"
+            ))
+    for c in (WHITE, BLACK):
+        if len(board.robots(c)) > MAX_ROBOTS:
+            problems.append(Problem(f"{len(board.robots(c))} {c.label} robots on the board: at most {MAX_ROBOTS} exist"))
+    if board.white & board.black:
+        problems.append(Problem("a square reads as both colours", squares=tuple(sorted(board.white & board.black))))
+    if problems:
+        return Explanation(None, tuple(problems))
+
+    problems += _robot_count_problems(before, board, mover)
+    robot_moves: tuple[RobotMove, ...] | None = None
+    if not problems:
+        robot_moves, robot_problems = _explain_robot_phase(before, board, rules)
+        problems += robot_problems
+
+    battery_moves, battery_problems = _explain_battery_phase(before, board, rules)
+    problems += battery_problems
+
+    if problems or robot_moves is None:
+        if not problems:  # pragma: no cover - defensive: the robot search always reports
+            problems.append(Problem("no legal robot phase reaches this board"))
+        return Explanation(None, tuple(problems))
+    turn = Turn(robot_moves, battery_moves or ())
+    after_pos = Position(board.white, board.black, board.batteries, mover.other)
+    return Explanation(turn, (), after_pos)
+
+
+# --------------------------------------------------------------------------
+# robots
+
+
+def _robot_count_problems(before: Position, board: Placement, mover: Color) -> list[Problem]:
+    """Enemy robots never move in the mover's turn; own robots are never removed or added."""
+    out: list[Problem] = []
+    enemy = mover.other
+    e_before, e_after = before.robots(enemy), board.robots(enemy)
+    o_before, o_after = before.robots(mover), board.robots(mover)
+    appeared = sorted(e_after - e_before)
+    vanished = sorted(e_before - e_after)
+    # an enemy robot that vanished may have been captured: its square now holds an own robot
+    uncaptured = [s for s in vanished if s not in o_after]
+    for s in appeared:
+        if uncaptured:
+            src = min(uncaptured, key=lambda u: (abs(u % 6 - s % 6) + abs(u // 6 - s // 6), u))
+            uncaptured.remove(src)
+            out.append(Problem(
+                f"{enemy.label} robot {square_name(src)} moved to {square_name(s)} during {mover.label}'s turn",
+                squares=(src, s),
+            ))
+        else:
+            out.append(Problem(f"a {enemy.label} robot appeared on {square_name(s)} during {mover.label}'s turn",
+                               squares=(s,)))
+    for s in uncaptured:
+        out.append(Problem(
+            f"{enemy.label} robot {square_name(s)} is gone but no {mover.label} robot took its square "
+            "(a capturing robot ends its move on the captured robot's square)",
+            squares=(s,),
+        ))
+    if len(o_after) > len(o_before):
+        new = sorted(o_after - o_before)
+        out.append(Problem(
+            f"{len(o_after)} {mover.label} robots where there were {len(o_before)}: a robot appeared "
+            f"({', '.join(square_name(s) for s in new)})",
+            squares=tuple(new),
+        ))
+    elif len(o_after) < len(o_before):
+        gone = sorted(o_before - o_after)
+        out.append(Problem(
+            f"{len(o_before) - len(o_after)} {mover.label} robot(s) missing "
+            f"({', '.join(square_name(s) for s in gone)}): a player's own robots are never removed in their turn",
+            squares=tuple(gone),
+        ))
+    return out
+
+
+def _explain_robot_phase(
+    before: Position, board: Placement, rules: Rules
+) -> tuple[tuple[RobotMove, ...] | None, list[Problem]]:
+    mover = before.to_move
+    target_own = mask_of(board.robots(mover))
+    target_enemy = mask_of(board.robots(mover.other))
+    ctx = _PhaseContext.of(before, rules)
+    start = _initial_state(before)
+    if start.own == target_own and start.enemy == target_enemy:
+        return None, [Problem(f"no {mover.label} robot moved: a turn moves at least one robot, then batteries")]
+
+    found = _bfs_robot_phase(start, ctx, target_own, target_enemy)
+    if found is not None:
+        captured = any(m.capture for m in found)
+        if rules.must_capture and not captured:
+            cap = capture_available(before, rules)
+            if cap is not None:
+                return None, [Problem(
+                    f"must-capture: a capture was available ({cap}) but no robot captured (R-7, R-8)",
+                    squares=(cap.src, cap.dst),
+                )]
+        return found, []
+    return None, _diagnose_robot_phase(before, board, rules, ctx)
+
+
+def _bfs_robot_phase(start, ctx, target_own: int, target_enemy: int) -> tuple[RobotMove, ...] | None:
+    """Shortest legal robot phase from ``start`` to the target placement."""
+    # a robot standing where the after-board has none must move: one with no
+    # energy source at all never can
+    stuck = 0
+    for sq in range(36):
+        if not ctx.sources[sq]:
+            stuck |= 1 << sq
+    if start.own & ~target_own & stuck:
+        return None
+    frontier = [(start, ())]
+    seen = {_state_key(start)}
+    while frontier:
+        nxt_frontier = []
+        for st, path in frontier:
+            for step, nxt in _successors(st, ctx):
+                # a robot moves once (R-2, R-14), so every landing is final
+                if not target_own >> step.dst & 1:
+                    continue
+                key = _state_key(nxt)
+                if key in seen:
+                    continue
+                seen.add(key)
+                npath = path + (RobotMove(step.src, step.dst, step.capture),)
+                if nxt.own == target_own and nxt.enemy == target_enemy:
+                    return npath
+                nxt_frontier.append((nxt, npath))
+        frontier = nxt_frontier
+    return None
+
+
+def _line_path(src: int, dst: int) -> list[int] | None:
+    fs, rs, fd, rd = src % 6, src // 6, dst % 6, dst // 6
+    if fs != fd and rs != rd:
+        return None
+    df = (fd > fs) - (fd < fs)
+    dr = (rd > rs) - (rd < rs)
+    path = []
+    f, r = fs + df, rs + dr
+    while (f, r) != (fd, rd):
+        path.append(r * 6 + f)
+        f, r = f + df, r + dr
+    return path
+
+
+def _pairings(sources: list[int], targets: list[int], dist) -> list[list[tuple[int, int]]]:
+    if len(sources) <= MAX_EXHAUSTIVE:
+        return [list(zip(sources, perm)) for perm in itertools.permutations(targets)]
+    # greedy by distance for very large differences (a tampered board)
+    left = list(targets)
+    pairs = []
+    for s in sources:
+        t = min(left, key=lambda x: (dist(s, x), x))
+        left.remove(t)
+        pairs.append((s, t))
+    return [pairs]
+
+
+def _diagnose_robot_phase(before: Position, board: Placement, rules: Rules, ctx) -> list[Problem]:
+    mover = before.to_move
+    own_b, own_a = before.robots(mover), board.robots(mover)
+    enemy_b = mask_of(before.robots(mover.other))
+    vacated = sorted(own_b - own_a)
+    arrived = sorted(own_a - own_b)
+    stayers = mask_of(own_b & own_a)
+    best: list[Problem] | None = None
+
+    def dist(a: int, b: int) -> int:
+        return abs(a % 6 - b % 6) + abs(a // 6 - b // 6)
+
+    for pairing in _pairings(vacated, arrived, dist):
+        probs: list[Problem] = []
+        demands: list[tuple[int, int, str]] = []
+        for s, t in pairing:
+            label = move_label(s, t)
+            path = _line_path(s, t)
+            if path is None:
+                probs.append(Problem(f"robot {label} moved diagonally or around a corner: robots move in a straight line", (s, t)))
+                continue
+            if s % 6 == t % 6 and (t // 6 - s // 6) * mover.forward < 0:
+                probs.append(Problem(f"robot {label} moved backward: robots move only forward or sideways", (s, t)))
+                continue
+            enemies = [q for q in path if enemy_b >> q & 1]
+            if enemies and not rules.jump_enemies:
+                probs.append(Problem(
+                    f"robot {label} passed over the {mover.other.label} robot on {square_name(enemies[0])}: "
+                    "robots may jump only own robots",
+                    (s, enemies[0], t),
+                ))
+                continue
+            capture = bool(enemy_b >> t & 1)
+            if capture and rules.strength_capture:
+                a, v = strength(ctx.batteries, s), strength(ctx.batteries, t)
+                if v > a:
+                    probs.append(Problem(
+                        f"robot {label} captured a robot of strength {v} with strength {a}: "
+                        "strength-capture allows only victims not stronger than the attacker (R-9)",
+                        (s, t),
+                    ))
+                    continue
+            jumps = sum(1 for q in path if stayers >> q & 1)
+            cost = len(path) + 1 + jumps + len(enemies) + (1 if capture else 0)
+            demands.append((s, cost, label))
+        if demands:
+            bad = hall_violation([(ctx.sources[s], c) for s, c, _ in demands])
+            if bad is not None:
+                chosen = [d for i, d in enumerate(demands) if bad[0] >> i & 1]
+                probs.append(Problem(energy_message(chosen, ctx.sources, rules), tuple(s for s, _, _ in chosen)))
+        if not probs:
+            probs = _order_problems(before, pairing, rules, ctx)
+        if best is None or len(probs) < len(best):
+            best = probs
+            if len(best) == 1 and len(pairing) == 1:
+                break
+    return best or [Problem("no legal robot phase turns the board before into this board")]
+
+
+def _order_problems(before: Position, pairing: list[tuple[int, int]], rules: Rules, ctx) -> list[Problem]:
+    """Each move of ``pairing`` is fine on its own: find why no order of them is legal."""
+    from .engine import IllegalTurn, _check_robot_move
+
+    best: list[Problem] | None = None
+    orders = itertools.permutations(pairing) if len(pairing) <= 4 else [tuple(pairing)]
+    for order in orders:
+        st = _initial_state(before)
+        labels: list[tuple[int, int, str]] = []
+        try:
+            for s, t in order:
+                cap = bool(st.enemy >> t & 1)
+                m = RobotMove(s, t, cap)
+                step, st = _check_robot_move(st, ctx, m, labels)
+                labels.append((s, step.cost, move_label(s, t)))
+        except IllegalTurn as exc:
+            probs = [Problem(exc.reason, exc.squares, exc.points)]
+            if best is None:
+                best = probs
+            continue
+        if rules.must_capture:
+            cap = capture_available(before, rules)
+            return [Problem(f"must-capture: a capture was available ({cap}) but no robot captured (R-7, R-8)",
+                            (cap.src, cap.dst) if cap else ())]
+        return [Problem("these robot moves are legal one by one, but no legal order of them reaches this board")]
+    return best or [Problem("no legal robot phase reaches this board")]
+
+
+# --------------------------------------------------------------------------
+# batteries
+
+
+def _explain_battery_phase(
+    before: Position, board: Placement, rules: Rules
+) -> tuple[tuple[BatteryMove, ...] | None, list[Problem]]:
+    mover = before.to_move
+    own = mask_of(board.robots(mover))
+    enemy = mask_of(board.robots(mover.other))
+    start = mask_of(before.batteries)
+    target = mask_of(board.batteries)
+    if start == target:
+        return (), []
+    if len(board.batteries) != BATTERY_COUNT:
+        return None, []
+    found = _bfs_battery_phase(start, target, own, enemy, rules)
+    if found is not None:
+        return found, []
+    return None, _diagnose_battery_phase(before, board, rules, own, enemy)
+
+
+def _bfs_battery_phase(start: int, target: int, own: int, enemy: int, rules: Rules) -> tuple[BatteryMove, ...] | None:
+    movable0 = 0
+    for p in bits(start):
+        if controls(own, enemy, p, strict=rules.contested_frozen):
+            movable0 |= 1 << p
+    # batteries standing where the after-board has none must move, so must be movable
+    if start & ~target & ~movable0:
+        return None
+    line_limit = rules.line_limit
+    frontier = [((start, movable0, 0), ())]
+    seen = {frontier[0][0]}
+    while frontier:
+        nxt_frontier = []
+        for (bats, movable, used), path in frontier:
+            for p in bits(movable):
+                pb = 1 << p
+                for line, ray in BATTERY_RAYS[p]:
+                    if line_limit and used >> line & 1:
+                        continue
+                    q = next((x for x in ray if not bats >> x & 1), None)
+                    if q is None or not target >> q & 1:
+                        continue
+                    nb = (bats & ~pb) | (1 << q)
+                    nmov = movable & ~pb
+                    # every battery still off target must still be movable
+                    if nb & ~target & ~nmov:
+                        continue
+                    state = (nb, nmov, (used | (1 << line)) if line_limit else 0)
+                    if state in seen:
+                        continue
+                    seen.add(state)
+                    npath = path + (BatteryMove(p, q),)
+                    if nb == target:
+                        return npath
+                    nxt_frontier.append((state, npath))
+        frontier = nxt_frontier
+    return None
+
+
+def _diagnose_battery_phase(before: Position, board: Placement, rules: Rules, own: int, enemy: int) -> list[Problem]:
+    mover = before.to_move
+    start = mask_of(before.batteries)
+    target = mask_of(board.batteries)
+    vacated = sorted(bits(start & ~target))
+    arrived = sorted(bits(target & ~start))
+
+    def dist(a: int, b: int) -> int:
+        return abs(a % 7 - b % 7) + abs(a // 7 - b // 7)
+
+    best: list[Problem] | None = None
+    for pairing in _pairings(vacated, arrived, dist):
+        probs: list[Problem] = []
+        lines: dict[int, list[tuple[int, int]]] = {}
+        for p, q in pairing:
+            mv = f"{point_name(p)}\u2192{point_name(q)}"
+            if not controls(own, enemy, p, strict=rules.contested_frozen):
+                o, e = control_counts(own, enemy, p)
+                extra = ""
+                if rules.contested_frozen and o >= 1 and o == e:
+                    extra = "; contested-frozen needs strictly more (R-11)"
+                probs.append(Problem(
+                    f"battery {point_name(p)} moved but {mover.label} does not control it "
+                    f"({o} {mover.label} vs {e} {mover.other.label} robot{'s' if e != 1 else ''} around it{extra})",
+                    points=(p,),
+                ))
+            line = line_of_battery_move(p, q)
+            if line is None:
+                probs.append(Problem(
+                    f"battery {mv} did not move along one energy line: a battery moves straight to the next "
+                    "empty point, once per turn (R-4)",
+                    points=(p, q),
+                ))
+                continue
+            lines.setdefault(line, []).append((p, q))
+            step = 1 if q > p else -1
+            stride = 7 if line < 7 else 1
+            between = range(p + step * stride, q, step * stride)
+            empty = [x for x in between if not start >> x & 1 and not target >> x & 1]
+            if empty:
+                probs.append(Problem(
+                    f"battery {mv} passed the empty point {point_name(empty[0])}: a battery stops at the next "
+                    "empty point (R-13)",
+                    points=(p, empty[0]),
+                ))
+        if rules.line_limit:
+            for line, moves in sorted(lines.items()):
+                if len(moves) > 1:
+                    listed = ", ".join(f"{point_name(p)}\u2192{point_name(q)}" for p, q in moves)
+                    probs.append(Problem(
+                        f"energy line {line_label(line)} carried {_count_word(len(moves))} battery moves ({listed}): "
+                        "one battery move per energy line per turn",
+                        points=tuple(x for mv in moves for x in mv),
+                    ))
+        if not probs:
+            probs = _battery_order_problems(start, pairing, own, enemy, mover, rules)
+        if best is None or len(probs) < len(best):
+            best = probs
+    return best or [Problem("no legal battery phase reaches these batteries")]
+
+
+def _count_word(n: int) -> str:
+    return {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}.get(n, str(n))
+
+
+def _battery_order_problems(start: int, pairing, own: int, enemy: int, mover: Color, rules: Rules) -> list[Problem]:
+    from .engine import IllegalTurn, _check_battery_move
+
+    best: list[Problem] | None = None
+    orders = itertools.permutations(pairing) if len(pairing) <= 5 else [tuple(pairing)]
+    for order in orders:
+        bats, moved, used = start, 0, 0
+        try:
+            for p, q in order:
+                bats, moved, used = _check_battery_move(bats, moved, used, own, enemy, BatteryMove(p, q), mover, rules)
+        except IllegalTurn as exc:
+            if best is None:
+                best = [Problem(exc.reason, exc.squares, exc.points)]
+            continue
+        # a legal order is a legal battery phase, which the search finds first
+        return [Problem("these battery moves are legal in some order but were not found (internal error)")]
+    return best or [Problem("no legal battery phase reaches these batteries")]
