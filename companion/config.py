@@ -319,8 +319,7 @@ class FramesConfig:
     save_frames: bool = field(
         default=True,
         metadata=_key(
-            "keep the camera frame of every confirm press (for `netzwerk audit`); `--save-frames`/"
-            "`--no-save-frames` of `netzwerk run` override it",
+            "keep the camera frame of every confirm press, named so that `netzwerk audit` can replay the game",
             boolean,
             "boolean",
         ),
@@ -331,7 +330,7 @@ class FramesConfig:
             "where the frames are kept",
             _optional_path,
             "path",
-            "`frames` next to the default journal (`$STATE_DIRECTORY/frames`)",
+            "`$STATE_DIRECTORY/frames`, else `~/.local/state/netzwerk/frames`",
         ),
     )
     max_mib: int = field(
@@ -364,8 +363,8 @@ SECTIONS: dict[str, type] = {
     "frames": FramesConfig,
 }
 PINS_DOC = (
-    "function name = GPIO number (BCM numbering), passed to the hardware pin map, e.g. `confirm_white = 17`; "
-    "names the hardware does not know are reported by `netzwerk run`; two functions cannot share a pin"
+    "function name = GPIO number (BCM numbering, 0..53), e.g. `confirm_white = 17`, passed as given to the "
+    "hardware's pin map (its function names are in the hardware docs); two functions cannot share a pin"
 )
 
 

@@ -342,9 +342,13 @@ class Journal:
             )
         if version < 1:
             raise JournalError(f"journal {self.path} has no schema version: it is damaged")
-        check = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
+        check = [row[0] for row in conn.execute("PRAGMA quick_check(1)").fetchall()]
         if check != ["ok"]:
-            raise JournalError(f"journal {self.path} is damaged ({check[0]}); it was left untouched")
+            detail = [line.strip("* ") for line in check[0].splitlines() if line.strip("* ")]
+            raise JournalError(
+                f"journal {self.path} is damaged ({detail[-1] if detail else 'integrity check failed'}); "
+                "it was left untouched"
+            )
         if not self.readonly:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
