@@ -160,7 +160,10 @@ def parse_record(text: str) -> GameText:
     headers: dict[str, tuple[str, int]] = {}
     order: list[str] = []
     turns: list[str] = []
-    lines = text.splitlines()
+    # Only "\n" ends a line (a name may hold U+2028 or the like); "\r\n" is accepted.
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
     i = 0
     # Header section.
     while i < len(lines):

@@ -1,0 +1,233 @@
+"""The TOML configuration: defaults, a full file, every error naming key and line, docs agree."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import FrozenInstanceError, fields
+from pathlib import Path
+
+import pytest
+
+from companion.config import (
+    SECTIONS,
+    CalibrationConfig,
+    CameraConfig,
+    Config,
+    ConfigError,
+    FramesConfig,
+    RulesConfig,
+    TimingsConfig,
+    key_lines,
+    load_config,
+    loads_config,
+    reference_markdown,
+    toml_value,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+CFG = Path("/etc/netzwerk/config.toml")
+
+
+def test_no_file_gives_the_defaults() -> None:
+    config = load_config(None, env={"STATE_DIRECTORY": "/var/lib/netzwerk"})
+    assert config.camera == CameraConfig() and config.timings == TimingsConfig() and config.rules == RulesConfig()
+    assert config.journal.path == Path("/var/lib/netzwerk/journal.sqlite")
+    assert config.frames.dir == Path("/var/lib/netzwerk/frames")
+    assert dict(config.pins) == {} and config.file is None
+    home = load_config(None, env={"HOME": "/home/pi"})
+    assert home.journal.path.parts[-4:] == (".local", "state", "netzwerk", "journal.sqlite")
+
+
+def test_a_full_file(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(
+        """
+# every section
+[camera]
+source = "replay:frames"   # relative to this file
+resolution = [640, 480]
+fps = 5
+
+[calibration]
+file = "cal.json"
+corners = [
+    [10, 20],
+    [600.5, 20],
+    [600, 460],
+    [10, 460],
+]
+
+[pins]
+confirm_white = 17
+confirm_black = 27
+
+[rules]
+options = ["must-capture", "jump-enemies"]
+starting_side = "black"
+
+[timings]
+stable_seconds = 0.25
+confirm_timeout = 4
+watchdog_seconds = 5
+
+[journal]
+path = "~/games.sqlite"
+
+[frames]
+save_frames = false
+dir = "/srv/frames"
+max_mib = 64
+"""
+    )
+    c = load_config(path)
+    assert c.camera == CameraConfig(source=f"replay:{tmp_path / 'frames'}", resolution=(640, 480), fps=5.0)
+    assert c.calibration == CalibrationConfig(file=tmp_path / "cal.json", corners=((10, 20), (600.5, 20), (600, 460), (10, 460)))
+    assert dict(c.pins) == {"confirm_white": 17, "confirm_black": 27}
+    assert c.rules == RulesConfig(options=("must-capture", "jump-enemies"), starting_side="black")
+    assert (c.timings.stable_seconds, c.timings.confirm_timeout, c.timings.watchdog_seconds) == (0.25, 4.0, 5.0)
+    assert c.timings.camera_timeout == TimingsConfig().camera_timeout
+    assert c.journal.path == Path("~/games.sqlite").expanduser()
+    assert c.frames == FramesConfig(save_frames=False, dir=Path("/srv/frames"), max_mib=64)
+    assert c.file == path
+    with pytest.raises(FrozenInstanceError):
+        c.camera = CameraConfig()  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        c.pins["x"] = 3  # type: ignore[index]
+
+
+def test_the_installed_example_config_loads() -> None:
+    c = load_config(ROOT / "systemd" / "config.toml")
+    assert c.journal.path == Path("/var/lib/netzwerk/journal.sqlite")
+    assert c.frames.dir == Path("/var/lib/netzwerk/frames")
+
+
+@pytest.mark.parametrize("source", ["picamera2", "sim", "opencv:0", "opencv:12", "replay:/srv/x"])
+def test_camera_sources(source: str) -> None:
+    assert loads_config(f'[camera]\nsource = "{source}"\n').camera.source == source
+
+
+# (file text, key named, line, words in the message)
+ERRORS = [
+    # syntax errors: the line from tomllib, the key from the text
+    ('[camera]\nsource = "sim\n', "camera.source", 2, "TOML syntax error"),
+    ("[camera\nsource = 1\n", "camera", 1, "TOML syntax error"),
+    ("[timings]\nstable_seconds = 0.5\nconfirm_timeout = \n", "timings.confirm_timeout", 3, "TOML syntax error"),
+    ('[rules]\noptions = ["must-capture",\n\nstarting_side = "white"\n', "rules.options", 4, "TOML syntax error"),
+    ("[timings]\nstable_seconds = 1\nstable_seconds = 2\n", "timings.stable_seconds", 3, "defined twice (first on line 2)"),
+    ("[camera]\nfps = 1\n[camera]\n", "camera", 3, "defined twice (first on line 1)"),
+    # unknown names, with hints
+    ("[camera]\nsorce = 'sim'\n", "camera.sorce", 2, "did you mean camera.source?"),
+    ("\n[camra]\nsource = 'sim'\n", "camra", 2, "did you mean [camera]?"),
+    ("debug = true\n", "debug", 1, "outside any section"),
+    ("[timings]\nstable_second = 1\n", "timings.stable_second", 2, "did you mean timings.stable_seconds?"),
+    ("[frames]\nxyzzy = 1\n", "frames.xyzzy", 2, "known: frames.save_frames, frames.dir, frames.max_mib"),
+    ("camera = 'sim'\n", "camera", 1, "expected a section [camera]"),
+    # bad values: the key's own line
+    ("[camera]\nsource = 'webcam'\n", "camera.source", 2, "unknown camera 'webcam'"),
+    ("[camera]\nsource = 'opencv:x'\n", "camera.source", 2, "needs a device number"),
+    ("[camera]\nsource = 'replay:'\n", "camera.source", 2, "needs a folder"),
+    ("[camera]\nsource = 3\n", "camera.source", 2, "expected a string"),
+    ("[camera]\n\n# size\nresolution = [640]\n", "camera.resolution", 4, "expected [width, height]"),
+    ("[camera]\nresolution = [640, 0]\n", "camera.resolution", 2, "greater than 0"),
+    ("[camera]\nfps = true\n", "camera.fps", 2, "expected a number, not a boolean"),
+    ("[camera]\nfps = nan\n", "camera.fps", 2, "finite"),
+    ("[calibration]\ncorners = [\n  [1, 2],\n  [3, 4],\n]\nfile = 'c.json'\n", "calibration.corners", 2, "four [x, y]"),
+    ("[calibration]\ncorners = [[1, 2], [3, 4], [5, 6], [7]]\n", "calibration.corners", 2, "corner A7"),
+    ("[calibration]\ncorners = [[1, 2], [3, 4], [5, 6], [1, 2]]\n", "calibration.corners", 2, "same pixel"),
+    ("[calibration]\ncorners = [[1, 2], [3, 4], [5, 6], [-1, 2]]\n", "calibration.corners", 2, "negative"),
+    ("[calibration]\nfile = ''\n", "calibration.file", 2, "the path is empty"),
+    ("[pins]\nconfirm_white = '17'\n", "pins.confirm_white", 2, "expected a GPIO number"),
+    ("[pins]\nconfirm_white = 17.0\n", "pins.confirm_white", 2, "expected a GPIO number"),
+    ("[pins]\nconfirm_white = 99\n", "pins.confirm_white", 2, "out of range"),
+    ("[pins]\na = 17\n\nb = 17\n", "pins.b", 4, "already used by pins.a"),
+    ("[rules]\noptions = 'must-capture'\n", "rules.options", 2, "expected an array"),
+    ("[rules]\noptions = ['must-captur']\n", "rules.options", 2, "did you mean 'must-capture'?"),
+    ("[rules]\noptions = ['must-capture', 'must-capture']\n", "rules.options", 2, "named twice"),
+    ("[rules]\noptions = [1]\n", "rules.options", 2, "option names"),
+    ("[rules]\nstarting_side = 'White'\n", "rules.starting_side", 2, 'expected "white" or "black"'),
+    ("[timings]\nstable_seconds = -1\n", "timings.stable_seconds", 2, "greater than 0"),
+    ("[timings]\nconfirm_timeout = 0\n", "timings.confirm_timeout", 2, "greater than 0"),
+    ("[timings]\nwatchdog_seconds = -0.5\n", "timings.watchdog_seconds", 2, "0 or more"),
+    ("[timings]\npoll_interval = '0.1'\n", "timings.poll_interval", 2, "expected a number, not a string"),
+    ("[timings]\ncamera_timeout = -3\n", "timings.camera_timeout", 2, "greater than 0"),
+    ("[frames]\ndir = ['a']\n", "frames.dir", 2, "expected a path"),
+    ("[journal]\npath = 3\n", "journal.path", 2, "expected a path"),
+    ("[frames]\nsave_frames = 'yes'\n", "frames.save_frames", 2, "expected true or false"),
+    ("[frames]\nmax_mib = 1.5\n", "frames.max_mib", 2, "expected an integer"),
+    ("[frames]\nmax_mib = 0\n", "frames.max_mib", 2, "greater than 0"),
+    # dotted keys and quoted keys
+    ("timings.stable_seconds = 'a'\n", "timings.stable_seconds", 1, "expected a number"),
+    ('[timings]\n"stable_seconds" = -2\n', "timings.stable_seconds", 2, "greater than 0"),
+    ("[camera]\nsource = '''x\n[timings]\n'''\nfps = -1\n", "camera.source", 2, "unknown camera"),
+    ("[camera]\nresolution = [640, 480]  # [x]\nfps = -1\n", "camera.fps", 3, "greater than 0"),
+]
+
+
+@pytest.mark.parametrize(("text", "key", "line", "words"), ERRORS)
+def test_every_error_names_the_key_and_the_line(tmp_path: Path, text: str, key: str, line: int, words: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as exc:
+        load_config(path)
+    err = exc.value
+    assert (err.key, err.line) == (key, line), str(err)
+    assert str(err).startswith(f"{path}, line {line}: {key}: "), str(err)
+    assert words in str(err)
+
+
+def test_every_key_has_an_error_case() -> None:
+    covered = {key for _, key, _, _ in ERRORS}
+    for name, cls in SECTIONS.items():
+        if cls is dict:
+            continue
+        for f in fields(cls):
+            assert f"{name}.{f.name}" in covered, f"no error test for {name}.{f.name}"
+
+
+def test_file_errors(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_config(tmp_path / "missing.toml")
+    with pytest.raises(ConfigError, match="is a directory"):
+        load_config(tmp_path)
+    bad = tmp_path / "latin1.toml"
+    bad.write_bytes(b"[camera]\nsource = 'sim'\n# caf\xe9\n")
+    with pytest.raises(ConfigError, match=r"line 3: the file is not UTF-8"):
+        load_config(bad)
+
+
+def test_key_lines_skip_multiline_values() -> None:
+    text = "[a]\nx = [\n  [1],\n  {y = 2},\n]\nz = '''\n[b]\nw = 1\n'''\n[c]\nv = 1\n"
+    lines = key_lines(text)
+    assert lines[("a", "x")] == 2 and lines[("a", "z")] == 6 and lines[("c", "v")] == 11
+    assert ("b",) not in lines and ("b", "w") not in lines and ("a", "y") not in lines
+
+
+# -- the documentation agrees with the code ---------------------------------------------
+
+
+def test_docs_hold_the_generated_key_table() -> None:
+    doc = (ROOT / "docs" / "config.md").read_text()
+    m = re.search(r"<!-- BEGIN GENERATED KEY TABLE -->\n(.*)<!-- END GENERATED KEY TABLE -->", doc, re.S)
+    assert m, "docs/config.md lost its generated table markers"
+    assert m.group(1) == reference_markdown(), "docs/config.md is stale: regenerate with python -m companion.config"
+
+
+def test_documented_defaults_are_the_real_defaults() -> None:
+    table = reference_markdown()
+    for name, cls in SECTIONS.items():
+        if cls is dict:
+            continue
+        for f in fields(cls):
+            row = re.search(rf"^\| `{f.name}` \| [^|]+ \| ([^|]+) \|", table.split(f"### [{name}]")[1], re.M)
+            assert row, f"{name}.{f.name} is not documented"
+            if f.metadata["default_doc"] is None:
+                assert row.group(1).strip() == f"`{toml_value(f.default)}`"
+                # ... and writing that default in a file gives the default back.
+                loaded = loads_config(f"[{name}]\n{f.name} = {toml_value(f.default)}\n")
+                assert getattr(getattr(loaded, name), f.name) == f.default
+
+
+def test_the_doc_example_loads() -> None:
+    doc = (ROOT / "docs" / "config.md").read_text()
+    example = re.search(r"```toml\n(.*?)```", doc, re.S).group(1)
+    assert isinstance(loads_config(example), Config)

@@ -1,0 +1,151 @@
+"""The game record text format: round trip, the documented example, errors naming the line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.journal import Journal
+from companion.position import START_STRING
+from companion.record import (
+    KNOWN_RULE_OPTIONS,
+    GameText,
+    RecordError,
+    check_turn_string,
+    format_record,
+    parse_record,
+)
+from companion.errors import NotationError
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "record-format.md"
+
+files = st.sampled_from("abcdef")
+ranks = st.sampled_from("123456")
+cols = st.sampled_from("ABCDEFG")
+rows = st.sampled_from("1234567")
+robot_move = st.builds(lambda f1, r1, s, f2, r2: f"{f1}{r1}{s}{f2}{r2}", files, ranks, st.sampled_from("-x"), files, ranks)
+battery_move = st.builds(lambda c1, r1, c2, r2: f"{c1}{r1}-{c2}{r2}", cols, rows, cols, rows)
+turn = st.builds(
+    lambda r, b: " ".join(r + b), st.lists(robot_move, min_size=1, max_size=4), st.lists(battery_move, max_size=4)
+)
+text = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=20)
+
+
+@st.composite
+def games(draw) -> GameText:
+    return GameText(
+        turns=tuple(draw(st.lists(turn, max_size=12))),
+        start=draw(st.sampled_from([START_STRING, START_STRING[:-1] + "b"])),
+        rules=tuple(draw(st.lists(st.sampled_from(KNOWN_RULE_OPTIONS), unique=True, max_size=3))),
+        result=draw(st.sampled_from(["white wins", "black wins", "abandoned", "*"])),
+        termination=draw(text),
+        event=draw(text),
+        date=draw(st.sampled_from(["?", "2026-11-23", "2026-??-??"])),
+        white=draw(text),
+        black=draw(text),
+        extra=tuple(draw(st.lists(st.tuples(st.sampled_from(["Site", "Round", "X-Frames"]), text), max_size=2, unique_by=lambda kv: kv[0]))),
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(games())
+def test_round_trip(game: GameText) -> None:
+    assert parse_record(format_record(game)) == game
+
+
+def test_the_documented_example_parses_and_is_reproduced() -> None:
+    example = re.search(r"## Example\n\n```\n(.*?)```", DOC.read_text(), re.S).group(1)
+    game = parse_record(example)
+    assert game.white == "Anna" and game.rules == ("must-capture",) and game.result == "white wins"
+    assert game.turns == ("c1-c3 C2-C3", "d6-d5 D6-D5", "c3xc4", "a6-a5 b6-b5")
+    assert format_record(game) == "\n".join(l for l in example.splitlines() if not l.startswith(";")) + "\n"
+
+
+def test_odd_characters_in_values_survive() -> None:
+    game = GameText(white='A "quoted" \\ name\u2028x', black="\u00e9\u0085", termination="  spaced  ")
+    assert parse_record(format_record(game)) == game
+    assert parse_record(format_record(game).replace("\n", "\r\n")) == game
+
+
+def test_sides_and_plies_follow_the_start_position() -> None:
+    game = GameText(turns=("d6-d5", "c1-c2"), start=START_STRING[:-1] + "b")
+    lines = format_record(game).splitlines()
+    assert lines[-2:] == ["1. b: d6-d5", "2. w: c1-c2"]
+
+
+def test_from_a_journalled_game(tmp_path: Path) -> None:
+    after = "BBBBBB/6/6/6/W5/1WWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 b"
+    with Journal(tmp_path / "j.sqlite") as j:
+        gid = j.new_game(["jump-enemies"], START_STRING, players=("Anna", None))
+        j.record_turn(gid, START_STRING, after, "a1-a2", at="2026-11-23T09:00:00+00:00")
+        j.finish_game(gid, "white wins", "target row")
+        g = j.game(gid)
+    rec = GameText.from_game(g)
+    assert rec == parse_record(format_record(rec))
+    assert (rec.event, rec.white, rec.black, rec.rules, rec.turns) == (f"Netzwerk game {gid}", "Anna", "?", ("jump-enemies",), ("a1-a2",))
+    assert rec.result == "white wins" and rec.termination == "target row"
+
+
+GOOD = format_record(
+    GameText(turns=("c1-c3 C2-C3", "d6-d5"), rules=("must-capture",), result="white wins", termination="target row", date="2026-11-23")
+)
+
+
+def broken(line_no: int, new: str) -> str:
+    lines = GOOD.splitlines()
+    lines[line_no - 1] = new
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "words"),
+    [
+        (broken(2, "[Date 2026-11-23]"), 2, "bad header line"),
+        (broken(3, '[Event "again"]'), 3, "given twice (first on line 1)"),
+        (broken(5, '[Rules "must-capture sudden-death"]'), 5, "unknown rule option 'sudden-death'"),
+        (broken(6, '[Start "BBBBBB/6/6/6/6/WWWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 x"]'), 6, "bad side"),
+        (broken(7, '[Result "draw"]'), 7, "bad result 'draw'"),
+        (broken(2, '[Date "2026-02-30"]'), 2, "no such day"),
+        (broken(10, "1. w: c1-c3 c2-c3x"), 10, "'c2-c3x'"),
+        (broken(10, "1. w: C2-C3"), 10, "battery move 'C2-C3' with no robot move"),
+        (broken(10, "1. w: c1-c2 C2-C3 d1-d2"), 10, "robot move 'd1-d2' after a battery move"),
+        (broken(10, "1. w: c1-c7"), 10, "'c1-c7'"),
+        (broken(11, "3. b: d6-d5"), 11, "ply 3 where ply 2 was expected"),
+        (broken(11, "2. w: d6-d5"), 11, "Black's turn"),
+        (broken(11, "2 b d6-d5"), 11, "bad turn line"),
+        (GOOD + '[Site "x"]\n', 12, "header line after the turns"),
+        ("\n".join(GOOD.splitlines()[1:]), 9, "missing header(s): Event"),
+    ],
+)
+def test_errors_name_the_line(text: str, line: int, words: str) -> None:
+    with pytest.raises(RecordError) as exc:
+        parse_record(text)
+    assert exc.value.line == line
+    assert str(exc.value).startswith(f"line {line}: ")
+    assert words in str(exc.value)
+
+
+def test_format_refuses_what_it_could_not_read_back() -> None:
+    with pytest.raises(RecordError, match="line break"):
+        format_record(GameText(white="An\nna"))
+    with pytest.raises(RecordError, match="bad result"):
+        format_record(GameText(result="1-0"))
+    with pytest.raises(NotationError, match="empty turn"):
+        format_record(GameText(turns=("",)))
+    with pytest.raises(RecordError, match="unknown rule option"):
+        format_record(GameText(rules=("must_capture",)))
+
+
+def test_turn_strings_are_canonicalised() -> None:
+    assert check_turn_string("  c1-c3   C2-C3 ") == "c1-c3 C2-C3"
+    with pytest.raises(NotationError, match="'C2xC3'"):
+        check_turn_string("c1-c3 C2xC3")
+
+
+def test_rule_options_agree_with_the_engine() -> None:
+    rules = pytest.importorskip("companion.rules")
+    assert tuple(rules.OPTIONS) == KNOWN_RULE_OPTIONS
