@@ -15,6 +15,7 @@ from typing import Sequence
 COMMAND_MODULES = (
     "companion.cli_rules",
     "companion.cli_games",
+    "companion.cli_panel",
 )
 
 

@@ -85,3 +85,40 @@ class Chain595:
             self._clock.observers.remove(self._on_clock)
         if self._on_latch in self._latch.observers:
             self._latch.observers.remove(self._on_latch)
+
+
+def wait(clock, seconds: float) -> None:  # noqa: ANN001 - a hardware.timing.Clock
+    """Let ``seconds`` pass: advance a manual clock, sleep on a real one."""
+    if getattr(clock, "manual", False):
+        clock.advance(seconds)
+    else:
+        import time
+
+        time.sleep(seconds)
+
+
+def press(panel, name: str, *, hold: bool = False, seconds: float | None = None) -> None:  # noqa: ANN001
+    """Press button ``name`` of a panel on mock pins: short, or held past the hold time.
+
+    The pin is driven low (pressed), kept down ``seconds`` (default: 0.1 s, or
+    the hold time + 0.1 s with ``hold=True``), driven high, and the debounce
+    window is let pass.
+    """
+    pin = panel.button_pin(name)
+    t = panel.timings
+    down = seconds if seconds is not None else (t.hold_s + 0.1 if hold else 0.1)
+    pin.drive_low()
+    wait(panel.clock, down)
+    pin.drive_high()
+    wait(panel.clock, t.bounce_s + 0.01)
+
+
+def press_together(panel, names: tuple[str, ...], seconds: float) -> None:  # noqa: ANN001
+    """Press several buttons at once (e.g. both confirm buttons), hold them ``seconds``, release."""
+    pins = [panel.button_pin(n) for n in names]
+    for pin in pins:
+        pin.drive_low()
+    wait(panel.clock, seconds)
+    for pin in pins:
+        pin.drive_high()
+    wait(panel.clock, panel.timings.bounce_s + 0.01)

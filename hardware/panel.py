@@ -132,7 +132,7 @@ class Panel:
         self._channels: dict[str, Channel] = {}
         self._buttons: dict[str, ButtonLogic] = {}
         self._callbacks: dict[str, Callable[..., Any] | None] = {
-            "confirm": None, "hint": None, "control": None, "undo": None, "new_game": None,
+            "confirm": None, "hint": None, "control": None, "undo": None, "new_game": None, "event": None,
         }
         self._turn: str | None = None
         self._status: str | None = None
@@ -419,6 +419,12 @@ class Panel:
         """``callback()`` after a long press of both confirm buttons, or of the new-game button."""
         self._set_callback("new_game", callback)
 
+    def on_button_event(self, callback: Callable[[str, str], Any] | None) -> None:
+        """``callback(button, event)`` for every debounced event of every button
+        (event: ``press``, ``hold``, ``release``, ``release-held``), before the
+        panel acts on it; for the self-test and logging."""
+        self._set_callback("event", callback)
+
     def _fire(self, key: str, *args: Any) -> None:
         callback = self._callbacks[key]
         if callback is not None:
@@ -427,6 +433,7 @@ class Panel:
     def _on_button(self, name: str, event: str) -> None:
         if self._closed:
             return
+        self._fire("event", name, event)
         if name.startswith("confirm_"):
             side = name.removeprefix("confirm_")
             other = self._buttons["confirm_" + ("black" if side == "white" else "white")]

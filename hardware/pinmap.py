@@ -154,13 +154,18 @@ class PinMap:
         """The defaults overridden by ``mapping`` (the config file's ``[pins]`` table).
 
         ``new_game`` may be ``None``, ``""`` or ``"none"`` for "no dedicated button";
-        ``gauge`` is a list of pins.
+        The gauge is a list ``gauge = [4, 12, ...]`` or, for config files whose pin
+        table holds only integers, the keys ``gauge_1``, ``gauge_2``, ... (first LED first).
         """
         if not isinstance(mapping, Mapping):
             raise PinMapError(f"pin map must be a table of key = pin, got {type(mapping).__name__}")
         known = cls.keys()
         values: dict[str, Any] = {}
+        numbered: dict[int, Any] = {}
         for key, raw in mapping.items():
+            if isinstance(key, str) and key.startswith("gauge_") and key[6:].isdigit():
+                numbered[int(key[6:])] = raw
+                continue
             if key not in known:
                 raise PinMapError(f"pin map: unknown key {key!r} (known keys: {', '.join(known)})")
             if key == "gauge":
@@ -171,6 +176,17 @@ class PinMap:
                 values[key] = None
             else:
                 values[key] = _parse_pin(key, raw)
+        if numbered:
+            if "gauge" in values:
+                raise PinMapError("pin map: give the gauge either as 'gauge' = [...] or as gauge_1, gauge_2, ..., not both")
+            expected = list(range(1, len(numbered) + 1))
+            if sorted(numbered) != expected:
+                missing = sorted(set(range(1, max(numbered) + 1)) - set(numbered))
+                raise PinMapError(
+                    f"pin map: gauge keys must be gauge_1 .. gauge_{len(numbered)} without gaps "
+                    f"(missing: {', '.join(f'gauge_{i}' for i in missing) or 'gauge_1'})"
+                )
+            values["gauge"] = tuple(_parse_pin(f"gauge_{i}", numbered[i]) for i in expected)
         return cls(**values)
 
     def to_mapping(self) -> dict[str, Any]:
