@@ -1,0 +1,183 @@
+"""The appearance model: what board, robots and batteries look like on *this* board.
+
+Four Gaussian pixel classes (board, White robot, Black robot, battery) in the
+light-blind feature space of :mod:`vision.features`, plus a broad "other"
+class for anything unexplained (a hand, a sleeve, a foreign object). All
+parameters are learned from one frame of a known layout (the start position):
+no colour thresholds are written into the code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .features import N_FEATURES, PPU, SIZE
+
+CLASSES = ("board", "white", "black", "battery", "ink", "shade")
+BOARD, WHITE, BLACK, BATTERY, INK, SHADE, OTHER = range(7)
+N_CLASSES = 6
+# class priors per pixel (board, white, black, battery, ink, shade, other)
+PRIORS = np.array([0.66, 0.07, 0.07, 0.04, 0.08, 0.06, 0.02])
+OTHER_SPREAD = 1.2           # std of the broad "other" class, in feature units
+
+SQUARE_HALF = 0.56           # square window half-size in squares (pieces off-centre by <= 1/4)
+POINT_RADIUS = 0.24          # point window radius in squares
+
+
+@dataclass(frozen=True)
+class Appearance:
+    """Learned parameters (plain tuples so that it freezes and serialises)."""
+
+    means: tuple[tuple[float, ...], ...]         # N_CLASSES x N_FEATURES
+    covs: tuple[tuple[float, ...], ...]          # N_CLASSES x N_FEATURES*N_FEATURES (row-major)
+    expected_mass: tuple[float, float, float]    # white, black, battery evidence of one piece
+    square_means: tuple[tuple[float, float], ...]  # normalised (white, black) evidence of EMPTY, WHITE, BLACK
+    point_means: tuple[float, float]             # normalised battery evidence of EMPTY, BATTERY
+    lean: tuple[float, float, float]             # (c, ex, ey): a robot's image drifts by c*(x, y) + (ex, ey)
+    line_contrast: tuple[float, ...]             # per line segment at calibration (84)
+    square_sigma: float                          # spread of normalised square evidence
+    point_sigma: float                           # spread of normalised point evidence
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        means = np.array(self.means, np.float64).reshape(N_CLASSES, N_FEATURES)
+        covs = np.array(self.covs, np.float64).reshape(N_CLASSES, N_FEATURES, N_FEATURES)
+        return means, covs
+
+
+class PixelModel:
+    """Per-pixel class posteriors, precomputed for speed."""
+
+    def __init__(self, means: np.ndarray, covs: np.ndarray) -> None:
+        self.means = means.astype(np.float32)
+        chols, consts = [], []
+        for k in range(N_CLASSES):
+            inv = np.linalg.inv(covs[k])
+            chols.append(np.linalg.cholesky(inv).astype(np.float32))
+            consts.append(np.log(PRIORS[k]) - 0.5 * np.linalg.slogdet(covs[k])[1])
+        self.chols = chols
+        self.consts = np.array(consts, np.float32)
+        other_logdet = N_FEATURES * 2 * np.log(OTHER_SPREAD)
+        self.other_const = np.float32(np.log(PRIORS[OTHER]) - 0.5 * other_logdet)
+
+    def log_likelihoods(self, feats: np.ndarray) -> np.ndarray:
+        """(7, ...) unnormalised log posteriors, classes in the order of CLASSES, then other."""
+        flat = feats.reshape(-1, N_FEATURES)
+        out = np.empty((N_CLASSES + 1, flat.shape[0]), np.float32)
+        for k in range(N_CLASSES):
+            z = (flat - self.means[k]) @ self.chols[k]
+            out[k] = self.consts[k] - 0.5 * np.einsum("ij,ij->i", z, z)
+        out[OTHER] = self.other_const - 0.5 * np.einsum("ij,ij->i", flat, flat) / OTHER_SPREAD**2
+        return out.reshape((N_CLASSES + 1,) + feats.shape[:-1])
+
+    def posteriors(self, feats: np.ndarray) -> np.ndarray:
+        ll = self.log_likelihoods(feats)
+        ll -= ll.max(axis=0, keepdims=True)
+        np.exp(ll, out=ll)
+        ll /= ll.sum(axis=0, keepdims=True)
+        return ll
+
+    def mahalanobis2(self, feats: np.ndarray, k: int) -> np.ndarray:
+        flat = feats.reshape(-1, N_FEATURES)
+        z = (flat - self.means[k]) @ self.chols[k]
+        return np.einsum("ij,ij->i", z, z).reshape(feats.shape[:-1])
+
+
+def fit_gaussian(samples: np.ndarray, rounds: int = 3, cut: float = 15.1) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and covariance with outliers trimmed (chi-square 99% cut, 5 dof)."""
+    x = samples.astype(np.float64)
+    keep = np.ones(len(x), bool)
+    mean = x.mean(axis=0)
+    cov = np.cov(x.T) + np.eye(N_FEATURES) * 1e-4
+    for _ in range(rounds):
+        mean = x[keep].mean(axis=0)
+        cov = np.cov(x[keep].T) + np.eye(N_FEATURES) * 1e-4
+        d = x - mean
+        m2 = np.einsum("ij,jk,ik->i", d, np.linalg.inv(cov), d)
+        new = m2 < cut
+        if new.sum() < max(10, len(x) // 3):
+            break
+        keep = new
+    return mean, cov
+
+
+# -- windows ---------------------------------------------------------------
+
+def pixel_board_coords() -> tuple[np.ndarray, np.ndarray]:
+    v, u = np.mgrid[0:SIZE, 0:SIZE].astype(np.float64)
+    return (u + 0.5) / PPU - 0.5, 6.5 - (v + 0.5) / PPU
+
+
+def square_windows(centres_xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Gather indices (rows, cols) and weights for one window per square."""
+    half = int(round(SQUARE_HALF * PPU))
+    k = 2 * half
+    off = np.arange(k) - half + 0.5
+    t = np.clip((np.abs(off) / PPU - (SQUARE_HALF - 0.12)) / 0.12, 0, 1)
+    w1 = 0.5 + 0.5 * np.cos(np.pi * t)
+    weights = (w1[:, None] * w1[None, :]).astype(np.float32)
+    cu = (centres_xy[:, 0] + 0.5) * PPU
+    cv = (6.5 - centres_xy[:, 1]) * PPU
+    rows = np.clip(np.round(cv - half).astype(int)[:, None, None] + np.arange(k)[None, :, None], 0, SIZE - 1)
+    cols = np.clip(np.round(cu - half).astype(int)[:, None, None] + np.arange(k)[None, None, :], 0, SIZE - 1)
+    return rows, cols, weights / weights.sum()
+
+
+def point_windows(points_xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r = POINT_RADIUS * PPU
+    half = int(np.ceil(r))
+    k = 2 * half + 1
+    off = np.arange(k) - half
+    d = np.sqrt(off[:, None] ** 2 + off[None, :] ** 2)
+    weights = np.clip(r + 0.5 - d, 0, 1).astype(np.float32)
+    cu = np.round((points_xy[:, 0] + 0.5) * PPU).astype(int)
+    cv = np.round((6.5 - points_xy[:, 1]) * PPU).astype(int)
+    rows = np.clip(cv[:, None, None] - half + np.arange(k)[None, :, None], 0, SIZE - 1)
+    cols = np.clip(cu[:, None, None] - half + np.arange(k)[None, None, :], 0, SIZE - 1)
+    return rows, cols, weights / weights.sum()
+
+
+def window_mass(plane: np.ndarray, win: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    rows, cols, w = win
+    return (plane[rows, cols] * w).sum(axis=(1, 2))
+
+
+def line_segments() -> np.ndarray:
+    """(84, 2, 2): the energy-line segments between neighbouring points (board units)."""
+    segs = []
+    for r in range(7):
+        for c in range(6):
+            segs.append([[c, r], [c + 1, r]])
+    for c in range(7):
+        for r in range(6):
+            segs.append([[c, r], [c, r + 1]])
+    return np.array(segs, np.float64)
+
+
+def _segment_samples():
+    segs = line_segments()
+    t = np.linspace(0.3, 0.7, 9)
+    on, off = [], []
+    for (p, q) in segs:
+        d = q - p
+        n = np.array([-d[1], d[0]])
+        pts = p[None] + t[:, None] * d[None]
+        on.append(pts)
+        off.append(np.vstack([pts + 0.14 * n, pts - 0.14 * n]))
+    return np.array(on), np.array(off)
+
+
+_SEG = None
+
+
+def segment_contrast(brightness: np.ndarray) -> np.ndarray:
+    """Per line segment: how much darker the line is than the board beside it (log units)."""
+    global _SEG
+    if _SEG is None:
+        on, off = _segment_samples()
+        conv = lambda a: (np.clip(np.round((a[..., 0] + 0.5) * PPU - 0.5).astype(int), 0, SIZE - 1),
+                          np.clip(np.round((6.5 - a[..., 1]) * PPU - 0.5).astype(int), 0, SIZE - 1))
+        _SEG = conv(on), conv(off)
+    (ou, ov), (fu, fv) = _SEG
+    return np.median(brightness[fv, fu], axis=1) - np.median(brightness[ov, ou], axis=1)

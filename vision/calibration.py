@@ -1,0 +1,468 @@
+"""Calibration: where the board is in the image, and what its pieces look like.
+
+``calibrate(image, expected)`` localises the board (the four ArUco corner
+markers, or four manually given field corners A1, G1, G7, A7 in pixels) and
+learns the appearance model from a frame whose layout is known (the caller
+passes the start position). The result is a frozen :class:`Calibration` that
+saves to / loads from JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .appearance import (
+    BATTERY,
+    BLACK,
+    BOARD,
+    INK,
+    N_CLASSES,
+    SHADE,
+    WHITE,
+    Appearance,
+    PixelModel,
+    fit_gaussian,
+    pixel_board_coords,
+    point_windows,
+    segment_contrast,
+    square_windows,
+    window_mass,
+)
+from .errors import BadCorners, BadImage, CalibrationError, MarkersNotFound
+from .features import N_FEATURES, features, rectify
+from .geometry import CORNER_NAMES, FIELD_CORNERS, point_coords, point_name, square_centers, square_name
+from .layout import BoardLayout, PointState, SquareState
+from .markers import detect_markers, homography_from_markers
+
+FORMAT = "netzwerk-vision-calibration"
+VERSION = 1
+CHI2_5_999 = 20.5  # chi-square 99.9% quantile, 5 degrees of freedom
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Board geometry (incl. orientation) and appearance for one camera setup."""
+
+    image_size: tuple[int, int]                       # (width, height)
+    homography: tuple[tuple[float, ...], ...]         # board units -> pixels, 3x3
+    method: str                                       # "markers" or "corners"
+    marker_side: float | None                         # marker side in squares (markers only)
+    appearance: Appearance
+
+    # -- geometry ------------------------------------------------------
+    @property
+    def H(self) -> np.ndarray:
+        return np.array(self.homography, np.float64)
+
+    @property
+    def corners_px(self) -> np.ndarray:
+        """Pixel coordinates of the field corners A1, G1, G7, A7."""
+        return cv2.perspectiveTransform(FIELD_CORNERS.reshape(-1, 1, 2), self.H).reshape(-1, 2)
+
+    def with_homography(self, H: np.ndarray) -> "Calibration":
+        return replace(self, homography=_mat(H))
+
+    def with_appearance(self, appearance: Appearance) -> "Calibration":
+        return replace(self, appearance=appearance)
+
+    # -- files -----------------------------------------------------------
+    def to_json(self) -> dict:
+        d = asdict(self)
+        return {"format": FORMAT, "version": VERSION, **d}
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        try:
+            path.write_text(json.dumps(self.to_json(), indent=1))
+        except OSError as exc:
+            raise CalibrationError(f"cannot write calibration file {str(path)!r}: {exc.strerror or exc}") from None
+        return path
+
+    @classmethod
+    def from_json(cls, data: object, source: str = "calibration") -> "Calibration":
+        def bad(why: str) -> CalibrationError:
+            return CalibrationError(f"{source} is not a valid vision calibration: {why}")
+
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise bad(f"it lacks the marker \"format\": \"{FORMAT}\" (a file of some other kind?)")
+        if data.get("version") != VERSION:
+            raise bad(f"version {data.get('version')!r}, this program reads version {VERSION}; calibrate again")
+        try:
+            size = tuple(int(v) for v in data["image_size"])
+            H = np.array(data["homography"], np.float64)
+            method = str(data["method"])
+            side = data["marker_side"]
+            side = None if side is None else float(side)
+            a = data["appearance"]
+            app = Appearance(
+                means=tuple(tuple(float(v) for v in row) for row in a["means"]),
+                covs=tuple(tuple(float(v) for v in row) for row in a["covs"]),
+                expected_mass=tuple(float(v) for v in a["expected_mass"]),
+                square_means=tuple(tuple(float(v) for v in row) for row in a["square_means"]),
+                point_means=tuple(float(v) for v in a["point_means"]),
+                lean=tuple(float(v) for v in a["lean"]),
+                line_contrast=tuple(float(v) for v in a["line_contrast"]),
+                square_sigma=float(a["square_sigma"]),
+                point_sigma=float(a["point_sigma"]),
+            )
+        except KeyError as exc:
+            raise bad(f"field {exc.args[0]!r} is missing") from None
+        except (TypeError, ValueError) as exc:
+            raise bad(f"a field has the wrong type ({exc})") from None
+        if len(size) != 2 or min(size) < 16:
+            raise bad(f"image_size {size!r} is not a width and height")
+        if H.shape != (3, 3) or not np.all(np.isfinite(H)) or abs(np.linalg.det(H)) < 1e-12:
+            raise bad("the homography is not an invertible 3x3 matrix")
+        if method not in ("markers", "corners"):
+            raise bad(f"unknown method {method!r}")
+        means, covs = None, None
+        try:
+            means, covs = app.arrays()
+        except ValueError:
+            raise bad("the appearance model has the wrong shape") from None
+        if not (np.all(np.isfinite(means)) and np.all(np.isfinite(covs))):
+            raise bad("the appearance model holds non-numbers")
+        try:
+            for k in range(N_CLASSES):
+                np.linalg.cholesky(covs[k])
+        except np.linalg.LinAlgError:
+            raise bad("a covariance of the appearance model is not positive definite") from None
+        if len(app.expected_mass) != 3 or min(app.expected_mass) <= 0 or len(app.lean) != 3 or len(app.line_contrast) != 84:
+            raise bad("the appearance model is incomplete")
+        if np.array(app.square_means).shape != (3, 2) or len(app.point_means) != 2:
+            raise bad("the evidence model has the wrong shape")
+        if not (app.square_sigma > 0 and app.point_sigma > 0):
+            raise bad("the appearance spreads must be positive")
+        return cls(size, _mat(H), method, side, app)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Calibration":
+        path = Path(path)
+        try:
+            text = path.read_text()
+        except FileNotFoundError:
+            raise CalibrationError(f"calibration file {str(path)!r} does not exist") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CalibrationError(f"cannot read calibration file {str(path)!r}: {exc}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise CalibrationError(f"calibration file {str(path)!r} is corrupt (not JSON: {exc.msg} at line {exc.lineno})") from None
+        return cls.from_json(data, source=f"calibration file {str(path)!r}")
+
+
+def _mat(H: np.ndarray) -> tuple[tuple[float, ...], ...]:
+    H = np.asarray(H, np.float64)
+    H = H / H[2, 2]
+    return tuple(tuple(float(v) for v in row) for row in H)
+
+
+# -- checks ------------------------------------------------------------------
+
+def check_image(image: object, size: tuple[int, int] | None = None) -> np.ndarray:
+    """A BGR uint8 frame, or :class:`BadImage` naming what is wrong with it."""
+    if not isinstance(image, np.ndarray):
+        raise BadImage(f"a frame must be a numpy image, not {type(image).__name__}")
+    if image.size == 0:
+        raise BadImage("the frame is empty (0 pixels)")
+    if image.dtype != np.uint8:
+        raise BadImage(f"the frame has pixel type {image.dtype}: expected 8-bit (uint8)")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.ndim == 3 and image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    elif not (image.ndim == 3 and image.shape[2] == 3):
+        raise BadImage(f"the frame has shape {image.shape}: expected height x width x 3 (colour)")
+    h, w = image.shape[:2]
+    if size is not None and (w, h) != tuple(size):
+        raise BadImage(
+            f"the frame is {w}x{h} but the calibration was made for {size[0]}x{size[1]}: "
+            "use the same camera resolution or calibrate again"
+        )
+    return image
+
+
+def blank_reason(image: np.ndarray) -> str | None:
+    """Why a frame shows nothing (black, uniform grey), or None."""
+    small = cv2.resize(image, (80, 60), interpolation=cv2.INTER_AREA)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    if gray.mean() < 12:
+        return f"the frame is black (mean brightness {gray.mean():.0f} of 255): lens covered or no light?"
+    if gray.std() < 4:
+        return f"the frame is a uniform grey (brightness {gray.mean():.0f}, no detail): camera not delivering a picture?"
+    return None
+
+
+def parse_corners(text: str) -> np.ndarray:
+    """'x,y x,y x,y x,y' -> (4, 2) array."""
+    parts = text.replace(";", " ").split()
+    if len(parts) != 4:
+        raise BadCorners(f"corners {text!r}: expected four 'x,y' pairs (A1 G1 G7 A7), got {len(parts)}")
+    out = []
+    for name, p in zip(CORNER_NAMES, parts):
+        xy = p.split(",")
+        try:
+            if len(xy) != 2:
+                raise ValueError
+            x, y = float(xy[0]), float(xy[1])
+            if not (math.isfinite(x) and math.isfinite(y)):
+                raise ValueError
+        except ValueError:
+            raise BadCorners(f"corner {name} {p!r} is not a pair of numbers 'x,y'") from None
+        out.append((x, y))
+    return np.array(out, np.float64)
+
+
+def homography_from_corners(corners: object, size: tuple[int, int]) -> np.ndarray:
+    try:
+        c = np.asarray(corners, np.float64).reshape(4, 2)
+    except (TypeError, ValueError):
+        raise BadCorners("corners must be four (x, y) pixel pairs in the order A1, G1, G7, A7") from None
+    if not np.all(np.isfinite(c)):
+        raise BadCorners("corners hold non-numbers")
+    w, h = size
+    for name, (x, y) in zip(CORNER_NAMES, c):
+        if not (-0.05 * w <= x <= 1.05 * w and -0.05 * h <= y <= 1.05 * h):
+            raise BadCorners(f"corner {name} ({x:.0f}, {y:.0f}) lies outside the {w}x{h} image")
+    # a convex quadrilateral, consistently oriented, not tiny
+    cross = []
+    for i in range(4):
+        a, b, d = c[i], c[(i + 1) % 4], c[(i + 2) % 4]
+        cross.append(np.cross(b - a, d - b))
+    if not (all(v > 0 for v in cross) or all(v < 0 for v in cross)):
+        raise BadCorners("corners do not form a convex quadrilateral: give them in the order A1, G1, G7, A7 (around the field)")
+    area = 0.5 * abs(sum(np.cross(c[i], c[(i + 1) % 4]) for i in range(4)))
+    if area < 0.02 * w * h:
+        raise BadCorners(f"the field spanned by the corners is tiny ({area:.0f} px^2): are the coordinates right?")
+    H = cv2.getPerspectiveTransform(FIELD_CORNERS.astype(np.float32), c.astype(np.float32))
+    return H
+
+
+def _check_geometry(H: np.ndarray, size: tuple[int, int]) -> None:
+    w, h = size
+    c = cv2.perspectiveTransform(FIELD_CORNERS.reshape(-1, 1, 2), H).reshape(-1, 2)
+    out = [n for n, (x, y) in zip(CORNER_NAMES, c) if not (0 <= x < w and 0 <= y < h)]
+    if out:
+        raise CalibrationError(f"the board is not fully in view: corner(s) {', '.join(out)} lie outside the image")
+
+
+# -- calibration -----------------------------------------------------------------
+
+def locate_board(image: np.ndarray, corners=None, marker_side: float | None = None) -> tuple[np.ndarray, str, float | None]:
+    """(H board->pixels, method, marker side)."""
+    size = (image.shape[1], image.shape[0])
+    if corners is not None:
+        return homography_from_corners(corners, size), "corners", None
+    found = detect_markers(image)
+    H, side, err = homography_from_markers(found, marker_side)
+    if not (0.2 <= side <= 3.0) or err > 3.0:
+        raise MarkersNotFound(
+            f"the corner markers do not fit one board (residual {err:.1f} px): are the four cards placed as the sheet says?"
+        )
+    _check_geometry(H, size)
+    return H, "markers", side
+
+
+def _board_xy_maps():
+    return pixel_board_coords()
+
+
+def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibration:
+    """Localise the board and learn its appearance from a frame showing ``expected``.
+
+    ``corners``: None to use the ArUco markers, else the pixel coordinates of
+    the field corners A1, G1, G7, A7 (which also fixes the orientation).
+    """
+    image = check_image(image)
+    why = blank_reason(image)
+    if why:
+        raise BadImage(f"cannot calibrate: {why}")
+    if not isinstance(expected, BoardLayout):
+        raise CalibrationError("the expected layout must be a BoardLayout")
+    if not expected.white or not expected.black or not expected.batteries:
+        raise CalibrationError("the calibration layout must show at least one White robot, one Black robot and one battery")
+    size = (image.shape[1], image.shape[0])
+    H, method, side = locate_board(image, corners)
+    _check_geometry(H, size)
+    rect = rectify(image, H)
+    feats, _, _ = features(rect)
+    app = learn_appearance(feats, expected)
+    cal = Calibration(size, _mat(H), method, side, app)
+    # the calibration must explain its own frame
+    from .reader import BoardReader
+
+    reading = BoardReader(cal, adapt=False).read(image)
+    wrong = reading.layout.differences(expected) if reading.layout is not None else None
+    if wrong is None:
+        guess = BoardLayout(
+            tuple(SquareState(("empty", "white", "black")[int(i)]) for i in reading.square_probs.argmax(axis=1)),
+            tuple(PointState(("empty", "battery")[int(i)]) for i in reading.point_probs.argmax(axis=1)),
+        )
+        wrong = guess.differences(expected)
+    if wrong:
+        raise CalibrationError(
+            "the calibration frame does not look like the expected layout at "
+            + ", ".join(wrong[:10]) + (" ..." if len(wrong) > 10 else "")
+            + ": is the start position set up, the board fully visible and nothing covering it?"
+        )
+    if not reading.readable:
+        raise CalibrationError(f"the calibration frame is not clear enough: {reading.reason}")
+    return cal
+
+
+def learn_appearance(feats: np.ndarray, expected: BoardLayout) -> Appearance:
+    x, y = _board_xy_maps()
+    sq = square_centers()
+    pts = point_coords()
+    white = [i for i, s in enumerate(expected.squares) if s is SquareState.WHITE]
+    black = [i for i, s in enumerate(expected.squares) if s is SquareState.BLACK]
+    bats = [i for i, p in enumerate(expected.points) if p is PointState.BATTERY]
+    robots = white + black
+
+    def dist_to(centres: np.ndarray) -> np.ndarray:
+        if len(centres) == 0:
+            return np.full(x.shape, np.inf)
+        d = np.full(x.shape, np.inf)
+        for cx, cy in centres:
+            d = np.minimum(d, np.hypot(x - cx, y - cy))
+        return d
+
+    d_robot = dist_to(sq[robots])
+    d_bat = dist_to(pts[bats])
+    d_line = np.minimum(np.abs(x - np.clip(np.round(x), 0, 6)), np.abs(y - np.clip(np.round(y), 0, 6)))
+    d_point = dist_to(pts)
+    inside = (x > 0.05) & (x < 5.95) & (y > 0.05) & (y < 5.95)
+    empty_area = (x > -0.02) & (x < 6.02) & (y > -0.02) & (y < 6.02) & (d_robot > 1.0) & (d_bat > 0.35)
+    if (empty_area & inside).sum() < 500:
+        empty_area = (x > -0.02) & (x < 6.02) & (y > -0.02) & (y < 6.02) & (d_robot > 0.75) & (d_bat > 0.3)
+    board_px = empty_area & inside & (d_line > 0.1) & (d_point > 0.15)
+    ink_px = empty_area & (d_line < 0.025)
+    if board_px.sum() < 200 or ink_px.sum() < 50:
+        raise CalibrationError("too little empty board in the calibration layout to learn what the board looks like")
+    mb, cb = fit_gaussian(feats[board_px])
+    mi, ci = fit_gaussian(feats[ink_px])
+
+    def m2(m_, c_):
+        d = feats - m_.astype(np.float32)
+        return np.einsum("...i,ij,...j->...", d, np.linalg.inv(c_).astype(np.float32), d)
+
+    fg = (m2(mb, cb) > CHI2_5_999) & (m2(mi, ci) > CHI2_5_999)
+
+    def split(mask, bright_first: bool):
+        """Two clusters of the foreground pixels in mask: (piece pixels, shade pixels)."""
+        data = feats[mask].astype(np.float32)
+        if len(data) < 40:
+            return data, data[:0]
+        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 1e-3)
+        cv2.setRNGSeed(1)
+        _, labels, centres = cv2.kmeans(data, 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+        labels = labels.ravel()
+        bright = centres[:, :3].mean(axis=1)
+        piece = int(np.argmax(bright) if bright_first else np.argmin(bright))
+        return data[labels == piece], data[labels != piece]
+
+    not_bat = d_bat > 0.3
+    wmask = fg & (dist_to(sq[white]) < 0.45) & not_bat & (dist_to(sq[black]) > 1.0)
+    bmask = fg & (dist_to(sq[black]) < 0.45) & not_bat & (dist_to(sq[white]) > 1.0)
+    wpx, wshade = split(wmask, True)
+    bpx, _ = split(bmask, False)
+    for name, m, where in (("White robots", wpx, white), ("Black robots", bpx, black)):
+        if len(m) < 40:
+            raise CalibrationError(
+                f"cannot see the {name} at {', '.join(square_name(i) for i in where)}: "
+                "is the expected layout set up and the board fully in view?"
+            )
+    mw, cw = fit_gaussian(wpx)
+    mk, ck = fit_gaussian(bpx)
+    # shade: cast shadows and shaded sides next to robots, as seen around the robots
+    ring = fg & (d_robot < 0.75) & not_bat & (m2(mw, cw) > CHI2_5_999) & (m2(mk, ck) > CHI2_5_999)
+    shade_px = feats[ring]
+    if len(shade_px) < 40:
+        shade_px = np.vstack([wshade, feats[board_px][:: 50] * 0 + mb.astype(np.float32) - 0.5])
+    ms, cs = fit_gaussian(shade_px)
+    explained = np.zeros(x.shape, bool)
+    for m_, c_ in ((mw, cw), (mk, ck), (ms, cs), (mi, ci)):
+        explained |= m2(m_, c_) < CHI2_5_999
+    apx = fg & (d_bat < 0.2) & ~explained
+    if apx.sum() < 30:
+        raise CalibrationError(
+            f"cannot see the batteries at {', '.join(point_name(i) for i in bats[:7])} ...: "
+            "is the expected layout set up and the board fully in view?"
+        )
+    ma, ca = fit_gaussian(feats[apx])
+    means = np.stack([mb, mw, mk, ma, mi, ms])
+    covs = np.stack([cb, cw, ck, ca, ci, cs])
+    # inflate covariances a little: one frame under-represents the spread of later frames
+    covs = covs * 1.5 + np.eye(N_FEATURES)[None] * 2e-4
+    model = PixelModel(means, covs)
+    post = model.posteriors(feats)
+
+    # lean: where a robot's pixels lie relative to its square, as a linear field
+    obs, pos = [], []
+    for idx, k in [(i, WHITE) for i in white] + [(i, BLACK) for i in black]:
+        cx, cy = sq[idx]
+        m = (np.abs(x - cx) < 0.8) & (np.abs(y - cy) < 0.8)
+        wgt = post[k] * m
+        tot = wgt.sum()
+        if tot > 0:
+            obs.append([(wgt * x).sum() / tot - cx, (wgt * y).sum() / tot - cy])
+            pos.append([cx, cy])
+    obs, pos = np.array(obs), np.array(pos)
+    A = np.zeros((2 * len(obs), 3))
+    A[0::2, 0], A[0::2, 1] = pos[:, 0], 1
+    A[1::2, 0], A[1::2, 2] = pos[:, 1], 1
+    sol, *_ = np.linalg.lstsq(A, obs.reshape(-1), rcond=None)
+    c = float(np.clip(sol[0], -0.12, 0.12))
+    ex = float(np.clip(np.mean(obs[:, 0] - c * pos[:, 0]), -0.4, 0.4))
+    ey = float(np.clip(np.mean(obs[:, 1] - c * pos[:, 1]), -0.4, 0.4))
+    lean = (c, ex, ey)
+
+    swin = square_windows(square_centres_for(lean))
+    pwin = point_windows(pts)
+    mass_w = window_mass(post[WHITE], swin)
+    mass_b = window_mass(post[BLACK], swin)
+    mass_a = window_mass(post[BATTERY], pwin)
+    ew = float(np.median(mass_w[white]))
+    eb = float(np.median(mass_b[black]))
+    ea = float(np.median(mass_a[bats]))
+    if min(ew, eb, ea) <= 1e-3:
+        raise CalibrationError("the pieces are barely visible in the calibration frame: is the board in focus and lit?")
+    empty = [i for i, st in enumerate(expected.squares) if st is SquareState.EMPTY]
+    nobat = [i for i, st in enumerate(expected.points) if st is PointState.EMPTY]
+    ev_w, ev_b, ev_a = mass_w / ew, mass_b / eb, mass_a / ea
+    square_means = (
+        (float(np.median(ev_w[empty])) if empty else 0.0, float(np.median(ev_b[empty])) if empty else 0.0),
+        (1.0, float(np.median(ev_b[white]))),
+        (float(np.median(ev_w[black])), 1.0),
+    )
+    point_means = (float(np.median(ev_a[nobat])) if nobat else 0.0, 1.0)
+    # spread of the normalised evidence on this frame (floored: one frame is a small sample)
+    sq_dev = np.concatenate([ev_w[white] - 1, ev_b[black] - 1, ev_b[white] - square_means[1][1], ev_w[black] - square_means[2][0]])
+    pt_dev = ev_a[bats] - 1
+    square_sigma = float(max(0.14, 1.4826 * np.median(np.abs(sq_dev)) * 1.5))
+    point_sigma = float(max(0.14, 1.4826 * np.median(np.abs(pt_dev)) * 1.5))
+    bright = feats[..., :3].mean(axis=2)
+    contrast = segment_contrast(cv2.GaussianBlur(bright, (0, 0), 0.8))
+    return Appearance(
+        means=tuple(tuple(float(v) for v in m) for m in means),
+        covs=tuple(tuple(float(v) for v in c_.ravel()) for c_ in covs),
+        expected_mass=(ew, eb, ea),
+        square_means=square_means,
+        point_means=point_means,
+        lean=lean,
+        line_contrast=tuple(float(v) for v in contrast),
+        square_sigma=square_sigma,
+        point_sigma=point_sigma,
+    )
+
+
+def square_centres_for(lean: tuple[float, float, float]) -> np.ndarray:
+    c, ex, ey = lean
+    sq = square_centers()
+    return sq + np.column_stack([c * sq[:, 0] + ex, c * sq[:, 1] + ey])

@@ -1,0 +1,200 @@
+"""Reading frames with a calibration: fast, honest, never silently wrong."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .appearance import (
+    BATTERY,
+    BLACK,
+    N_CLASSES,
+    OTHER,
+    WHITE,
+    Appearance,
+    PixelModel,
+    point_windows,
+    segment_contrast,
+    square_windows,
+    window_mass,
+)
+from .calibration import Calibration, blank_reason, check_image, locate_board, square_centres_for
+from .errors import MarkersNotFound, VisionError
+from .features import features, field_mask, rectify
+from .geometry import point_coords
+from .layout import BoardLayout, POINT_STATES, SQUARE_STATES
+from .reading import BoardReading, unreadable
+
+MIN_ALIGNMENT = 0.4          # median line contrast relative to calibration below this: board moved
+OCCLUSION_TOLERANCE = 0.04  # share of a field's window that may be unexplained (glints, dust)
+OCCLUDED_FIELD = 0.12        # share of a field's window unexplained -> that field is occluded
+OCCLUDED_BOARD = 0.02        # share of the whole field unexplained -> "hand or object over the board"
+
+
+class BoardReader:
+    """Reads frames of one camera setup.
+
+    ``min_confidence``: a field whose chosen state has a lower probability is
+    reported as low-confidence (and the frame as not readable).
+    ``adapt``: follow slow light changes by nudging the appearance model towards
+    what confidently read frames show.
+    """
+
+    def __init__(self, calibration: Calibration, *, min_confidence: float = 0.98, adapt: bool = True,
+                 adapt_rate: float = 0.03) -> None:
+        if not isinstance(calibration, Calibration):
+            raise VisionError("BoardReader needs a Calibration (see vision.calibration.calibrate / Calibration.load)")
+        self._cal = calibration
+        self.min_confidence = float(min_confidence)
+        self.adapt = adapt
+        self.adapt_rate = float(adapt_rate)
+        self._means, self._covs = calibration.appearance.arrays()
+        self._model = PixelModel(self._means, self._covs)
+        app = calibration.appearance
+        self._swin = square_windows(square_centres_for(app.lean))
+        self._pwin = point_windows(point_coords())
+        self._line_ref = np.array(app.line_contrast)
+        self._line_use = self._line_ref > 0.25 * np.median(np.abs(self._line_ref))
+        self._ink_sign = 1.0
+        self._fmask = field_mask()
+
+    @property
+    def calibration(self) -> Calibration:
+        """The calibration as adapted so far (save it to keep the adaptation)."""
+        app = self._cal.appearance
+        new = Appearance(
+            means=tuple(tuple(float(v) for v in m) for m in self._means),
+            covs=app.covs,
+            expected_mass=app.expected_mass,
+            square_means=app.square_means,
+            point_means=app.point_means,
+            lean=app.lean,
+            line_contrast=app.line_contrast,
+            square_sigma=app.square_sigma,
+            point_sigma=app.point_sigma,
+        )
+        return self._cal.with_appearance(new)
+
+    def relocate(self, image: np.ndarray) -> bool:
+        """Find the board again by its markers (camera nudged). True if the homography changed."""
+        if self._cal.method != "markers":
+            return False
+        image = check_image(image, self._cal.image_size)
+        try:
+            H, _, _ = locate_board(image, None, self._cal.marker_side)
+        except VisionError:
+            return False
+        self._cal = self._cal.with_homography(H)
+        return True
+
+    # -- the hot path ---------------------------------------------------------
+    def read(self, image: np.ndarray) -> BoardReading:
+        image = check_image(image, self._cal.image_size)
+        why = blank_reason(image)
+        if why:
+            return unreadable(why)
+        reading, alignment = self._read(image)
+        if alignment < MIN_ALIGNMENT and self._cal.method == "markers":
+            if self.relocate(image):
+                reading, alignment = self._read(image)
+        return reading
+
+    def _read(self, image: np.ndarray) -> tuple[BoardReading, float]:
+        app = self._cal.appearance
+        rect = rectify(image, self._cal.H)
+        feats, _, _ = features(rect)
+        bright = feats[..., :3].mean(axis=2)
+        contrast = segment_contrast(cv2.GaussianBlur(bright, (0, 0), 0.8))
+        ratios = contrast[self._line_use] / self._line_ref[self._line_use]
+        alignment = float(np.median(ratios)) if ratios.size else 0.0
+        if alignment < MIN_ALIGNMENT:
+            hint = (" and the corner markers were not found again" if self._cal.method == "markers"
+                    else "; calibrate again with the corners")
+            return unreadable(
+                f"the board is not where the calibration expects it (energy lines match {alignment:.0%}): "
+                f"camera or board moved, board not in view, or a calibration from another setup{hint}",
+                alignment=alignment,
+            ), alignment
+
+        post = self._model.posteriors(feats)
+        ew, eb, ea = app.expected_mass
+        mw = window_mass(post[WHITE], self._swin) / ew
+        mb = window_mass(post[BLACK], self._swin) / eb
+        ma = window_mass(post[BATTERY], self._pwin) / ea
+        ow = window_mass(post[OTHER], self._swin)
+        op = window_mass(post[OTHER], self._pwin)
+
+        s2 = 2 * app.square_sigma**2
+        ev = np.stack([mw, mb], axis=1)
+        ll = -np.stack([((ev - np.array(m)) ** 2).sum(axis=1) for m in app.square_means], axis=1) / s2
+        sp = _softmax(ll)
+        p2 = 2 * app.point_sigma**2
+        llp = -np.stack([(ma - m) ** 2 for m in app.point_means], axis=1) / p2
+        pp = _softmax(llp)
+        # unexplained pixels in a field's window make its reading uncertain
+        us = np.clip((ow - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, 0, 1)[:, None]
+        up = np.clip((op - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, 0, 1)[:, None]
+        sp = (1 - us) * sp + us / 3
+        pp = (1 - up) * pp + up / 2
+
+        occluded = float(post[OTHER][self._fmask].mean())
+        sconf = sp.max(axis=1)
+        pconf = pp.max(axis=1)
+        low_s = tuple(int(i) for i in np.flatnonzero(sconf < self.min_confidence))
+        low_p = tuple(int(i) for i in np.flatnonzero(pconf < self.min_confidence))
+        common = dict(
+            square_probs=sp,
+            point_probs=pp,
+            low_confidence_squares=low_s,
+            low_confidence_points=low_p,
+            occluded_fraction=occluded,
+            alignment=alignment,
+        )
+        if occluded > OCCLUDED_BOARD:
+            return unreadable(
+                f"something covers the board ({occluded:.0%} of it unexplained): a hand or an object over the board?",
+                **common,
+            ), alignment
+        if low_s or low_p:
+            from .geometry import point_name, square_name
+
+            names = [square_name(i) for i in low_s] + [point_name(i) for i in low_p]
+            return unreadable(
+                "low confidence at " + ", ".join(names[:12]) + (" ..." if len(names) > 12 else ""),
+                **common,
+            ), alignment
+        layout = BoardLayout(
+            tuple(SQUARE_STATES[int(i)] for i in sp.argmax(axis=1)),
+            tuple(POINT_STATES[int(i)] for i in pp.argmax(axis=1)),
+        )
+        if self.adapt:
+            self._adapt(feats, post)
+        return BoardReading(
+            layout=layout,
+            square_probs=sp,
+            point_probs=pp,
+            square_confidence=tuple(float(v) for v in sconf),
+            point_confidence=tuple(float(v) for v in pconf),
+            readable=True,
+            occluded_fraction=occluded,
+            alignment=alignment,
+        ), alignment
+
+    def _adapt(self, feats: np.ndarray, post: np.ndarray) -> None:
+        """Move each class mean a little towards this frame's confidently classified pixels."""
+        sub = (slice(None, None, 2), slice(None, None, 2))
+        f = feats[sub]
+        changed = False
+        for k in range(N_CLASSES):
+            sel = post[k][sub] > 0.95
+            if sel.sum() >= 20:
+                self._means[k] = (1 - self.adapt_rate) * self._means[k] + self.adapt_rate * f[sel].mean(axis=0)
+                changed = True
+        if changed:
+            self._model = PixelModel(self._means, self._covs)
+
+
+def _softmax(ll: np.ndarray) -> np.ndarray:
+    ll = ll - ll.max(axis=1, keepdims=True)
+    e = np.exp(ll)
+    return e / e.sum(axis=1, keepdims=True)

@@ -1,0 +1,75 @@
+"""The result of reading one frame."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .geometry import point_name, square_name
+from .layout import BoardLayout
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    """What one frame shows, with honest per-field probabilities.
+
+    ``square_probs``: (36, 3) in the order EMPTY, WHITE, BLACK; ``point_probs``:
+    (49, 2) in the order EMPTY, BATTERY. ``layout`` is None when the frame is not
+    readable; ``reason`` then says why. The probabilities are filled whenever the
+    board could be located (uniform where nothing could be seen), so a caller may
+    still weigh them against what a legal turn explains.
+    """
+
+    layout: BoardLayout | None
+    square_probs: np.ndarray
+    point_probs: np.ndarray
+    square_confidence: tuple[float, ...]
+    point_confidence: tuple[float, ...]
+    readable: bool
+    reason: str | None = None
+    low_confidence_squares: tuple[int, ...] = ()
+    low_confidence_points: tuple[int, ...] = ()
+    occluded_fraction: float = 0.0        # share of the field not explained by board or pieces
+    alignment: float = 1.0                # 1 = energy lines exactly where calibrated; < ~0.4 = board moved
+    extra: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def low_confidence_fields(self) -> list[str]:
+        return [square_name(i) for i in self.low_confidence_squares] + [point_name(i) for i in self.low_confidence_points]
+
+    def to_json(self) -> dict:
+        from .layout import POINT_STATES, SQUARE_STATES
+
+        return {
+            "readable": self.readable,
+            "reason": self.reason,
+            "squares": {
+                square_name(i): {s.value: round(float(p), 6) for s, p in zip(SQUARE_STATES, self.square_probs[i])}
+                for i in range(36)
+            },
+            "points": {
+                point_name(i): {s.value: round(float(p), 6) for s, p in zip(POINT_STATES, self.point_probs[i])}
+                for i in range(49)
+            },
+            "low_confidence": self.low_confidence_fields,
+            "occluded_fraction": round(self.occluded_fraction, 4),
+            "alignment": round(self.alignment, 3),
+        }
+
+
+def unreadable(reason: str, square_probs=None, point_probs=None, **kw) -> BoardReading:
+    sp = np.full((36, 3), 1 / 3) if square_probs is None else square_probs
+    pp = np.full((49, 2), 1 / 2) if point_probs is None else point_probs
+    return BoardReading(
+        layout=None,
+        square_probs=sp,
+        point_probs=pp,
+        square_confidence=tuple(float(v) for v in sp.max(axis=1)),
+        point_confidence=tuple(float(v) for v in pp.max(axis=1)),
+        readable=False,
+        reason=reason,
+        low_confidence_squares=kw.pop("low_confidence_squares", tuple(range(36)) if square_probs is None else ()),
+        low_confidence_points=kw.pop("low_confidence_points", tuple(range(49)) if point_probs is None else ()),
+        **kw,
+    )
