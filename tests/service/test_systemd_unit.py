@@ -1,0 +1,110 @@
+"""The systemd unit: ``systemd-analyze verify`` clean, ``security --offline`` exposure <= 3.0.
+
+The unit's ExecStart binary (/opt/netzwerk/.venv/bin/netzwerk) exists only on an
+installed Pi, and ``verify`` rightly fails on a missing binary. So ``verify`` runs
+twice: on the unit as shipped, where the missing ExecStart binary must be the ONLY
+complaint, and on a copy identical except that ExecStart names an existing program
+(the venv's ``netzwerk``), which must verify with no output at all.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+UNIT = ROOT / "systemd" / "netzwerk-companion.service"
+ANALYZE = shutil.which("systemd-analyze") or ("/usr/bin/systemd-analyze" if Path("/usr/bin/systemd-analyze").exists() else None)
+needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed on this machine")
+
+EXEC_START = "ExecStart=/opt/netzwerk/.venv/bin/netzwerk run --config /etc/netzwerk/config.toml"
+
+
+def unit_settings() -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for line in UNIT.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith(("#", ";", "[")):
+            key, _, value = line.partition("=")
+            out.setdefault(key, []).append(value)
+    return out
+
+
+def installed_copy(tmp_path: Path) -> Path:
+    """The unit with ExecStart pointing at an existing program; nothing else changed."""
+    text = UNIT.read_text()
+    assert text.count(EXEC_START) == 1
+    exe = Path(sys.executable).with_name("netzwerk")
+    if not exe.exists():
+        exe = Path(sys.executable)
+    copy = tmp_path / UNIT.name
+    copy.write_text(text.replace(EXEC_START, f"ExecStart={exe} run --config /etc/netzwerk/config.toml"))
+    return copy
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([ANALYZE, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_the_unit_says_what_the_issue_asks() -> None:
+    s = unit_settings()
+    assert s["Type"] == ["notify"] and s["NotifyAccess"] == ["main"]
+    assert s["Restart"] == ["on-failure"] and s["WatchdogSec"]
+    assert s["User"] == ["netzwerk"] and s["SupplementaryGroups"] == ["gpio video"]
+    assert s["StateDirectory"] == ["netzwerk"] and s["ConfigurationDirectory"] == ["netzwerk"]
+    assert s["ExecStart"] == [EXEC_START.split("=", 1)[1]]
+    assert s["ProtectSystem"] == ["strict"] and s["RestrictAddressFamilies"] == ["AF_UNIX"]
+    assert s["CapabilityBoundingSet"] == [""] and s["NoNewPrivileges"] == ["yes"]
+    # Camera and GPIO still reachable behind DevicePolicy=closed.
+    allowed = " ".join(s["DeviceAllow"])
+    for dev in ("char-gpiochip", "/dev/gpiomem", "char-video4linux", "char-media", "char-dma_heap"):
+        assert dev in allowed
+    assert "PrivateDevices" not in s  # it would hide /dev/video* and /dev/gpiochip*
+
+
+@needs_analyze
+def test_verify_is_clean(tmp_path: Path) -> None:
+    shipped = run("verify", str(UNIT))
+    complaints = [l for l in (shipped.stdout + shipped.stderr).splitlines() if l.strip()]
+    assert complaints == [
+        f"{UNIT.name}: Command /opt/netzwerk/.venv/bin/netzwerk is not executable: No such file or directory"
+    ], complaints
+    copy = run("verify", str(installed_copy(tmp_path)))
+    assert copy.returncode == 0, copy.stdout + copy.stderr
+    assert (copy.stdout + copy.stderr).strip() == "", copy.stdout + copy.stderr
+
+
+@needs_analyze
+def test_security_exposure_at_most_3() -> None:
+    result = run("security", "--offline=true", str(UNIT))  # the unit as shipped
+    assert result.stderr.strip() == "", result.stderr  # no warnings about the unit
+    text = result.stdout
+    m = re.search(r"Overall exposure level for \S+: (\d+(?:\.\d+)?)", text)
+    assert m, text
+    exposure = float(m.group(1))
+    assert exposure <= 3.0, text
+
+
+SYSUSERS = shutil.which("systemd-sysusers")
+
+
+@pytest.mark.skipif(SYSUSERS is None, reason="systemd-sysusers is not installed on this machine")
+def test_sysusers_file_creates_the_user_in_gpio_and_video(tmp_path: Path) -> None:
+    (tmp_path / "etc").mkdir()
+    result = subprocess.run(
+        [SYSUSERS, f"--root={tmp_path}", "--dry-run", str(ROOT / "systemd" / "netzwerk.sysusers")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout + result.stderr
+    assert "Creating user 'netzwerk'" in out
+    assert "Failed" not in out and "ignoring" not in out.lower()
+    text = (ROOT / "systemd" / "netzwerk.sysusers").read_text()
+    assert re.search(r"^m netzwerk gpio$", text, re.M) and re.search(r"^m netzwerk video$", text, re.M)
