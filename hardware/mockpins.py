@@ -22,12 +22,21 @@ class ObservedMockPin(MockPWMPin):
         self.observers: list[Callable[["ObservedMockPin", float], None]] = []
         super().__init__(factory, info)
 
+    def _notify(self) -> None:
+        for observer in list(getattr(self, "observers", ())):
+            observer(self, self._state)
+
     def _change_state(self, value):  # noqa: ANN001 - gpiozero signature
         changed = super()._change_state(value)
         if changed:
-            for observer in list(getattr(self, "observers", ())):
-                observer(self, value)
+            self._notify()
         return changed
+
+    def _set_frequency(self, value):  # noqa: ANN001 - gpiozero signature
+        before = self._frequency
+        super()._set_frequency(value)
+        if self._frequency != before and self._state:
+            self._notify()  # a new tone at the same duty cycle is a change too
 
 
 class MockPanelFactory(MockFactory):

@@ -234,6 +234,13 @@ class Panel:
             channel.close()
         self._scheduler.close()
         self._dispatcher.close()
+        for logic in self._buttons.values():
+            # gpiozero's hold thread polls every 0.1 s; wake it so that closing
+            # seven buttons does not take 0.7 s (only speed depends on this).
+            hold_thread = getattr(logic.button, "_hold_thread", None)
+            if hold_thread is not None:
+                hold_thread.stopping.set()
+                hold_thread.holding.set()
         for device in reversed(list(self._devices.values())):
             try:
                 device.close()
