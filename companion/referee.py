@@ -1,0 +1,324 @@
+"""The referee: turns what the camera read into accepted or rejected turns.
+
+One object makes every decision for ``netzwerk run``, ``netzwerk demo`` and
+``netzwerk audit``:
+
+* :meth:`Referee.judge` looks at a reading (per-field probabilities from
+  ``vision``, or a plain board) and returns a :class:`Verdict` without
+  changing anything: ``accepted`` (with the turn), ``rejected`` (with a
+  diagnosis naming pieces and rules), ``unreadable`` (why, never a guess),
+  ``unchanged`` or ``game-over``.
+* :meth:`Referee.accept` makes an accepted verdict the new position (the
+  caller writes its journal first), :meth:`Referee.undo` takes one back.
+
+The rules are a prior on the reading: a field the camera is unsure of is
+tried in each state it plausibly has; if exactly one of the resulting boards
+is explained by a legal turn (or is the unchanged board), that one is taken;
+if several are, the referee asks (``unreadable``) rather than guesses, and if
+none is, it asks too: an unsure board is never called illegal.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Sequence
+
+from .engine import GameStatus, apply_turn, status
+from .explain import Explanation, explain
+from .geometry import point_name, square_name
+from .moves import Turn
+from .position import BATTERY_COUNT, MAX_ROBOTS, Placement, Position
+from .rules import ORIGINAL, Rules
+
+ACCEPTED = "accepted"
+REJECTED = "rejected"
+UNREADABLE = "unreadable"
+UNCHANGED = "unchanged"
+GAME_OVER = "game-over"
+VERDICT_KINDS = (ACCEPTED, REJECTED, UNREADABLE, UNCHANGED, GAME_OVER)
+
+_SQUARE_STATES = ("empty", "white", "black")
+_POINT_STATES = ("empty", "battery")
+
+
+class ReadingLike(Protocol):
+    """What the referee needs of a camera reading (``vision.reading.BoardReading``)."""
+
+    readable: bool
+    reason: str | None
+    square_probs: Any  # (36, 3): empty, white, black
+    point_probs: Any  # (49, 2): empty, battery
+    low_confidence_squares: tuple[int, ...]
+    low_confidence_points: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The referee's decision on one board."""
+
+    kind: str
+    position: Position  # the game's position if this verdict is acted on
+    turn: Turn | None = None
+    reason: str | None = None
+    board: Placement | None = None  # the board as read (after the rules prior)
+    status: GameStatus | None = None
+    squares: tuple[int, ...] = ()  # where the panel should point
+    points: tuple[int, ...] = ()
+    confidences: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def accepted(self) -> bool:
+        return self.kind == ACCEPTED
+
+    def line(self) -> str:
+        """One readable line: the verdict and its turn or reason."""
+        if self.kind == ACCEPTED:
+            st = f" ({self.status.result})" if self.status is not None and self.status.over else ""
+            return f"accepted: {self.turn}{st}"
+        if self.kind == UNCHANGED:
+            return "unchanged"
+        return f"{self.kind}: {self.reason}"
+
+    def to_json(self) -> dict:
+        return {
+            "verdict": self.kind,
+            "turn": str(self.turn) if self.turn is not None else None,
+            "reason": self.reason,
+            "position": (
+                f"{self.board.fields()} {self.position.to_move.value}"
+                if self.board is not None and self.kind in (ACCEPTED, UNCHANGED, GAME_OVER)
+                else (self.board.fields() if self.board is not None else None)
+            ),
+            "status": self.status.result if self.status is not None else None,
+            "squares": [square_name(s) for s in self.squares],
+            "points": [point_name(p) for p in self.points],
+        }
+
+
+@dataclass(frozen=True)
+class AcceptedTurn:
+    before: Position
+    turn: Turn
+    after: Position
+
+
+@dataclass
+class Referee:
+    """Referees one game.  ``min_field_prob``: a state the camera gives less
+    probability than this is not considered for an unsure field;
+    ``max_uncertain``: more unsure fields than this make the board unreadable."""
+
+    rules: Rules = ORIGINAL
+    position: Position = field(default_factory=Position.start)
+    min_field_prob: float = 0.12
+    max_uncertain: int = 6
+    history: list[AcceptedTurn] = field(default_factory=list)
+
+    # -- state ------------------------------------------------------------
+    @property
+    def status(self) -> GameStatus:
+        return status(self.position, self.rules)
+
+    def accept(self, verdict: Verdict) -> Position:
+        """Make an accepted verdict the game's new position."""
+        if verdict.kind != ACCEPTED or verdict.turn is None:
+            raise ValueError(f"only an accepted verdict can be played, not {verdict.kind!r}")
+        before = self.position
+        after = apply_turn(before, verdict.turn, self.rules)  # re-checked: never trust a stale verdict
+        self.history.append(AcceptedTurn(before, verdict.turn, after))
+        self.position = after
+        return after
+
+    def undo(self) -> AcceptedTurn | None:
+        """Take back the last accepted turn (the board must be put back)."""
+        if not self.history:
+            return None
+        last = self.history.pop()
+        self.position = last.before
+        return last
+
+    def replay(self, turns: Sequence[Turn | str]) -> None:
+        """Play recorded turns (resuming from a journal)."""
+        for t in turns:
+            turn = Turn.parse(t) if isinstance(t, str) else t
+            before = self.position
+            self.position = apply_turn(before, turn, self.rules)
+            self.history.append(AcceptedTurn(before, turn, self.position))
+
+    # -- judging ----------------------------------------------------------
+    def judge_board(self, board: Placement | Position) -> Verdict:
+        """Judge a board read with full confidence (tests, the CLI, a typed-in board)."""
+        return self._decide([(Placement.of(board), 1.0)], uncertain=(), confidences={})
+
+    def judge(self, reading: ReadingLike | Placement | Position) -> Verdict:
+        """Judge what the camera read.  Pure: nothing changes until :meth:`accept`."""
+        if isinstance(reading, (Placement, Position)):
+            return self.judge_board(reading)
+        sp, pp = reading.square_probs, reading.point_probs
+        confidences = _confidences(reading)
+        if sp is None or pp is None:
+            return self._unreadable(reading.reason or "the board could not be read", confidences)
+        low_s = tuple(reading.low_confidence_squares)
+        low_p = tuple(reading.low_confidence_points)
+        if not reading.readable and not (low_s or low_p):
+            return self._unreadable(reading.reason or "the board could not be read", confidences)
+        if not reading.readable and not _only_low_confidence(reading):
+            return self._unreadable(reading.reason or "the board could not be read", confidences)
+        n_unsure = len(low_s) + len(low_p)
+        if n_unsure > self.max_uncertain:
+            names = [square_name(s) for s in low_s] + [point_name(p) for p in low_p]
+            return self._unreadable(
+                f"{n_unsure} fields cannot be read with confidence ({', '.join(names[:8])}"
+                f"{' ...' if n_unsure > 8 else ''}): fix the board or the light",
+                confidences,
+                squares=low_s,
+                points=low_p,
+            )
+        candidates = list(self._candidates(sp, pp, low_s, low_p))
+        return self._decide(candidates, uncertain=(low_s, low_p), confidences=confidences)
+
+    def _candidates(self, sp, pp, low_s: Sequence[int], low_p: Sequence[int]):
+        """Boards the reading plausibly shows, most likely first, with their likelihoods."""
+        base_sq = [int(max(range(3), key=lambda k: sp[i][k])) for i in range(36)]
+        base_pt = [int(max(range(2), key=lambda k: pp[i][k])) for i in range(49)]
+        options: list[list[tuple[str, int, int, float]]] = []
+        for s in low_s:
+            opts = [(("s"), s, k, float(sp[s][k])) for k in range(3) if sp[s][k] >= self.min_field_prob or k == base_sq[s]]
+            options.append(opts)
+        for p in low_p:
+            opts = [(("p"), p, k, float(pp[p][k])) for k in range(2) if pp[p][k] >= self.min_field_prob or k == base_pt[p]]
+            options.append(opts)
+        out = []
+        for combo in itertools.product(*options):
+            sq = list(base_sq)
+            pt = list(base_pt)
+            like = 1.0
+            for kind, i, k, prob in combo:
+                if kind == "s":
+                    sq[i] = k
+                else:
+                    pt[i] = k
+                like *= prob
+            out.append((_placement(sq, pt), like))
+        out.sort(key=lambda c: -c[1])
+        return out
+
+    def _decide(self, candidates: list[tuple[Placement, float]], *, uncertain, confidences: dict) -> Verdict:
+        pos = self.position
+        current = Placement.of(pos)
+        game = status(pos, self.rules)
+        low_s, low_p = uncertain if uncertain else ((), ())
+        unsure = bool(low_s or low_p)
+        results: list[tuple[Placement, float, str, Explanation | None]] = []
+        for board, like in candidates:
+            if board == current:
+                results.append((board, like, UNCHANGED, None))
+                continue
+            if game.over:
+                results.append((board, like, GAME_OVER, None))
+                continue
+            if unsure and not _plausible_counts(board):
+                continue
+            ex = explain(pos, board, self.rules)
+            results.append((board, like, ACCEPTED if ex.legal else REJECTED, ex))
+
+        if not unsure:
+            board, _, kind, ex = results[0]
+            return self._verdict(kind, board, ex, confidences)
+
+        names = [square_name(s) for s in low_s] + [point_name(p) for p in low_p]
+        good = [r for r in results if r[2] in (ACCEPTED, UNCHANGED, GAME_OVER)]
+        distinct = {r[0] for r in good}
+        if len(distinct) == 1:
+            board, _, kind, ex = good[0]
+            return self._verdict(kind, board, ex, confidences)
+        if len(distinct) > 1:
+            a, b = good[0][0], next(r[0] for r in good if r[0] != good[0][0])
+            diff = _differences(a, b)
+            return self._unreadable(
+                f"unsure at {', '.join(names)}: the board could be read as more than one legal position "
+                f"(they differ at {', '.join(diff)}); check those fields and confirm again",
+                confidences,
+                squares=low_s,
+                points=low_p,
+            )
+        why = ""
+        if results:
+            first = results[0]
+            if first[3] is not None and first[3].diagnosis:
+                why = f"; as read it would be illegal ({first[3].diagnosis})"
+        return self._unreadable(
+            f"low confidence at {', '.join(names)} and no reading of those fields is a legal turn{why}: "
+            "check the board and confirm again",
+            confidences,
+            squares=low_s,
+            points=low_p,
+        )
+
+    def _verdict(self, kind: str, board: Placement, ex: Explanation | None, confidences: dict) -> Verdict:
+        pos = self.position
+        if kind == UNCHANGED:
+            return Verdict(UNCHANGED, pos, board=board, status=status(pos, self.rules), confidences=confidences,
+                           reason="the board is the same as after the last accepted turn")
+        if kind == GAME_OVER:
+            st = status(pos, self.rules)
+            return Verdict(GAME_OVER, pos, board=board, status=st, confidences=confidences,
+                           reason=f"the game is over ({st.result}: {st.reason}); set up the start position for a new game")
+        assert ex is not None
+        if kind == ACCEPTED:
+            assert ex.turn is not None
+            after = apply_turn(pos, ex.turn, self.rules)
+            return Verdict(ACCEPTED, after, turn=ex.turn, board=board, status=status(after, self.rules),
+                           confidences=confidences)
+        return Verdict(REJECTED, pos, reason=ex.diagnosis, board=board, status=status(pos, self.rules),
+                       squares=ex.squares, points=ex.points, confidences=confidences)
+
+    def _unreadable(self, reason: str, confidences: dict, squares=(), points=()) -> Verdict:
+        return Verdict(UNREADABLE, self.position, reason=reason, status=status(self.position, self.rules),
+                       squares=tuple(squares), points=tuple(points), confidences=confidences)
+
+
+def _placement(sq: Sequence[int], pt: Sequence[int]) -> Placement:
+    return Placement(
+        frozenset(i for i, k in enumerate(sq) if k == 1),
+        frozenset(i for i, k in enumerate(sq) if k == 2),
+        frozenset(i for i, k in enumerate(pt) if k == 1),
+    )
+
+
+def _plausible_counts(board: Placement) -> bool:
+    return len(board.batteries) == BATTERY_COUNT and len(board.white) <= MAX_ROBOTS and len(board.black) <= MAX_ROBOTS
+
+
+def _differences(a: Placement, b: Placement) -> list[str]:
+    out = [square_name(s) for s in range(36)
+           if (s in a.white, s in a.black) != (s in b.white, s in b.black)]
+    out += [point_name(p) for p in range(49) if (p in a.batteries) != (p in b.batteries)]
+    return out
+
+
+def _only_low_confidence(reading: ReadingLike) -> bool:
+    """Is low confidence at some fields the reading's only problem (no hand, board in place)?"""
+    try:
+        from vision.reader import MIN_ALIGNMENT, OCCLUDED_BOARD
+    except ImportError:  # pragma: no cover - vision is part of the distribution
+        MIN_ALIGNMENT, OCCLUDED_BOARD = 0.4, 0.02
+    occluded = float(getattr(reading, "occluded_fraction", 0.0))
+    alignment = float(getattr(reading, "alignment", 1.0))
+    return occluded <= OCCLUDED_BOARD and alignment >= MIN_ALIGNMENT
+
+
+def _confidences(reading: ReadingLike) -> dict:
+    out: dict = {}
+    sc = getattr(reading, "square_confidence", None)
+    pc = getattr(reading, "point_confidence", None)
+    if sc:
+        out["min_square"] = round(float(min(sc)), 4)
+    if pc:
+        out["min_point"] = round(float(min(pc)), 4)
+    low = [square_name(s) for s in getattr(reading, "low_confidence_squares", ())]
+    low += [point_name(p) for p in getattr(reading, "low_confidence_points", ())]
+    if low:
+        out["unsure"] = low
+    return out

@@ -1,0 +1,138 @@
+"""The referee: verdicts, the rules as a prior on unsure readings, undo."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from companion.engine import apply_turn
+from companion.position import Placement, Position
+from companion.referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee
+from companion.rules import Rules
+
+START = Position.start()
+
+
+@dataclass
+class FakeReading:
+    readable: bool
+    reason: str | None
+    square_probs: np.ndarray
+    point_probs: np.ndarray
+    low_confidence_squares: tuple[int, ...] = ()
+    low_confidence_points: tuple[int, ...] = ()
+    occluded_fraction: float = 0.0
+    alignment: float = 1.0
+    square_confidence: tuple[float, ...] = ()
+    point_confidence: tuple[float, ...] = ()
+
+
+def reading_of(board, unsure: dict | None = None, threshold: float = 0.9, **kw) -> FakeReading:
+    """A confident reading of ``board``; ``unsure`` maps a square (int) or point ('p', int) to probabilities."""
+    sp = np.full((36, 3), 0.005)
+    pp = np.full((49, 2), 0.005)
+    for s in range(36):
+        sp[s, 1 if s in board.white else 2 if s in board.black else 0] = 0.99
+    for p in range(49):
+        pp[p, 1 if p in board.batteries else 0] = 0.995
+    for key, probs in (unsure or {}).items():
+        if isinstance(key, tuple):
+            pp[key[1]] = probs
+        else:
+            sp[key] = probs
+    low_s = tuple(int(i) for i in np.flatnonzero(sp.max(axis=1) < threshold))
+    low_p = tuple(int(i) for i in np.flatnonzero(pp.max(axis=1) < threshold))
+    readable = not (low_s or low_p)
+    return FakeReading(readable, None if readable else "low confidence", sp, pp, low_s, low_p,
+                       square_confidence=tuple(sp.max(axis=1)), point_confidence=tuple(pp.max(axis=1)), **kw)
+
+
+def test_accepts_and_advances():
+    ref = Referee()
+    after = apply_turn(START, "c1-c3 C2-C1")
+    v = ref.judge(reading_of(after))
+    assert v.kind == ACCEPTED and str(v.turn) == "c1-c3 C2-C1"
+    assert ref.position == START  # judging changes nothing
+    ref.accept(v)
+    assert ref.position == after
+    assert ref.judge(reading_of(after)).kind == UNCHANGED
+
+
+def test_rejects_with_diagnosis_and_pointer():
+    ref = Referee()
+    board = Placement(START.white - {2} | {20}, START.black, START.batteries)
+    v = ref.judge(reading_of(board))
+    assert v.kind == REJECTED
+    assert "needs 3 energy" in v.reason and v.squares == (2,)
+    assert ref.position == START
+
+
+def test_rules_prior_resolves_an_unsure_square():
+    """c3 is unsure between empty and White: only 'White' makes the board legal (5 robots otherwise)."""
+    ref = Referee()
+    after = apply_turn(START, "c1-c3")
+    v = ref.judge(reading_of(after, {14: [0.45, 0.5, 0.05]}))
+    assert v.kind == ACCEPTED and str(v.turn) == "c1-c3"
+
+
+def test_two_legal_readings_ask_instead_of_guessing():
+    """b2 unsure between empty and White while the board also shows c1-c3: both b1-b2 + c1-c3 and c1-c3 are legal."""
+    ref = Referee()
+    after = apply_turn(START, "c1-c3")
+    v = ref.judge(reading_of(after, {7: [0.5, 0.45, 0.05], 1: [0.45, 0.5, 0.05]}))
+    assert v.kind == UNREADABLE
+    assert "more than one legal position" in v.reason
+
+
+def test_unsure_and_illegal_is_unreadable_not_rejected():
+    ref = Referee()
+    board = Placement(START.white - {2} | {20}, START.black, START.batteries)
+    v = ref.judge(reading_of(board, {32: [0.4, 0.1, 0.5]}))
+    assert v.kind == UNREADABLE
+    assert "no reading of those fields is a legal turn" in v.reason
+
+
+def test_hand_over_the_board_is_unreadable():
+    ref = Referee()
+    r = reading_of(START, {s: [0.34, 0.33, 0.33] for s in range(12, 20)})
+    r.reason = "something covers the board (30% of it unexplained): a hand or an object over the board?"
+    r.occluded_fraction = 0.3
+    v = ref.judge(r)
+    assert v.kind == UNREADABLE and "hand" in v.reason
+
+
+def test_too_many_unsure_fields():
+    ref = Referee(max_uncertain=3)
+    v = ref.judge(reading_of(START, {s: [0.5, 0.45, 0.05] for s in range(12, 17)}))
+    assert v.kind == UNREADABLE and "cannot be read with confidence" in v.reason
+
+
+def test_undo_and_replay():
+    ref = Referee()
+    ref.replay(["c1-c3", "c6-c4"])
+    assert len(ref.history) == 2
+    last = ref.undo()
+    assert str(last.turn) == "c6-c4"
+    assert ref.position == apply_turn(START, "c1-c3")
+
+
+def test_game_over_after_win():
+    pos = Position.from_string("1BBBBB/W5/6/6/6/6 7/xxxxxxx/7/7/7/xxxxxxx/7 w")
+    ref = Referee(position=pos)
+    v = ref.judge(Placement(frozenset({30}), pos.black - {30}, pos.batteries))
+    assert v.kind == ACCEPTED and v.status.result == "white wins"
+    ref.accept(v)
+    assert ref.judge(Placement(frozenset({30}), pos.black - {30}, pos.batteries)).kind == UNCHANGED
+    v2 = ref.judge(Placement(frozenset({31}), pos.black - {30}, pos.batteries))
+    assert v2.kind == GAME_OVER
+    with pytest.raises(ValueError):
+        ref.accept(v2)
+
+
+def test_options_reach_the_referee():
+    ref = Referee(rules=Rules.from_names(["must-capture"]),
+                  position=Position.from_string("BBBBB1/6/6/6/2B3/WWWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 w"))
+    v = ref.judge(apply_turn(ref.position, "a1-a2"))
+    assert v.kind == REJECTED and "must-capture" in v.reason
