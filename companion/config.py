@@ -127,6 +127,14 @@ def parse_camera_source(value: Any, base: Path | None = None) -> str:
     raise _Bad(f"unknown camera {value!r}: expected one of {', '.join(CAMERA_KINDS)}{more}")
 
 
+def check_camera_source(value: str, base: Path | None = None) -> str:
+    """Check a camera source given outside the file (``netzwerk run --camera``); ConfigError if bad."""
+    try:
+        return parse_camera_source(value, base)
+    except _Bad as exc:
+        raise ConfigError(str(exc), key="camera") from None
+
+
 def _resolution(value: Any, base: Path | None = None) -> tuple[int, int]:
     if not isinstance(value, list) or len(value) != 2:
         raise _Bad(f"expected [width, height], not {value!r}")

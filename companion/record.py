@@ -31,15 +31,8 @@ from datetime import date as _date
 
 from .errors import NotationError
 from .position import START_STRING, Position
+from .rules import OPTIONS as KNOWN_RULE_OPTIONS  # rulings section 4, the engine's list
 
-KNOWN_RULE_OPTIONS: tuple[str, ...] = (
-    "must-capture",
-    "contested-frozen",
-    "strength-capture",
-    "jump-enemies",
-    "no-line-limit",
-    "controlled-energy",
-)
 RESULTS = ("white wins", "black wins", "abandoned", "*")
 REQUIRED_HEADERS = ("Event", "Date", "White", "Black", "Rules", "Start", "Result", "Termination")
 UNKNOWN = "?"

@@ -231,3 +231,12 @@ def test_the_doc_example_loads() -> None:
     doc = (ROOT / "docs" / "config.md").read_text()
     example = re.search(r"```toml\n(.*?)```", doc, re.S).group(1)
     assert isinstance(loads_config(example), Config)
+
+
+def test_camera_source_from_the_command_line() -> None:
+    from companion.config import check_camera_source
+
+    assert check_camera_source("opencv:02") == "opencv:2"
+    assert check_camera_source("replay:shots", base=Path("/srv")) == "replay:/srv/shots"
+    with pytest.raises(ConfigError, match=r"^camera: unknown camera 'picamera': expected one of .*; did you mean 'picamera2'\?$"):
+        check_camera_source("picamera")

@@ -144,8 +144,3 @@ def test_turn_strings_are_canonicalised() -> None:
     assert check_turn_string("  c1-c3   C2-C3 ") == "c1-c3 C2-C3"
     with pytest.raises(NotationError, match="'C2xC3'"):
         check_turn_string("c1-c3 C2xC3")
-
-
-def test_rule_options_agree_with_the_engine() -> None:
-    rules = pytest.importorskip("companion.rules")
-    assert tuple(rules.OPTIONS) == KNOWN_RULE_OPTIONS
