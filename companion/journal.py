@@ -187,6 +187,7 @@ class GameRecord:
 
 
 def now_iso() -> str:
+    """Times are stored as ISO 8601 in UTC with milliseconds (they sort as text)."""
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
@@ -199,10 +200,10 @@ def _iso(at: datetime | str | None) -> str:
         return at.astimezone(timezone.utc).isoformat(timespec="milliseconds")
     if isinstance(at, str):
         try:
-            datetime.fromisoformat(at)
+            parsed = datetime.fromisoformat(at)
         except ValueError:
             raise JournalError(f"bad time {at!r}: expected an ISO 8601 date and time") from None
-        return at
+        return _iso(parsed)
     raise JournalError(f"bad time {at!r}: expected a datetime or an ISO 8601 string")
 
 

@@ -42,7 +42,7 @@ def test_a_game_is_recorded_and_read_back(jpath: Path) -> None:
     with Journal(jpath) as j:
         gid = j.new_game(["must-capture"], START, players=("Anna", "Ben"))
         assert j.current_position(gid) == START
-        t1 = j.record_turn(gid, START, AFTER_W, "a1-a2", confidences={"a2": 0.93}, at="2026-11-23T10:00:00+00:00")
+        t1 = j.record_turn(gid, START, AFTER_W, "a1-a2", confidences={"a2": 0.93}, at="2026-11-23T11:00:00+01:00")
         r = j.record_rejection(gid, "rejected", "robot b6 moved backwards", after=AFTER_W)
         t2 = j.record_turn(gid, AFTER_W, AFTER_B, "a6-a5  ")
         j.record_event(gid, "resumed", {"reason": "restart"})
@@ -54,7 +54,7 @@ def test_a_game_is_recorded_and_read_back(jpath: Path) -> None:
         assert (g.white, g.black, g.rules) == ("Anna", "Ben", ("must-capture",))
         assert [t.turn for t in g.turns] == ["a1-a2", "a6-a5"]
         assert g.turns[0].confidences == {"a2": 0.93}
-        assert g.turns[0].at == "2026-11-23T10:00:00+00:00"
+        assert g.turns[0].at == "2026-11-23T10:00:00.000+00:00"  # stored in UTC, milliseconds
         assert g.rejections[0].verdict == "rejected" and g.rejections[0].diagnosis == "robot b6 moved backwards"
         assert g.rejections[0].after == AFTER_W
         assert [e.kind for e in g.events] == ["resumed"] and g.events[0].detail == {"reason": "restart"}
@@ -309,3 +309,15 @@ def test_sigkill_loses_no_recorded_turn_and_the_game_resumes(jpath: Path, tmp_pa
             for prev, cur in zip(game.turns, game.turns[1:]):
                 assert cur.before == prev.after
             assert game.id == acknowledged[0][0]
+
+
+def test_a_reader_sees_the_writers_turns_while_the_service_runs(jpath: Path) -> None:
+    with Journal(jpath) as writer:
+        gid = writer.new_game([], START)
+        writer.record_turn(gid, START, AFTER_W, "a1-a2")
+        assert jpath.with_name(jpath.name + "-wal").exists()  # the service holds the WAL open
+        with Journal(jpath, readonly=True) as reader:
+            assert [t.turn for t in reader.game(gid).turns] == ["a1-a2"]
+            writer.record_turn(gid, AFTER_W, AFTER_B, "a6-a5")
+            assert [t.turn for t in reader.game(gid).turns] == ["a1-a2", "a6-a5"]
+            assert reader.open_game().position == AFTER_B
