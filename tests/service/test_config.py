@@ -25,7 +25,6 @@ from companion.config import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-CFG = Path("/etc/netzwerk/config.toml")
 
 
 def test_no_file_gives_the_defaults() -> None:
