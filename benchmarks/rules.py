@@ -1,0 +1,114 @@
+"""Rules-engine figures: explain() latency on legal and illegal boards, outcome enumeration rate.
+
+    python benchmarks/rules.py [--turns 2000] [--seed 1] [--option NAME ...]
+
+Legal pairs come from self-play of random legal turns (engine.random_turn);
+illegal after-boards are the same after-boards with one piece moved
+elsewhere (kept only when no legal turn reaches them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.engine import apply_turn, battery_phase_outcomes, random_turn, robot_phase_outcomes, status  # noqa: E402
+from companion.explain import explain  # noqa: E402
+from companion.position import Position  # noqa: E402
+from companion.rules import Rules  # noqa: E402
+
+
+def self_play_pairs(n: int, rules: Rules, rng: random.Random):
+    pairs = []
+    while len(pairs) < n:
+        pos = Position.start()
+        for _ in range(60):
+            if status(pos, rules).over:
+                break
+            after = apply_turn(pos, random_turn(pos, rng, rules), rules)
+            pairs.append((pos, after))
+            pos = after
+    return pairs[:n]
+
+
+def perturb(p: Position, rng: random.Random) -> Position:
+    w, b, bat = set(p.white), set(p.black), set(p.batteries)
+    if rng.random() < 0.5 and (w or b):
+        col = w if (rng.random() < 0.5 and w) or not b else b
+        s = rng.choice(sorted(col))
+        col.remove(s)
+        col.add(rng.choice([x for x in range(36) if x not in w | b and x != s]))
+    else:
+        s = rng.choice(sorted(bat))
+        bat.remove(s)
+        bat.add(rng.choice([x for x in range(49) if x not in bat and x != s]))
+    return Position(frozenset(w), frozenset(b), frozenset(bat), p.to_move)
+
+
+def timed(fn, *args):
+    t = time.perf_counter()
+    out = fn(*args)
+    return out, time.perf_counter() - t
+
+
+def summary(name: str, times: list[float]) -> str:
+    times = sorted(times)
+    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    return (f"{name:<28} n={len(times):5d}  median {statistics.median(times) * 1e3:6.3f} ms  "
+            f"p99 {p99 * 1e3:6.3f} ms  max {times[-1] * 1e3:6.3f} ms")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--turns", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--option", action="append", default=[])
+    args = ap.parse_args()
+    rules = Rules.from_names(args.option)
+    rng = random.Random(args.seed)
+    print(f"rules profile: {rules.name}")
+    pairs = self_play_pairs(args.turns, rules, rng)
+
+    legal_times = []
+    for before, after in pairs:
+        ex, dt = timed(explain, before, after, rules)
+        assert ex.legal, (before, after, ex.diagnosis)
+        legal_times.append(dt)
+    print(summary("explain, legal turns", legal_times))
+
+    illegal_times = []
+    for before, after in pairs:
+        bad = perturb(after, rng)
+        ex, dt = timed(explain, before, bad, rules)
+        if not ex.legal:
+            illegal_times.append(dt)
+    print(summary("explain, illegal boards", illegal_times))
+    print(summary("explain, all", legal_times + illegal_times))
+
+    sample = [b for b, _ in pairs[:: max(1, len(pairs) // 200)]]
+    n_out = 0
+    t = time.perf_counter()
+    for pos in sample:
+        n_out += len(robot_phase_outcomes(pos, rules))
+    dt = time.perf_counter() - t
+    print(f"robot-phase outcomes          {n_out} over {len(sample)} positions in {dt:.2f} s: {n_out / dt:,.0f} outcomes/s")
+    n_out = 0
+    t = time.perf_counter()
+    for pos in sample[:50]:
+        n_out += len(battery_phase_outcomes(pos, rules))
+    dt = time.perf_counter() - t
+    print(f"battery-phase outcomes        {n_out} over {min(50, len(sample))} positions in {dt:.2f} s: {n_out / dt:,.0f} outcomes/s")
+    start = Position.start()
+    (r, dt_r), (b, dt_b) = timed(robot_phase_outcomes, start, rules), timed(battery_phase_outcomes, start, rules)
+    print(f"start position                {len(r)} robot outcomes in {dt_r * 1e3:.0f} ms, {len(b)} battery outcomes in {dt_b * 1e3:.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
