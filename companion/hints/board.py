@@ -1,0 +1,118 @@
+"""The search's board: a position as four plain values (bitmasks and the side).
+
+Search touches millions of boards, so it works on ``Board`` (a NamedTuple of
+ints) instead of :class:`~companion.position.Position`; the conversions are
+here, together with the win rules of section 3 (R-5, R-15, R-18) on masks.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..engine import (
+    CORNER_MASK,
+    TARGET_RANK_MASK,
+    _initial_state,
+    _PhaseContext,
+    _successors,
+    bits,
+    controlled_mask,
+    mask_of,
+)
+from ..geometry import BLACK, WHITE, Color
+from ..position import Position
+from ..rules import Rules
+
+WIN = 1_000_000.0
+"""The value of a won position (a lost one is ``-WIN``): the hint's "+inf"."""
+
+
+class Board(NamedTuple):
+    own: int  # robots of the side to move
+    enemy: int  # robots of the other side
+    bats: int  # batteries (points)
+    side: Color  # the side to move
+
+    @classmethod
+    def of(cls, pos: Position) -> "Board":
+        c = pos.to_move
+        return cls(mask_of(pos.robots(c)), mask_of(pos.robots(c.other)), mask_of(pos.batteries), c)
+
+    def position(self) -> Position:
+        white, black = (self.own, self.enemy) if self.side is WHITE else (self.enemy, self.own)
+        return Position(frozenset(bits(white)), frozenset(bits(black)), frozenset(bits(self.bats)), self.side)
+
+    def swapped(self) -> "Board":
+        """The same placement with the other side to move."""
+        return Board(self.enemy, self.own, self.bats, self.side.other)
+
+
+def phase_context(own: int, enemy: int, bats: int, side: Color, rules: Rules) -> _PhaseContext:
+    """The engine's robot-phase context built straight from masks (R-10 respected)."""
+    allowed = bats
+    if rules.controlled_energy:
+        allowed = controlled_mask(own, enemy, bats)
+    return _PhaseContext(side, rules, bats, tuple(CORNER_MASK[s] & allowed for s in range(36)))
+
+
+def phase_start(own: int, enemy: int):
+    """The engine's initial robot-phase state for robots ``own`` against ``enemy``."""
+    return _initial_state_masks(own, enemy)
+
+
+def _initial_state_masks(own: int, enemy: int):
+    # _initial_state wants a Position; the state is a plain NamedTuple, so build it directly.
+    st = _INITIAL_TEMPLATE
+    return st._replace(own=own, enemy=enemy)
+
+
+_INITIAL_TEMPLATE = _initial_state(Position.start())
+
+
+def needed(n: int) -> int:
+    """Robots needed on the target row with ``n`` left: ceil(n/2)."""
+    return (n + 1) // 2
+
+
+def meets_target(robots: int, color: Color) -> bool:
+    n = robots.bit_count()
+    return n > 0 and (robots & TARGET_RANK_MASK[color]).bit_count() >= needed(n)
+
+
+def has_won(robots: int, enemy: int, color: Color) -> bool:
+    """Section 3 / R-15 for one player: capture-all or the target-row rule."""
+    if enemy == 0 and robots:
+        return True
+    return meets_target(robots, color)
+
+
+def has_move(own: int, enemy: int, bats: int, side: Color, rules: Rules) -> bool:
+    """R-18: can ``side`` (robots ``own``) make any legal robot move?"""
+    ctx = phase_context(own, enemy, bats, side, rules)
+    for _ in _successors(phase_start(own, enemy), ctx):
+        return True
+    return False
+
+
+def winner_after(mover_robots: int, other_robots: int, bats: int, mover: Color, rules: Rules) -> Color | None:
+    """Who has won at the end of ``mover``'s turn (R-5, R-15, R-18), or None.
+
+    ``mover_robots``/``other_robots`` are the robots as they stand after the
+    turn; the other side is then to move.
+    """
+    m = has_won(mover_robots, other_robots, mover)
+    o = has_won(other_robots, mover_robots, mover.other)
+    if m:
+        return mover
+    if o:
+        return mover.other
+    if not mover_robots and not other_robots:  # pragma: no cover - cannot arise from a turn
+        return mover
+    if not has_move(other_robots, mover_robots, bats, mover.other, rules):
+        return mover
+    return None
+
+
+def winner_of(board: Board, rules: Rules) -> Color | None:
+    """The winner of a position (judged as at the end of the previous turn), or None."""
+    return winner_after(board.enemy, board.own, board.bats, board.side.other, rules)

@@ -1,0 +1,169 @@
+"""The static evaluation: how good a board is for the side to move.
+
+It knows the game's three ways to win (section 3, R-18) and scores, for each
+side, the things that lead there:
+
+* **race**: with n robots left, ceil(n/2) must stand on the target row, so
+  only the ``need`` best-placed robots count fully: a robot on the target row
+  scores best, then one that can reach it this turn on its own energy (path
+  clear, cost <= batteries on its corners), then by distance;
+* **energy**: batteries touching the robots (distinct ones: each gives one
+  point per turn), robots with none are frozen; starving the opponent wins
+  games (R-18), so the first batteries weigh most;
+* **control**: batteries the side may move in its battery phase;
+* **material** and **threats**: robots left, captures the side to move has
+  now, and a race the side to move can finish now.
+
+Scores are in "points" (a robot is worth about 20); a decided game is
+``±WIN`` and is judged by the search, not here.
+"""
+
+from __future__ import annotations
+
+from ..engine import AROUND_MASK, CORNER_MASK, ROBOT_RAYS, bits
+from ..geometry import BLACK, WHITE, Color
+from ..rules import Rules
+from .board import needed
+
+# FORWARD[color][sq]: the squares from sq (exclusive) straight forward to the target rank (inclusive).
+FORWARD: dict[Color, tuple[tuple[int, ...], ...]] = {
+    c: tuple(ROBOT_RAYS[c][s][0] if s // 6 != c.target_rank else () for s in range(36)) for c in (WHITE, BLACK)
+}
+# The first ray of ROBOT_RAYS is the forward one unless the robot stands on its target rank.
+for _c in (WHITE, BLACK):
+    for _s in range(36):
+        _r = FORWARD[_c][_s]
+        assert not _r or all(t % 6 == _s % 6 for t in _r)
+
+DIST: dict[Color, tuple[int, ...]] = {
+    WHITE: tuple(5 - s // 6 for s in range(36)),
+    BLACK: tuple(s // 6 for s in range(36)),
+}
+
+#: Value of having k distinct batteries around one's robots (concave: the first ones matter most).
+ENERGY_VALUE = (-60.0, -22.0, -8.0, 0.0, 5.0, 9.0, 12.0, 14.5, 16.5, 18.0, 19.5, 21.0, 22.0, 23.0, 24.0)
+
+W_PROGRESS = 11.0
+W_DIST = 1.5
+W_ROBOT_ENERGY = 1.2
+W_FROZEN = 4.0
+W_MATERIAL = 22.0
+W_CONTROL = 1.2
+W_RACE_TO_MOVE = 260.0
+W_RACE_WAITING = 45.0
+W_CAPTURE_TO_MOVE = 14.0
+
+
+def side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -> tuple[float, bool]:
+    """(static score, can finish the race this turn) for the player with ``robots``."""
+    n = robots.bit_count()
+    if n == 0:
+        return -5000.0, False
+    need = needed(n)
+    dist = DIST[color]
+    fwd = FORWARD[color]
+    jump_enemies = rules.jump_enemies
+    keys = []
+    total_d = 0
+    union = 0
+    energy = 0.0
+    frozen = 0
+    ready = 0
+    for sq in bits(robots):
+        d = dist[sq]
+        total_d += d
+        cm = CORNER_MASK[sq] & bats
+        union |= cm
+        e = cm.bit_count()
+        energy += e if e < 3 else 3
+        if e == 0:
+            frozen += 1
+        if d == 0:
+            keys.append(0)
+            ready += 1
+            continue
+        # can it reach the target row this turn on its own energy?
+        cost = d
+        ok = e >= d
+        if ok:
+            path = fwd[sq]
+            last = path[-1]
+            for t in path:
+                bit = 1 << t
+                if robots & bit:
+                    if t == last:
+                        ok = False
+                        break
+                    cost += 1
+                elif enemy & bit:
+                    cost += 1
+                    if t != last and not jump_enemies:
+                        ok = False
+                        break
+            ok = ok and cost <= e
+        if ok:
+            keys.append(1)
+            ready += 1
+        else:
+            keys.append(d + 1)
+    keys.sort()
+    progress = sum(keys[:need])
+    controlled = 0
+    for p in bits(bats):
+        a = AROUND_MASK[p]
+        o = (robots & a).bit_count()
+        if o and o >= (enemy & a).bit_count():
+            controlled += 1
+    score = (
+        -W_PROGRESS * progress
+        - W_DIST * total_d
+        + ENERGY_VALUE[union.bit_count()]
+        + W_ROBOT_ENERGY * energy
+        - W_FROZEN * frozen
+        + W_MATERIAL * n
+        + W_CONTROL * controlled
+    )
+    return score, ready >= need
+
+
+def capture_threats(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -> int:
+    """How many enemy robots one of ``robots`` could capture in one move on its own energy."""
+    victims = 0
+    strength = rules.strength_capture
+    for sq in bits(robots):
+        e = (CORNER_MASK[sq] & bats).bit_count()
+        if e < 2:
+            continue
+        for ray in ROBOT_RAYS[color][sq]:
+            cost = 0
+            for t in ray:
+                cost += 1
+                if cost + 1 > e:
+                    break
+                bit = 1 << t
+                if robots & bit:
+                    cost += 1
+                    continue
+                if enemy & bit:
+                    if not strength or (CORNER_MASK[t] & bats).bit_count() <= e:
+                        victims |= bit
+                    if rules.jump_enemies:
+                        cost += 1
+                        continue
+                    break
+    return victims.bit_count()
+
+
+def evaluate(own: int, enemy: int, bats: int, side: Color, rules: Rules) -> float:
+    """Score of a non-terminal board for the side to move (``own`` robots, playing ``side``)."""
+    s_own, race_own = side_score(own, enemy, bats, side, rules)
+    s_enemy, race_enemy = side_score(enemy, own, bats, side.other, rules)
+    score = s_own - s_enemy
+    if race_own:
+        score += W_RACE_TO_MOVE
+    if race_enemy:
+        score -= W_RACE_WAITING
+    threats = capture_threats(own, enemy, bats, side, rules)
+    if threats:
+        score += W_CAPTURE_TO_MOVE * (1 + (threats > 1))
+    return score

@@ -1,0 +1,223 @@
+"""Players: ``random`` and ``greedy`` baselines and the ``search`` engine, plus :func:`hint`.
+
+Every player's ``choose`` returns a turn that :func:`companion.engine.apply_turn`
+accepted on the given position (checked before returning); none of them
+changes anything (positions are immutable).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..engine import BATTERY_RAYS, apply_turn, random_turn, status
+from ..errors import IllegalTurn
+from ..moves import Turn
+from ..position import Position
+from ..rules import ORIGINAL, Rules
+from .board import WIN, Board
+from .reason import reason_for
+from .search import Candidate, SearchLimits, Searcher, SearchStats, candidates
+from .turngen import make_turn, movable_batteries, robot_outcomes
+
+DEFAULT_BUDGET = 1.0
+"""Seconds per hint (the issue's default budget on a Pi)."""
+
+
+class GameOver(Exception):
+    """The position is decided (R-6): there is no turn to hint."""
+
+
+class Player(Protocol):
+    name: str
+
+    def choose(self, pos: Position, rules: Rules, rng: random.Random) -> Turn: ...
+
+
+def _verified(pos: Position, turn: Turn, rules: Rules) -> bool:
+    try:
+        apply_turn(pos, turn, rules)
+    except IllegalTurn:
+        return False
+    return True
+
+
+def _fallback(pos: Position, rules: Rules, rng: random.Random) -> Turn:
+    """A legal turn by the engine's random walk (only used if generation ever disagreed with the rules)."""
+    for _ in range(50):
+        t = random_turn(pos, rng, rules)
+        if _verified(pos, t, rules):
+            return t
+    raise IllegalTurn(f"no legal turn found for {pos.to_move.label}")  # pragma: no cover
+
+
+def _check_open(pos: Position, rules: Rules) -> None:
+    st = status(pos, rules)
+    if st.over:
+        raise GameOver(f"the game is over: {st.result} ({st.reason})")
+
+
+class RandomPlayer:
+    """Uniform over robot-phase outcomes (R-16), then a random walk of battery moves.
+
+    Each distinct robot placement is equally likely (``random_turn``'s walk
+    strongly favours short phases); the battery phase adds each further move
+    with probability 1/2, uniform over the battery moves then legal.
+    """
+
+    name = "random"
+
+    def choose(self, pos: Position, rules: Rules, rng: random.Random) -> Turn:
+        _check_open(pos, rules)
+        board = Board.of(pos)
+        outcomes, _ = robot_outcomes(board, rules, max_states=60000)
+        if outcomes:
+            o = outcomes[rng.randrange(len(outcomes))]
+            movable = movable_batteries(o.own, o.enemy, board.bats, rules)
+            bats, used, moves = board.bats, 0, []
+            while movable and rng.random() < 0.5:
+                options = []
+                for p in _bits(movable):
+                    for line, ray in BATTERY_RAYS[p]:
+                        if rules.line_limit and used >> line & 1:
+                            continue
+                        q = next((x for x in ray if not bats >> x & 1), None)
+                        if q is not None:
+                            options.append((p, q, line))
+                if not options:
+                    break
+                p, q, line = rng.choice(options)
+                bats = (bats & ~(1 << p)) | (1 << q)
+                movable &= ~(1 << p)
+                used |= 1 << line
+                moves.append((p, q))
+            turn = make_turn(o.steps, tuple(moves))
+            if _verified(pos, turn, rules):
+                return turn
+        return _fallback(pos, rules, rng)
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _first_legal(pos: Position, rules: Rules, cands: list[Candidate], rng: random.Random) -> tuple[Turn, Candidate | None]:
+    for c in cands:
+        turn = make_turn(c.robots.steps, c.battery.moves)
+        if _verified(pos, turn, rules):
+            return turn, c
+    return _fallback(pos, rules, rng), None
+
+
+class GreedyPlayer:
+    """One-turn lookahead: the candidate turn whose resulting board evaluates best."""
+
+    name = "greedy"
+
+    def __init__(self, limits: SearchLimits | None = None) -> None:
+        self.limits = limits or SearchLimits()
+
+    def choose(self, pos: Position, rules: Rules, rng: random.Random) -> Turn:
+        _check_open(pos, rules)
+        cands = candidates(Board.of(pos), rules, root=True, limits=self.limits)
+        best = [c for c in cands if c.value == cands[0].value] if cands else []
+        rng.shuffle(best)
+        return _first_legal(pos, rules, best + cands, rng)[0]
+
+
+class SearchPlayer:
+    """Iterative-deepening alpha-beta within ``budget`` seconds per turn."""
+
+    name = "search"
+
+    def __init__(self, budget: float = DEFAULT_BUDGET, limits: SearchLimits | None = None) -> None:
+        self.budget = budget
+        self.limits = limits or SearchLimits()
+        self.last_stats: SearchStats | None = None
+
+    def choose(self, pos: Position, rules: Rules, rng: random.Random) -> Turn:
+        return hint(pos, rules, budget=self.budget, limits=self.limits, rng=rng, _player=self).turn
+
+
+@dataclass(frozen=True)
+class Hint:
+    turn: Turn
+    value: float  # for the side to move; ±WIN means a forced win / loss was seen
+    expected: float  # the value as an expected score in [0, 1]
+    reason: str
+    depth: int  # turns searched ahead
+    nodes: int
+    elapsed: float
+
+    @property
+    def outcome(self) -> str | None:
+        if self.value >= WIN:
+            return "win"
+        if self.value <= -WIN:
+            return "loss"
+        return None
+
+    def value_text(self) -> str:
+        if self.value >= WIN:
+            return "+inf"
+        if self.value <= -WIN:
+            return "-inf"
+        return f"{self.value:+.1f}"
+
+
+def expected_score(value: float) -> float:
+    """Map an evaluation to an expected score (logistic; ±WIN -> 1 / 0)."""
+    if value >= WIN:
+        return 1.0
+    if value <= -WIN:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-value / 60.0))
+
+
+def hint(
+    pos: Position,
+    rules: Rules = ORIGINAL,
+    *,
+    budget: float = DEFAULT_BUDGET,
+    limits: SearchLimits | None = None,
+    rng: random.Random | None = None,
+    _player: SearchPlayer | None = None,
+) -> Hint:
+    """The search's best turn for the side to move, with its value and a one-line reason.
+
+    A pure function of its arguments (up to the time budget): nothing is
+    changed.  Raises :class:`GameOver` for a decided position (R-6); for any
+    other legal position it returns a turn that ``apply_turn`` accepted.
+    """
+    _check_open(pos, rules)
+    rng = rng or random.Random(0)
+    t0 = time.perf_counter()
+    board = Board.of(pos)
+    searcher = Searcher(rules, limits)
+    try:
+        best, value = searcher.search(board, budget)
+        cands = [best]
+    except IllegalTurn:  # pragma: no cover - generation never meets an illegal state
+        cands, value = [], 0.0
+    turn, chosen = _first_legal(pos, rules, cands, rng)
+    if chosen is None:
+        value = 0.0
+    after = apply_turn(pos, turn, rules)
+    stats = searcher.stats
+    if _player is not None:
+        _player.last_stats = stats
+    return Hint(
+        turn=turn,
+        value=value,
+        expected=expected_score(value),
+        reason=reason_for(pos, turn, after, rules, value),
+        depth=stats.depth,
+        nodes=stats.nodes,
+        elapsed=time.perf_counter() - t0,
+    )

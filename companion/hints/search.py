@@ -1,0 +1,208 @@
+"""Alpha-beta search over whole turns, within a time budget.
+
+A node is a :class:`~companion.hints.board.Board`; its children are the
+turns of :func:`candidates` (robot phase, then a battery phase grown on the
+evaluation).  Every candidate carries the value of the board it leads to, so
+a depth-1 search is a greedy player and deeper iterations refine it
+(iterative deepening, best-first move ordering from the previous iteration,
+alpha-beta cuts).  Decided games are ``±WIN``: immediate wins are found by a
+dedicated narrow search at every node (target row, capture-all) and by the
+battery phase's terminal check (starving the opponent, R-18).
+
+The root lists every robot-phase outcome (exact); inner nodes use a cheaper
+list (robot phases of at most ``inner_moves`` moves) plus the win search.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from ..geometry import Color
+from ..rules import Rules
+from .board import WIN, Board, winner_after
+from .evaluate import evaluate
+from .turngen import BatteryPhase, RobotOutcome, battery_chains, robot_outcomes, winning_robot_phase
+
+
+class Candidate(NamedTuple):
+    value: float  # for the mover, of the board after this turn (static, or ±WIN)
+    robots: RobotOutcome
+    battery: BatteryPhase
+
+    def child(self, board: Board) -> Board:
+        return Board(self.robots.enemy, self.robots.own, self.battery.bats, board.side.other)
+
+
+@dataclass
+class SearchLimits:
+    root_robot_keep: int = 18
+    root_chain: int = 3
+    inner_robot_keep: int = 6
+    inner_chain: int = 2
+    inner_moves: int = 2
+    inner_states: int = 4000
+    max_depth: int = 4
+
+
+@dataclass
+class SearchStats:
+    nodes: int = 0  # boards evaluated (leaf evaluations and terminal checks)
+    expansions: int = 0  # nodes whose turns were generated
+    depth: int = 0  # deepest completed iteration
+    elapsed: float = 0.0
+    root_candidates: int = 0
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
+
+
+class _Timeout(Exception):
+    pass
+
+
+def value_after(own: int, enemy: int, bats: int, mover: Color, rules: Rules) -> float:
+    """Value for ``mover`` of the board after its turn: ±WIN if decided, else the evaluation."""
+    w = winner_after(own, enemy, bats, mover, rules)
+    if w is not None:
+        return WIN if w is mover else -WIN
+    return -evaluate(enemy, own, bats, mover.other, rules)
+
+
+def candidates(board: Board, rules: Rules, *, root: bool, limits: SearchLimits, stats: SearchStats | None = None) -> list[Candidate]:
+    """The turns worth searching for the side to move, best first (by the value after them)."""
+    side = board.side
+    bats0 = board.bats
+    nothing = BatteryPhase(bats0, ())
+    win = winning_robot_phase(board, rules)
+    if win is not None:
+        return [Candidate(WIN, win, nothing)]
+    if root:
+        outcomes, _ = robot_outcomes(board, rules)
+    else:
+        outcomes, _ = robot_outcomes(board, rules, max_moves=limits.inner_moves, max_states=limits.inner_states)
+    scored = []
+    for o in outcomes:
+        v = value_after(o.own, o.enemy, bats0, side, rules)
+        if v >= WIN:
+            return [Candidate(v, o, nothing)]
+        scored.append((v, o))
+    if stats is not None:
+        stats.nodes += len(scored)
+    scored.sort(key=lambda t: t[0], reverse=True)
+    keep = limits.root_robot_keep if root else limits.inner_robot_keep
+    chain = limits.root_chain if root else limits.inner_chain
+    out: list[Candidate] = []
+    for v, o in scored[:keep]:
+        evals = 0
+
+        def score(nb: int, o=o) -> float:
+            nonlocal evals
+            evals += 1
+            return value_after(o.own, o.enemy, nb, side, rules)
+
+        for bp in battery_chains(o.own, o.enemy, bats0, rules, score, max_len=chain):
+            val = v if not bp.moves else score(bp.bats)
+            out.append(Candidate(val, o, bp))
+            if val >= WIN:
+                if stats is not None:
+                    stats.nodes += evals
+                return [Candidate(val, o, bp)]
+        if stats is not None:
+            stats.nodes += evals
+    if not out:  # every robot outcome beyond the cut: keep the best plain one
+        out = [Candidate(v, o, nothing) for v, o in scored[:1]]
+    out.sort(key=lambda c: c.value, reverse=True)
+    return out
+
+
+class Searcher:
+    """Iterative-deepening alpha-beta over :func:`candidates`."""
+
+    def __init__(self, rules: Rules, limits: SearchLimits | None = None) -> None:
+        self.rules = rules
+        self.limits = limits or SearchLimits()
+        self.stats = SearchStats()
+        self._deadline = 0.0
+        self._cache: dict[Board, list[Candidate]] = {}
+
+    def _children(self, board: Board) -> list[Candidate]:
+        c = self._cache.get(board)
+        if c is None:
+            if time.perf_counter() > self._deadline:
+                raise _Timeout
+            c = candidates(board, self.rules, root=False, limits=self.limits, stats=self.stats)
+            self.stats.expansions += 1
+            self._cache[board] = c
+        return c
+
+    def _negamax(self, board: Board, depth: int, alpha: float, beta: float) -> float:
+        """Value for the side to move of a non-terminal board, searched ``depth`` turns deep."""
+        kids = self._children(board)
+        if not kids:
+            return -WIN
+        if depth == 1 or kids[0].value >= WIN:
+            return kids[0].value
+        best = -WIN * 2
+        for c in kids:
+            if abs(c.value) >= WIN:
+                v = c.value
+            else:
+                v = -self._negamax(c.child(board), depth - 1, -beta, -alpha)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return best
+
+    def search(self, board: Board, budget: float) -> tuple[Candidate, float]:
+        """The best root candidate and its value, searching for about ``budget`` seconds."""
+        t0 = time.perf_counter()
+        self._deadline = t0 + budget
+        self._cache.clear()
+        self.stats = SearchStats()
+        roots = candidates(board, self.rules, root=True, limits=self.limits, stats=self.stats)
+        self.stats.expansions += 1
+        self.stats.root_candidates = len(roots)
+        best, best_value = roots[0], roots[0].value
+        self.stats.depth = 1
+        if best_value >= WIN or len(roots) == 1:
+            self.stats.elapsed = time.perf_counter() - t0
+            return best, best_value
+        order = list(roots)
+        try:
+            for depth in range(2, self.limits.max_depth + 1):
+                alpha = -WIN * 2
+                scored: list[tuple[float, Candidate]] = []
+                it_best, it_value = None, -WIN * 2
+                for c in order:
+                    if abs(c.value) >= WIN:
+                        v = c.value
+                    else:
+                        try:
+                            v = -self._negamax(c.child(board), depth - 1, -WIN * 2, -alpha)
+                        except _Timeout:
+                            # a partial iteration still improves on the last one if its
+                            # first (previously best) move was searched
+                            if it_best is not None and scored and scored[0][1] is order[0]:
+                                best, best_value = it_best, it_value
+                            raise
+                    scored.append((v, c))
+                    if v > it_value:
+                        it_best, it_value = c, v
+                        alpha = max(alpha, v)
+                best, best_value = it_best, it_value
+                self.stats.depth = depth
+                if best_value >= WIN or best_value <= -WIN:
+                    break
+                # best-first order for the next iteration (stable: ties keep the old order)
+                scored.sort(key=lambda t: t[0], reverse=True)
+                order = [c for _, c in scored]
+        except _Timeout:
+            pass
+        self.stats.elapsed = time.perf_counter() - t0
+        return best, best_value

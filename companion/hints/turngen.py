@@ -1,0 +1,207 @@
+"""Turn generation for search: robot phases with their move sequences, then battery phases that matter.
+
+The full turn space is far too big to search (start position: 2,524 robot
+outcomes times thousands of battery outcomes), so a turn is built in two
+stages:
+
+1. :func:`robot_outcomes` lists the distinct robot placements a legal robot
+   phase can reach (R-16), each with a shortest move sequence, using the
+   engine's own successor generator (energy checked as a b-matching).  Under
+   ``must-capture`` only capturing phases are kept when one exists (R-7, R-8).
+   A move limit makes a cheaper, partial list for inner search nodes.
+2. :func:`battery_chains` grows battery phases greedily on the evaluation:
+   each step adds the single battery move (of a battery the mover controls,
+   to the next empty point, one per line unless ``no-line-limit``) that
+   improves the position most -- which is how batteries get taken away from
+   enemy robots, brought to own robots and moved off contested points.
+
+:func:`winning_robot_phase` is a narrow search for a robot phase that wins at
+once (target row or capture-all), cheap enough for every inner node.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import NamedTuple
+
+from ..engine import (
+    BATTERY_RAYS,
+    Step,
+    _capture_reachable,
+    _state_key,
+    _successors,
+    bits,
+    controlled_mask,
+)
+from ..geometry import Color
+from ..moves import BatteryMove, RobotMove, Turn
+from ..rules import Rules
+from .board import Board, has_won, phase_context, phase_start
+
+
+class RobotOutcome(NamedTuple):
+    own: int  # mover's robots after the phase
+    enemy: int  # opponent's robots after the phase
+    steps: tuple[Step, ...]  # a shortest legal move sequence reaching it
+
+
+class BatteryPhase(NamedTuple):
+    bats: int
+    moves: tuple[tuple[int, int], ...]  # (from point, to point)
+
+
+def robot_outcomes(board: Board, rules: Rules, *, max_moves: int = 6, max_states: int = 0) -> tuple[list[RobotOutcome], bool]:
+    """The robot-phase outcomes of ``board`` with a shortest move sequence each.
+
+    Returns (outcomes, complete).  ``complete`` is False when ``max_moves``
+    or ``max_states`` cut the enumeration short.  Under ``must-capture`` the
+    list holds only capturing outcomes whenever a capture is available.
+    """
+    own0, enemy0 = board.own, board.enemy
+    ctx = phase_context(own0, enemy0, board.bats, board.side, rules)
+    start = phase_start(own0, enemy0)
+    seen = {_state_key(start)}
+    found: dict[tuple[int, int], tuple[Step, ...]] = {}
+    queue = deque([(start, ())])
+    complete = True
+    while queue:
+        st, path = queue.popleft()
+        depth = len(path) + 1
+        for step, nxt in _successors(st, ctx):
+            key = _state_key(nxt)
+            if key in seen:
+                continue
+            seen.add(key)
+            p2 = path + (step,)
+            placement = (nxt.own, nxt.enemy)
+            if placement not in found:
+                found[placement] = p2
+            if depth < max_moves:
+                queue.append((nxt, p2))
+            else:
+                complete = False
+        if max_states and len(seen) > max_states:
+            complete = complete and not queue
+            break
+    outcomes = [RobotOutcome(o, e, p) for (o, e), p in found.items()]
+    if rules.must_capture:
+        capturing = [o for o in outcomes if o.enemy != enemy0]
+        if capturing:
+            outcomes = capturing
+        elif not complete:
+            capturing = capturing_outcomes(board, rules)
+            if capturing:
+                outcomes = capturing
+    return outcomes, complete
+
+
+def capturing_outcomes(board: Board, rules: Rules, limit: int = 64) -> list[RobotOutcome]:
+    """Robot phases that capture (for ``must-capture`` when a cut enumeration found none, R-8)."""
+    ctx = phase_context(board.own, board.enemy, board.bats, board.side, rules)
+    start = phase_start(board.own, board.enemy)
+    out: dict[tuple[int, int], tuple[Step, ...]] = {}
+    seen = {_state_key(start)}
+    stack = [(start, ())]
+    while stack and len(out) < limit:
+        st, path = stack.pop()
+        for step, nxt in _successors(st, ctx):
+            key = _state_key(nxt)
+            if key in seen:
+                continue
+            seen.add(key)
+            p2 = path + (step,)
+            if step.capture or nxt.enemy != board.enemy:
+                out.setdefault((nxt.own, nxt.enemy), p2)
+                stack.append((nxt, p2))
+            elif _capture_reachable(nxt, ctx):
+                stack.append((nxt, p2))
+    return [RobotOutcome(o, e, p) for (o, e), p in out.items()]
+
+
+def winning_robot_phase(board: Board, rules: Rules, *, max_nodes: int = 4000) -> RobotOutcome | None:
+    """A robot phase after which the mover has won (target row or capture-all), or None.
+
+    Searches only moves that matter for an immediate win: moves landing on
+    the target rank and captures.  Under ``must-capture`` a winning phase
+    without a capture is not returned when a capture was available, so the
+    result is always legal (the caller verifies it anyway).
+    """
+    side = board.side
+    target = side.target_rank
+    ctx = phase_context(board.own, board.enemy, board.bats, side, rules)
+    start = phase_start(board.own, board.enemy)
+    seen = {_state_key(start)}
+    stack = [(start, ())]
+    nodes = 0
+    while stack and nodes < max_nodes:
+        st, path = stack.pop()
+        for step, nxt in _successors(st, ctx):
+            nodes += 1
+            if not (step.capture or (step.dst // 6 == target and step.src // 6 != target)):
+                continue
+            key = _state_key(nxt)
+            if key in seen:
+                continue
+            seen.add(key)
+            p2 = path + (step,)
+            if has_won(nxt.own, nxt.enemy, side):
+                if rules.must_capture and nxt.enemy == board.enemy:
+                    continue  # a capture may be compulsory; leave this to the full generator
+                return RobotOutcome(nxt.own, nxt.enemy, p2)
+            stack.append((nxt, p2))
+    return None
+
+
+def battery_moves(own: int, enemy: int, bats: int, movable: int, used: int, rules: Rules):
+    """Single battery moves (src, dst, line) available now in a battery phase."""
+    line_limit = rules.line_limit
+    for p in bits(movable):
+        for line, ray in BATTERY_RAYS[p]:
+            if line_limit and used >> line & 1:
+                continue
+            for q in ray:
+                if not bats >> q & 1:
+                    yield p, q, line
+                    break
+
+
+def movable_batteries(own: int, enemy: int, bats: int, rules: Rules) -> int:
+    """Batteries the mover controls after the robot phase (section 2.2, R-3, R-11)."""
+    return controlled_mask(own, enemy, bats, strict=rules.contested_frozen)
+
+
+def battery_chains(own: int, enemy: int, bats: int, rules: Rules, score, *, max_len: int = 3, min_gain: float = 0.25) -> list[BatteryPhase]:
+    """Battery phases grown greedily: [no move, best 1 move, best 2 moves, ...].
+
+    ``score(bats) -> float`` rates the battery placement for the mover
+    (higher is better); a chain stops when no single move gains ``min_gain``.
+    """
+    out = [BatteryPhase(bats, ())]
+    movable = movable_batteries(own, enemy, bats, rules)
+    if not movable:
+        return out
+    used = 0
+    moves: tuple[tuple[int, int], ...] = ()
+    current = score(bats)
+    for _ in range(max_len):
+        best = None
+        for p, q, line in battery_moves(own, enemy, bats, movable, used, rules):
+            nb = (bats & ~(1 << p)) | (1 << q)
+            v = score(nb)
+            if best is None or v > best[0]:
+                best = (v, p, q, line, nb)
+        if best is None or best[0] < current + min_gain:
+            break
+        current, p, q, line, bats = best
+        movable &= ~(1 << p)
+        used |= 1 << line if rules.line_limit else 0
+        moves = moves + ((p, q),)
+        out.append(BatteryPhase(bats, moves))
+    return out
+
+
+def make_turn(steps: tuple[Step, ...], battery: tuple[tuple[int, int], ...] = ()) -> Turn:
+    return Turn(
+        tuple(RobotMove(s.src, s.dst, s.capture) for s in steps),
+        tuple(BatteryMove(p, q) for p, q in battery),
+    )
