@@ -422,7 +422,8 @@ def apply(pos: Position, turn: str, options: Iterable[str] = ()) -> Position:
     tokens = turn.split()
     robot_tokens = [t for t in tokens if t[0].islower()]
     battery_tokens = [t for t in tokens if t[0].isupper()]
-    assert tokens == robot_tokens + battery_tokens and robot_tokens, "malformed turn given to naive.apply"
+    if tokens != robot_tokens + battery_tokens or not robot_tokens:
+        raise NaiveIllegal("a turn is one or more robot moves, then battery moves")
     for tok in robot_tokens:
         sep = tok[2]
         src, dst = _parse_square(tok[:2]), _parse_square(tok[3:])
