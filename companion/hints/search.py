@@ -53,6 +53,7 @@ class SearchStats:
     depth: int = 0  # deepest completed iteration
     elapsed: float = 0.0
     root_candidates: int = 0
+    partial: bool = False  # the deepest iteration was cut by the clock (its searched moves count)
 
     @property
     def nodes_per_second(self) -> float:
@@ -188,8 +189,10 @@ class Searcher:
                         except _Timeout:
                             # a partial iteration still improves on the last one if its
                             # first (previously best) move was searched
-                            if it_best is not None and scored and scored[0][1] is order[0]:
+                            if it_best is not None:
                                 best, best_value = it_best, it_value
+                                self.stats.depth = depth
+                                self.stats.partial = True
                             raise
                     scored.append((v, c))
                     if v > it_value:
