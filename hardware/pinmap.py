@@ -50,7 +50,7 @@ PART_NAMES: Final[dict[str, str]] = {
     "status_green": "status LED green (accepted)",
     "status_amber": "status LED amber (fix the board / wrong button)",
     "status_red": "status LED red (illegal)",
-    "buzzer": "piezo buzzer (through NPN transistor)",
+    "buzzer": "buzzer: 5 V magnetic transducer through an NPN transistor",
     "confirm_white": "button confirm White",
     "confirm_black": "button confirm Black",
     "hint": "button hint",
