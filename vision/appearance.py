@@ -32,13 +32,16 @@ class Appearance:
 
     means: tuple[tuple[float, ...], ...]         # N_CLASSES x N_FEATURES
     covs: tuple[tuple[float, ...], ...]          # N_CLASSES x N_FEATURES*N_FEATURES (row-major)
-    expected_mass: tuple[float, float, float]    # white, black, battery evidence of one piece
-    square_means: tuple[tuple[float, float], ...]  # normalised (white, black) evidence of EMPTY, WHITE, BLACK
+    expected_mass: tuple[float, float, float]    # robot-pixel mass of a White robot, of a Black robot; battery mass
+    square_means: tuple[tuple[float, float], ...]  # (presence, colour) of EMPTY, WHITE, BLACK (colour: robot-pixel brightness)
     point_means: tuple[float, float]             # normalised battery evidence of EMPTY, BATTERY
     lean: tuple[float, float, float]             # (c, ex, ey): a robot's image drifts by c*(x, y) + (ex, ey)
     line_contrast: tuple[float, ...]             # per line segment at calibration (84)
-    square_sigma: float                          # spread of normalised square evidence
+    square_sigma: float                          # spread of normalised presence evidence
+    empty_sigma: float                           # spread of the presence evidence on empty squares
+    colour_sigma: float                          # spread of the normalised robot colour (0 Black .. 1 White)
     point_sigma: float                           # spread of normalised point evidence
+    glare_level: float                           # board-colour deviation above which a field is doubtful
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         means = np.array(self.means, np.float64).reshape(N_CLASSES, N_FEATURES)

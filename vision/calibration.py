@@ -35,7 +35,7 @@ from .appearance import (
     window_mass,
 )
 from .errors import BadCorners, BadImage, CalibrationError, MarkersNotFound
-from .features import N_FEATURES, features, rectify
+from .features import N_FEATURES, features, field_mask, rectify
 from .geometry import CORNER_NAMES, FIELD_CORNERS, point_coords, point_name, square_centers, square_name
 from .layout import BoardLayout, PointState, SquareState
 from .markers import detect_markers, homography_from_markers
@@ -109,7 +109,10 @@ class Calibration:
                 lean=tuple(float(v) for v in a["lean"]),
                 line_contrast=tuple(float(v) for v in a["line_contrast"]),
                 square_sigma=float(a["square_sigma"]),
+                empty_sigma=float(a["empty_sigma"]),
+                colour_sigma=float(a["colour_sigma"]),
                 point_sigma=float(a["point_sigma"]),
+                glare_level=float(a["glare_level"]),
             )
         except KeyError as exc:
             raise bad(f"field {exc.args[0]!r} is missing") from None
@@ -137,7 +140,7 @@ class Calibration:
             raise bad("the appearance model is incomplete")
         if np.array(app.square_means).shape != (3, 2) or len(app.point_means) != 2:
             raise bad("the evidence model has the wrong shape")
-        if not (app.square_sigma > 0 and app.point_sigma > 0):
+        if not (app.square_sigma > 0 and app.empty_sigma > 0 and app.point_sigma > 0 and app.colour_sigma > 0):
             raise bad("the appearance spreads must be positive")
         return cls(size, _mat(H), method, side, app)
 
@@ -291,8 +294,8 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
     H, method, side = locate_board(image, corners)
     _check_geometry(H, size)
     rect = rectify(image, H)
-    feats, _, _ = features(rect)
-    app = learn_appearance(feats, expected)
+    feats, _, dev = features(rect)
+    app = learn_appearance(feats, expected, dev)
     cal = Calibration(size, _mat(H), method, side, app)
     # the calibration must explain its own frame
     from .reader import BoardReader
@@ -311,12 +314,12 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
             + ", ".join(wrong[:10]) + (" ..." if len(wrong) > 10 else "")
             + ": is the start position set up, the board fully visible and nothing covering it?"
         )
-    if not reading.readable:
+    if reading.occluded_fraction > 0.02 or reading.alignment < 0.5:
         raise CalibrationError(f"the calibration frame is not clear enough: {reading.reason}")
     return cal
 
 
-def learn_appearance(feats: np.ndarray, expected: BoardLayout) -> Appearance:
+def learn_appearance(feats: np.ndarray, expected: BoardLayout, dev: np.ndarray) -> Appearance:
     x, y = _board_xy_maps()
     sq = square_centers()
     pts = point_coords()
@@ -352,10 +355,10 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout) -> Appearance:
         d = feats - m_.astype(np.float32)
         return np.einsum("...i,ij,...j->...", d, np.linalg.inv(c_).astype(np.float32), d)
 
-    fg = (m2(mb, cb) > CHI2_5_999) & (m2(mi, ci) > CHI2_5_999)
+    fg = m2(mb, cb) > CHI2_5_999
 
-    def split(mask, bright_first: bool):
-        """Two clusters of the foreground pixels in mask: (piece pixels, shade pixels)."""
+    def split(mask, pick: str):
+        """Two clusters of the foreground pixels in mask: (piece pixels, the rest)."""
         data = feats[mask].astype(np.float32)
         if len(data) < 40:
             return data, data[:0]
@@ -364,14 +367,19 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout) -> Appearance:
         _, labels, centres = cv2.kmeans(data, 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
         labels = labels.ravel()
         bright = centres[:, :3].mean(axis=1)
-        piece = int(np.argmax(bright) if bright_first else np.argmin(bright))
+        if pick == "bright":
+            piece = int(np.argmax(bright))
+        elif pick == "dark":
+            piece = int(np.argmin(bright))
+        else:  # the larger cluster
+            piece = int(np.argmax(np.bincount(labels, minlength=2)))
         return data[labels == piece], data[labels != piece]
 
     not_bat = d_bat > 0.3
     wmask = fg & (dist_to(sq[white]) < 0.45) & not_bat & (dist_to(sq[black]) > 1.0)
     bmask = fg & (dist_to(sq[black]) < 0.45) & not_bat & (dist_to(sq[white]) > 1.0)
-    wpx, wshade = split(wmask, True)
-    bpx, _ = split(bmask, False)
+    wpx, wshade = split(wmask, "bright")
+    bpx, _ = split(bmask, "dark")
     for name, m, where in (("White robots", wpx, white), ("Black robots", bpx, black)):
         if len(m) < 40:
             raise CalibrationError(
@@ -387,15 +395,15 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout) -> Appearance:
         shade_px = np.vstack([wshade, feats[board_px][:: 50] * 0 + mb.astype(np.float32) - 0.5])
     ms, cs = fit_gaussian(shade_px)
     explained = np.zeros(x.shape, bool)
-    for m_, c_ in ((mw, cw), (mk, ck), (ms, cs), (mi, ci)):
+    for m_, c_ in ((mw, cw), (mk, ck), (ms, cs)):
         explained |= m2(m_, c_) < CHI2_5_999
-    apx = fg & (d_bat < 0.2) & ~explained
-    if apx.sum() < 30:
+    apx, _ = split(fg & (d_bat < 0.2) & ~explained, "large")
+    if len(apx) < 30:
         raise CalibrationError(
             f"cannot see the batteries at {', '.join(point_name(i) for i in bats[:7])} ...: "
             "is the expected layout set up and the board fully in view?"
         )
-    ma, ca = fit_gaussian(feats[apx])
+    ma, ca = fit_gaussian(apx)
     means = np.stack([mb, mw, mk, ma, mi, ms])
     covs = np.stack([cb, cw, ck, ca, ci, cs])
     # inflate covariances a little: one frame under-represents the spread of later frames
@@ -425,29 +433,39 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout) -> Appearance:
 
     swin = square_windows(square_centres_for(lean))
     pwin = point_windows(pts)
-    mass_w = window_mass(post[WHITE], swin)
-    mass_b = window_mass(post[BLACK], swin)
+    bright = feats[..., :3].mean(axis=2)
+    q = (post[WHITE] + post[BLACK]) * field_mask(tight=True)
+    raw = window_mass(q, swin)
+    colour = window_mass(q * bright, swin) / np.maximum(raw, 1e-6)
     mass_a = window_mass(post[BATTERY], pwin)
-    ew = float(np.median(mass_w[white]))
-    eb = float(np.median(mass_b[black]))
+    ew = float(np.median(raw[white]))
+    eb = float(np.median(raw[black]))
     ea = float(np.median(mass_a[bats]))
     if min(ew, eb, ea) <= 1e-3:
         raise CalibrationError("the pieces are barely visible in the calibration frame: is the board in focus and lit?")
+    cw = float(np.median(colour[white]))
+    cb = float(np.median(colour[black]))
+    if cw - cb < 0.2:
+        raise CalibrationError("White and Black robots look alike in the calibration frame: is the start position set up, White on rank 1?")
     empty = [i for i, st in enumerate(expected.squares) if st is SquareState.EMPTY]
     nobat = [i for i, st in enumerate(expected.points) if st is PointState.EMPTY]
-    ev_w, ev_b, ev_a = mass_w / ew, mass_b / eb, mass_a / ea
+    em = (ew + eb) / 2
     square_means = (
-        (float(np.median(ev_w[empty])) if empty else 0.0, float(np.median(ev_b[empty])) if empty else 0.0),
-        (1.0, float(np.median(ev_b[white]))),
-        (float(np.median(ev_w[black])), 1.0),
+        (float(np.median(raw[empty] / em)) if empty else 0.0, 0.5),
+        (1.0, cw),
+        (1.0, cb),
     )
+    ev_a = mass_a / ea
     point_means = (float(np.median(ev_a[nobat])) if nobat else 0.0, 1.0)
-    # spread of the normalised evidence on this frame (floored: one frame is a small sample)
-    sq_dev = np.concatenate([ev_w[white] - 1, ev_b[black] - 1, ev_b[white] - square_means[1][1], ev_w[black] - square_means[2][0]])
+    # spreads on this frame (floored: one frame is a small sample)
+    sq_dev = np.concatenate([raw[white] / ew - 1, raw[black] / eb - 1])
+    cdev = np.concatenate([colour[white] - cw, colour[black] - cb]) / (cw - cb)
     pt_dev = ev_a[bats] - 1
-    square_sigma = float(max(0.14, 1.4826 * np.median(np.abs(sq_dev)) * 1.5))
+    square_sigma = float(max(0.25, 1.4826 * np.median(np.abs(sq_dev)) * 1.5))
+    e_dev = raw[empty] / em - square_means[0][0] if empty else np.zeros(1)
+    empty_sigma = float(max(0.06, 1.4826 * np.median(np.abs(e_dev)) * 3))
+    colour_sigma = float(max(0.15, 1.4826 * np.median(np.abs(cdev)) * 1.5))
     point_sigma = float(max(0.14, 1.4826 * np.median(np.abs(pt_dev)) * 1.5))
-    bright = feats[..., :3].mean(axis=2)
     contrast = segment_contrast(cv2.GaussianBlur(bright, (0, 0), 0.8))
     return Appearance(
         means=tuple(tuple(float(v) for v in m) for m in means),
@@ -458,7 +476,10 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout) -> Appearance:
         lean=lean,
         line_contrast=tuple(float(v) for v in contrast),
         square_sigma=square_sigma,
+        empty_sigma=empty_sigma,
+        colour_sigma=colour_sigma,
         point_sigma=point_sigma,
+        glare_level=float(max(0.3, 6 * np.median(dev[inside]))),
     )
 
 

@@ -46,21 +46,21 @@ def background(rect: np.ndarray) -> np.ndarray:
     return cv2.resize(med, (SIZE, SIZE), interpolation=cv2.INTER_LINEAR).astype(np.float32)
 
 
-_FIELD = None
+_FIELD: dict[bool, np.ndarray] = {}
 
 
-def field_mask() -> np.ndarray:
-    """Pixels inside the 6x6 field (plus a little), where the board chroma is measured."""
-    global _FIELD
-    if _FIELD is None:
+def field_mask(tight: bool = False) -> np.ndarray:
+    """Pixels of the 6x6 field plus a little (``tight``: the field only, where robots can stand)."""
+    if tight not in _FIELD:
         m = np.zeros((SIZE, SIZE), bool)
-        m[PPU // 4: SIZE - PPU // 4, PPU // 4: SIZE - PPU // 4] = True
-        _FIELD = m
-    return _FIELD
+        a = PPU // 2 if tight else PPU // 4
+        m[a: SIZE - a, a: SIZE - a] = True
+        _FIELD[tight] = m
+    return _FIELD[tight]
 
 
 def features(rect: np.ndarray, bg: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(features HxWx5 float32, background, board chroma (2,))."""
+    """(features HxWx5 float32, background, chroma deviation of the background HxW)."""
     if bg is None:
         bg = background(rect)
     li = np.log(rect.astype(np.float32) + 8.0)
@@ -73,4 +73,6 @@ def features(rect: np.ndarray, bg: np.ndarray | None = None) -> tuple[np.ndarray
     feats[..., :3] = ratio
     feats[..., 3] = li[..., 2] - li[..., 1] - chroma_ref[0]
     feats[..., 4] = li[..., 0] - li[..., 1] - chroma_ref[1]
-    return feats, bg, chroma_ref
+    # how far the local board colour strays from the board's usual colour (glare, a hand)
+    dev = np.hypot(lb[..., 2] - lb[..., 1] - chroma_ref[0], lb[..., 0] - lb[..., 1] - chroma_ref[1])
+    return feats, bg, dev

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -26,8 +28,8 @@ from .layout import BoardLayout, POINT_STATES, SQUARE_STATES
 from .reading import BoardReading, unreadable
 
 MIN_ALIGNMENT = 0.4          # median line contrast relative to calibration below this: board moved
-OCCLUSION_TOLERANCE = 0.04  # share of a field's window that may be unexplained (glints, dust)
-OCCLUDED_FIELD = 0.12        # share of a field's window unexplained -> that field is occluded
+OCCLUSION_TOLERANCE = 0.08  # share of a field's window that may be unexplained (glints, dust)
+OCCLUDED_FIELD = 0.20        # share of a field's window unexplained -> that field is occluded
 OCCLUDED_BOARD = 0.02        # share of the whole field unexplained -> "hand or object over the board"
 
 
@@ -57,22 +59,13 @@ class BoardReader:
         self._line_use = self._line_ref > 0.25 * np.median(np.abs(self._line_ref))
         self._ink_sign = 1.0
         self._fmask = field_mask()
+        self._fmask_tight = field_mask(tight=True).astype(np.float32)
 
     @property
     def calibration(self) -> Calibration:
         """The calibration as adapted so far (save it to keep the adaptation)."""
         app = self._cal.appearance
-        new = Appearance(
-            means=tuple(tuple(float(v) for v in m) for m in self._means),
-            covs=app.covs,
-            expected_mass=app.expected_mass,
-            square_means=app.square_means,
-            point_means=app.point_means,
-            lean=app.lean,
-            line_contrast=app.line_contrast,
-            square_sigma=app.square_sigma,
-            point_sigma=app.point_sigma,
-        )
+        new = replace(app, means=tuple(tuple(float(v) for v in m) for m in self._means))
         return self._cal.with_appearance(new)
 
     def relocate(self, image: np.ndarray) -> bool:
@@ -102,7 +95,7 @@ class BoardReader:
     def _read(self, image: np.ndarray) -> tuple[BoardReading, float]:
         app = self._cal.appearance
         rect = rectify(image, self._cal.H)
-        feats, _, _ = features(rect)
+        feats, _, dev = features(rect)
         bright = feats[..., :3].mean(axis=2)
         contrast = segment_contrast(cv2.GaussianBlur(bright, (0, 0), 0.8))
         ratios = contrast[self._line_use] / self._line_ref[self._line_use]
@@ -118,22 +111,33 @@ class BoardReader:
 
         post = self._model.posteriors(feats)
         ew, eb, ea = app.expected_mass
-        mw = window_mass(post[WHITE], self._swin) / ew
-        mb = window_mass(post[BLACK], self._swin) / eb
+        q = (post[WHITE] + post[BLACK]) * self._fmask_tight
+        raw = window_mass(q, self._swin)
+        colour = window_mass(q * bright, self._swin) / np.maximum(raw, 1e-6)
         ma = window_mass(post[BATTERY], self._pwin) / ea
         ow = window_mass(post[OTHER], self._swin)
         op = window_mass(post[OTHER], self._pwin)
 
+        (pe, _), (_, cw), (_, cb) = app.square_means
         s2 = 2 * app.square_sigma**2
-        ev = np.stack([mw, mb], axis=1)
-        ll = -np.stack([((ev - np.array(m)) ** 2).sum(axis=1) for m in app.square_means], axis=1) / s2
+        sc = app.colour_sigma
+        c = np.clip((colour - cb) / (cw - cb), -0.4, 1.4)
+        col_norm = -np.log(sc * np.sqrt(2 * np.pi))
+        ss = app.square_sigma
+        ll = np.stack([
+            _t((raw / ((ew + eb) / 2) - pe) / app.empty_sigma, EMPTY_DOF) - np.log(app.empty_sigma / ss) + np.log(0.5),
+            _t((raw / ew - 1) / ss, ROBOT_DOF) - 0.5 * ((c - 1) / sc) ** 2 + col_norm,
+            _t((raw / eb - 1) / ss, ROBOT_DOF) - 0.5 * (c / sc) ** 2 + col_norm,
+        ], axis=1)
         sp = _softmax(ll)
-        p2 = 2 * app.point_sigma**2
-        llp = -np.stack([(ma - m) ** 2 for m in app.point_means], axis=1) / p2
+        llp = np.stack([_t((ma - m) / app.point_sigma, d) for m, d in zip(app.point_means, (EMPTY_DOF, ROBOT_DOF))], axis=1)
         pp = _softmax(llp)
         # unexplained pixels in a field's window make its reading uncertain
-        us = np.clip((ow - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, 0, 1)[:, None]
-        up = np.clip((op - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, 0, 1)[:, None]
+        gs = window_mass(dev, self._swin)
+        gp = window_mass(dev, self._pwin)
+        gl = app.glare_level
+        us = np.clip(np.maximum((ow - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, (gs - gl) / gl), 0, 1)[:, None]
+        up = np.clip(np.maximum((op - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, (gp - gl) / gl), 0, 1)[:, None]
         sp = (1 - us) * sp + us / 3
         pp = (1 - up) * pp + up / 2
 
@@ -192,6 +196,16 @@ class BoardReader:
                 changed = True
         if changed:
             self._model = PixelModel(self._means, self._covs)
+
+
+# Student-t tails (degrees of freedom): evidence far from every state is doubtful, not
+# decisive. Empty fields get heavy tails (a neighbour's piece may lean into the window).
+EMPTY_DOF = 4.0
+ROBOT_DOF = 20.0
+
+
+def _t(z: np.ndarray, dof: float) -> np.ndarray:
+    return -0.5 * (dof + 1) * np.log1p(z * z / dof)
 
 
 def _softmax(ll: np.ndarray) -> np.ndarray:
