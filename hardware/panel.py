@@ -235,12 +235,16 @@ class Panel:
         self._scheduler.close()
         self._dispatcher.close()
         for logic in self._buttons.values():
-            # gpiozero's hold thread polls every 0.1 s; wake it so that closing
-            # seven buttons does not take 0.7 s (only speed depends on this).
+            # gpiozero's hold thread polls every 0.1 s (and waits hold_time while a
+            # button is down); wake it so that closing the buttons is quick
+            # (only speed depends on these private attributes).
             hold_thread = getattr(logic.button, "_hold_thread", None)
             if hold_thread is not None:
                 hold_thread.stopping.set()
                 hold_thread.holding.set()
+                inactive = getattr(logic.button, "_inactive_event", None)
+                if inactive is not None:  # a button held while closing
+                    inactive.set()
         for device in reversed(list(self._devices.values())):
             try:
                 device.close()

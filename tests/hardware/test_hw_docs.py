@@ -31,3 +31,18 @@ def test_schematic_script(tmp_path, capsys):
     out = tmp_path / "s.svg"
     assert main([str(out)]) == 0 and out.read_text(encoding="utf-8").startswith("<svg")
     assert main([]) == 2
+
+
+def test_hardware_never_imports_the_companion():
+    import ast
+
+    root = Path(__file__).resolve().parents[2] / "hardware"
+    for path in root.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            assert not any(n == "companion" or n.startswith("companion.") for n in names), path.name
