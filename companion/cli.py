@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "companion.cli_rules",
     "companion.cli_games",
     "companion.cli_panel",
+    "companion.cli_audit",
     "companion.cli_hints",
 )
 

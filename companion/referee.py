@@ -149,7 +149,7 @@ class Referee:
     # -- judging ----------------------------------------------------------
     def judge_board(self, board: Placement | Position) -> Verdict:
         """Judge a board read with full confidence (tests, the CLI, a typed-in board)."""
-        return self._decide([(Placement.of(board), 1.0)], uncertain=(), confidences={})
+        return self._decide([(Placement.of(board), 1.0)], uncertain=(), confidences={}, camera=False)
 
     def judge(self, reading: ReadingLike | Placement | Position) -> Verdict:
         """Judge what the camera read.  Pure: nothing changes until :meth:`accept`."""
@@ -204,7 +204,8 @@ class Referee:
         out.sort(key=lambda c: -c[1])
         return out
 
-    def _decide(self, candidates: list[tuple[Placement, float]], *, uncertain, confidences: dict) -> Verdict:
+    def _decide(self, candidates: list[tuple[Placement, float]], *, uncertain, confidences: dict,
+                camera: bool = True) -> Verdict:
         pos = self.position
         current = Placement.of(pos)
         game = status(pos, self.rules)
@@ -225,6 +226,14 @@ class Referee:
 
         if not unsure:
             board, _, kind, ex = results[0]
+            if camera and kind == REJECTED and not _plausible_counts(board):
+                # No player can make such a board (issues 5 and 10: "not 14 batteries" is amber):
+                # a piece off the grid, or a hand or an object the camera took for pieces.
+                return self._unreadable(
+                    f"the board cannot be read with confidence: {_count_problems(board)} "
+                    "(a piece off the grid, or something over the board?); check the board and confirm again",
+                    confidences,
+                )
             return self._verdict(kind, board, ex, confidences)
 
         names = [square_name(s) for s in low_s] + [point_name(p) for p in low_p]
@@ -289,6 +298,16 @@ def _placement(sq: Sequence[int], pt: Sequence[int]) -> Placement:
 
 def _plausible_counts(board: Placement) -> bool:
     return len(board.batteries) == BATTERY_COUNT and len(board.white) <= MAX_ROBOTS and len(board.black) <= MAX_ROBOTS
+
+
+def _count_problems(board: Placement) -> str:
+    out = []
+    if len(board.batteries) != BATTERY_COUNT:
+        out.append(f"{len(board.batteries)} batteries read, there are always {BATTERY_COUNT}")
+    for label, robots in (("White", board.white), ("Black", board.black)):
+        if len(robots) > MAX_ROBOTS:
+            out.append(f"{len(robots)} {label} robots read, at most {MAX_ROBOTS} exist")
+    return "; ".join(out)
 
 
 def _differences(a: Placement, b: Placement) -> list[str]:

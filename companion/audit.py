@@ -1,0 +1,423 @@
+"""Referee a recorded game from a folder of photos (``netzwerk audit``, issue 10).
+
+The folder holds one photo per confirm press, in name order: the first shows
+the start position (rulings section 1) and calibrates the camera setup (the
+corner markers, or four corner pixels) unless a calibration file is given;
+every later photo is the board at a confirm press and gets one verdict from
+:class:`companion.referee.Referee` -- the same object, making the same
+decisions, as ``netzwerk run``: the rules as a prior on unsure fields, amber
+(``unreadable``) rather than a guess, a diagnosis for an illegal board.
+
+After a ``rejected`` or ``unreadable`` photo the next one is judged against
+the same last accepted position; after a win, later photos are ``unchanged``
+or ``game-over`` and nothing is accepted.
+
+Bad input (a missing or empty folder, a file that is not an image, a first
+photo that does not show the start position, a broken calibration file)
+raises :class:`AuditError` with a message naming what was wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from .engine import GameStatus, status
+from .position import Position
+from .record import GameText, format_record
+from .referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
+from .rules import Rules
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+#: Written by :class:`companion.frames.FrameArchive` into each game's folder (hidden: not a photo).
+GAME_META = ".netzwerk-game.json"
+START = "start"  # the verdict kind of the first photo
+
+_MAGIC = {
+    ".png": (b"\x89PNG\r\n\x1a\n",),
+    ".jpg": (b"\xff\xd8\xff",),
+    ".jpeg": (b"\xff\xd8\xff",),
+}
+
+
+class AuditError(Exception):
+    """Input the audit cannot work with (the CLI exits 2 with this message)."""
+
+
+# --------------------------------------------------------------------------
+# the folder
+
+
+def _natural_key(name: str) -> tuple:
+    """Name order with digit runs compared as numbers (IMG_9 before IMG_10)."""
+    parts = re.split(r"(\d+)", name.lower())
+    return (tuple((0, int(p), p) if p.isdigit() else (1, 0, p) for p in parts if p != ""), name)
+
+
+def list_images(folder: str | Path) -> list[Path]:
+    """The photos of ``folder`` in name order.
+
+    Hidden files (``.name``) and sub-folders are skipped; any other file that is
+    not a ``.jpg``/``.jpeg``/``.png`` image (by name and by its first bytes) is an
+    :class:`AuditError`, as is a missing or empty folder.
+    """
+    path = Path(folder)
+    if not path.exists():
+        raise AuditError(f"folder {str(path)!r} does not exist")
+    if not path.is_dir():
+        raise AuditError(f"{str(path)!r} is not a folder: give the folder that holds the photos")
+    try:
+        entries = [p for p in path.iterdir() if not p.name.startswith(".")]
+    except OSError as exc:
+        raise AuditError(f"cannot list folder {str(path)!r}: {exc.strerror or exc}") from None
+    files = [p for p in entries if p.is_file()]
+    not_images = sorted((p.name for p in files if p.suffix.lower() not in IMAGE_SUFFIXES), key=_natural_key)
+    if not_images:
+        shown = ", ".join(not_images[:5]) + (f" and {len(not_images) - 5} more" if len(not_images) > 5 else "")
+        raise AuditError(
+            f"folder {str(path)!r} holds files that are not images ({shown}): "
+            f"only {', '.join(IMAGE_SUFFIXES)} photos may be in it"
+        )
+    images = sorted(files, key=lambda p: _natural_key(p.name))
+    if not images:
+        raise AuditError(
+            f"folder {str(path)!r} holds no photos ({', '.join(IMAGE_SUFFIXES)}): "
+            "the first must show the start position, then one per confirm press"
+        )
+    for p in images:
+        _check_magic(p)
+    return images
+
+
+def _check_magic(path: Path) -> None:
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(8)
+    except OSError as exc:
+        raise AuditError(f"cannot read {path.name}: {exc.strerror or exc}") from None
+    magics = _MAGIC[path.suffix.lower()]
+    if not any(head.startswith(m) for m in magics):
+        kind = "PNG" if path.suffix.lower() == ".png" else "JPEG"
+        raise AuditError(f"{path.name} is not an image: its content is not {kind} although its name says so")
+
+
+def load_image(path: Path) -> np.ndarray:
+    """The photo as a BGR uint8 array, or :class:`AuditError`."""
+    import cv2
+
+    try:
+        data = np.fromfile(str(path), dtype=np.uint8)
+    except OSError as exc:
+        raise AuditError(f"cannot read {path.name}: {exc.strerror or exc}") from None
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise AuditError(f"{path.name} is not an image that can be decoded (damaged or truncated file?)")
+    return image
+
+
+def read_game_meta(folder: str | Path) -> dict | None:
+    """The metadata :class:`companion.frames.FrameArchive` left in a game's folder, if any."""
+    meta = Path(folder) / GAME_META
+    if not meta.is_file():
+        return None
+    try:
+        data = json.loads(meta.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+# --------------------------------------------------------------------------
+# results
+
+
+@dataclass(frozen=True)
+class ImageVerdict:
+    """The verdict on one photo. ``kind`` is ``start`` for the first photo."""
+
+    image: str
+    kind: str
+    verdict: Verdict | None  # None for the start photo
+    ply: int | None = None  # the ply number of an accepted turn
+    note: str | None = None  # for the start photo: how the setup was calibrated
+
+    def line(self) -> str:
+        if self.verdict is None:
+            return f"{self.image}: start position ({self.note})"
+        v = self.verdict
+        if v.kind == ACCEPTED:
+            side = "w" if v.position.to_move.value == "b" else "b"
+            over = f" -- {v.status.result}: {v.status.reason}" if v.status is not None and v.status.over else ""
+            return f"{self.image}: accepted {self.ply}. {side}: {v.turn}{over}"
+        if v.kind == UNCHANGED:
+            return f"{self.image}: unchanged"
+        if v.kind == GAME_OVER:
+            return f"{self.image}: game over: {v.reason}"
+        return f"{self.image}: {v.kind}: {v.reason}"
+
+    def to_json(self) -> dict:
+        if self.verdict is None:
+            start = Position.start()
+            return {
+                "image": self.image,
+                "verdict": START,
+                "turn": None,
+                "reason": self.note,
+                "position": start.to_string(),
+                "status": status(start).result,
+                "ply": None,
+                "squares": [],
+                "points": [],
+            }
+        out = {"image": self.image, **self.verdict.to_json(), "ply": self.ply}
+        return out
+
+
+@dataclass
+class AuditResult:
+    """The audit so far: every photo's verdict, the accepted turns, the outcome."""
+
+    folder: Path
+    rules: Rules
+    verdicts: list[ImageVerdict] = field(default_factory=list)
+    turns: list[str] = field(default_factory=list)
+    final: Position = field(default_factory=Position.start)
+    status: GameStatus | None = None
+    date: str = "?"
+
+    def counts(self) -> dict[str, int]:
+        out = {k: 0 for k in (ACCEPTED, REJECTED, UNREADABLE, UNCHANGED, GAME_OVER)}
+        for v in self.verdicts:
+            if v.verdict is not None:
+                out[v.kind] += 1
+        return out
+
+    @property
+    def result(self) -> str:
+        return self.status.result if self.status is not None and self.status.over else "*"
+
+    def record(self) -> GameText:
+        st = self.status
+        return GameText(
+            turns=tuple(self.turns),
+            start=Position.start().to_string(),
+            rules=tuple(self.rules.names()),
+            result=self.result,
+            termination=st.reason if st is not None and st.over else "not finished",
+            event=f"Netzwerk audit of {self.folder.name or str(self.folder)}",
+            date=self.date,
+            extra=(("Photos", str(len(self.verdicts))),),
+        )
+
+    def record_text(self) -> str:
+        return format_record(self.record())
+
+    def summary_json(self) -> dict:
+        st = self.status
+        return {
+            "record": self.record_text(),
+            "result": self.result,
+            "termination": st.reason if st is not None else None,
+            "turns": list(self.turns),
+            "position": self.final.to_string(),
+            "rules": self.rules.names(),
+            "photos": len(self.verdicts),
+            "counts": self.counts(),
+        }
+
+    def summary_line(self) -> str:
+        c = self.counts()
+        st = self.status
+        res = f"{st.result} ({st.reason})" if st is not None and st.over else "not finished (no win yet)"
+        parts = ", ".join(f"{n} {k}" for k, n in c.items() if n)
+        return f"result: {res}; {len(self.turns)} turns; {len(self.verdicts)} photos: {parts or 'start only'}"
+
+
+# --------------------------------------------------------------------------
+# the audit
+
+
+def start_layout():
+    from vision.layout import BoardLayout
+
+    p = Position.start()
+    return BoardLayout.from_sets(p.white, p.black, p.batteries)
+
+
+def load_calibration(path: str | Path):
+    """A calibration file, or :class:`AuditError` (missing, corrupt, not a calibration)."""
+    from vision.calibration import Calibration
+    from vision.errors import VisionError
+
+    try:
+        return Calibration.load(path)
+    except VisionError as exc:
+        raise AuditError(f"broken calibration: {exc}") from None
+
+
+def calibrate_from(image: np.ndarray, name: str, corners=None):
+    """Calibrate from the first photo, which must show the start position."""
+    from vision.calibration import calibrate
+    from vision.errors import BadCorners, BadImage, CalibrationError, MarkersNotFound, VisionError
+
+    try:
+        return calibrate(image, start_layout(), corners=corners)
+    except MarkersNotFound as exc:
+        raise AuditError(
+            f"first photo {name}: the board's corner markers were not found ({exc}); "
+            "give the field corners with --corners \"x,y x,y x,y x,y\" (A1 G1 G7 A7) or a --calibration file"
+        ) from None
+    except BadCorners as exc:
+        raise AuditError(f"--corners: {exc}") from None
+    except (BadImage, CalibrationError) as exc:
+        raise AuditError(f"first photo {name} does not show the start position: {exc}") from None
+    except VisionError as exc:
+        raise AuditError(f"first photo {name}: {exc}") from None
+
+
+class Audit:
+    """Feeds photos to one :class:`Referee`, one confirm press per photo."""
+
+    def __init__(self, calibration, rules: Rules = Rules(), *, referee: Referee | None = None) -> None:
+        from vision.reader import BoardReader
+
+        self.rules = rules
+        self.referee = referee if referee is not None else Referee(rules, Position.start())
+        self.reader = BoardReader(calibration)
+        self.ply = len(self.referee.history)
+
+    def check_start(self, image: np.ndarray, name: str) -> None:
+        """The first photo must read as the start position (with a given calibration)."""
+        from vision.errors import VisionError
+
+        try:
+            reading = self.reader.read(image)
+        except VisionError as exc:
+            raise AuditError(f"first photo {name} cannot be read with this calibration: {exc}") from None
+        if reading.layout is None:
+            raise AuditError(f"first photo {name} does not show the start position clearly: {reading.reason}")
+        wrong = reading.layout.differences(start_layout())
+        if wrong:
+            raise AuditError(
+                f"first photo {name} does not show the start position (differs at "
+                f"{', '.join(wrong[:10])}{' ...' if len(wrong) > 10 else ''}): the first photo must show the "
+                "start position; or the calibration is from another setup"
+            )
+
+    def judge(self, image: np.ndarray) -> Verdict:
+        """One confirm press: read the photo, judge it, play it if accepted."""
+        from vision.errors import VisionError
+
+        try:
+            reading = self.reader.read(image)
+        except VisionError as exc:
+            return Verdict(UNREADABLE, self.referee.position, reason=str(exc), status=self.referee.status)
+        verdict = self.referee.judge(reading)
+        if verdict.kind == ACCEPTED:
+            self.referee.accept(verdict)
+            self.ply += 1
+        return verdict
+
+
+def audit_folder(
+    folder: str | Path,
+    *,
+    rules: Rules | None = None,
+    calibration: str | Path | None = None,
+    corners=None,
+    result: AuditResult | None = None,
+) -> Iterator[ImageVerdict]:
+    """Referee the photos of ``folder``, yielding one :class:`ImageVerdict` per photo.
+
+    ``rules``: None takes the options a :class:`~companion.frames.FrameArchive`
+    recorded for the game (original rules if none). ``calibration``: a
+    calibration file; else the first photo calibrates (``corners``: the field
+    corners A1 G1 G7 A7 in pixels, else the markers). Pass an
+    :class:`AuditResult` as ``result`` to receive the record and the outcome.
+    Raises :class:`AuditError` for bad input (before the first verdict where it can).
+    """
+    images = list_images(folder)
+    if rules is None:
+        meta = read_game_meta(folder)
+        names = meta.get("rules") if meta else None
+        try:
+            rules = Rules.from_names(names) if isinstance(names, list) else Rules()
+        except ValueError:
+            rules = Rules()
+    cal = load_calibration(calibration) if calibration is not None else None
+    first = images[0]
+    image = load_image(first)
+    if cal is None:
+        cal = calibrate_from(image, first.name, corners)
+        note = "calibrated from the field corners given" if corners is not None else "calibrated from the corner markers"
+        audit = Audit(cal, rules)
+    else:
+        audit = Audit(cal, rules)
+        audit.check_start(image, first.name)
+        note = f"calibration file {Path(calibration).name}"
+    res = result if result is not None else AuditResult(Path(folder), rules)
+    res.folder, res.rules = Path(folder), rules
+    res.date = _photo_date(first)
+    res.final = audit.referee.position
+    res.status = audit.referee.status
+    start = ImageVerdict(first.name, START, None, note=note)
+    res.verdicts.append(start)
+    yield start
+    for path in images[1:]:
+        verdict = audit.judge(load_image(path))
+        ply = None
+        if verdict.kind == ACCEPTED:
+            ply = audit.ply
+            res.turns.append(str(verdict.turn))
+        res.final = audit.referee.position
+        res.status = audit.referee.status
+        item = ImageVerdict(path.name, verdict.kind, verdict, ply=ply)
+        res.verdicts.append(item)
+        yield item
+
+
+def _photo_date(path: Path) -> str:
+    """The day the first photo was taken, from its file time (UTC)."""
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc).date().isoformat()
+    except (OSError, ValueError, OverflowError):
+        return "?"
+
+
+def run_audit(folder: str | Path, **kw) -> AuditResult:
+    """The whole audit at once (tests, the benchmark)."""
+    res = AuditResult(Path(folder), kw.get("rules") or Rules())
+    for _ in audit_folder(folder, result=res, **kw):
+        pass
+    return res
+
+
+def parse_corners(text: str) -> np.ndarray:
+    """``"x,y x,y x,y x,y"`` (A1 G1 G7 A7 in pixels) -> (4, 2), or :class:`AuditError`."""
+    from vision.calibration import parse_corners as _parse
+    from vision.errors import VisionError
+
+    try:
+        return _parse(text)
+    except VisionError as exc:
+        raise AuditError(f"--corners: {exc}") from None
+
+
+__all__: Sequence[str] = (
+    "AuditError",
+    "Audit",
+    "AuditResult",
+    "ImageVerdict",
+    "audit_folder",
+    "run_audit",
+    "list_images",
+    "load_image",
+    "IMAGE_SUFFIXES",
+    "GAME_META",
+)

@@ -1,0 +1,108 @@
+"""``netzwerk audit DIR``: referee a recorded game from a folder of photos (issue 10).
+
+Exit codes: 0 the folder was refereed to the end (illegal turns are verdicts,
+not errors); 2 bad input (missing/empty folder, a file that is not an image, a
+first photo that does not show the start position, a broken calibration file),
+with a one-line message on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .audit import AuditError, AuditResult, audit_folder, parse_corners
+from .errors import NotationError
+from .rules import OPTION_HELP, Rules
+
+
+def _fail(message: str) -> int:
+    print(f"netzwerk audit: {message}", file=sys.stderr)
+    return 2
+
+
+def _emit(obj: dict) -> None:
+    print(json.dumps(obj, ensure_ascii=False), flush=True)
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    try:
+        rules = Rules.from_names(args.option) if args.option else None
+    except NotationError as exc:
+        return _fail(f"--option: {exc}")
+    if args.calibration is not None and args.corners is not None:
+        return _fail("give either --calibration or --corners, not both")
+    record_path = Path(args.record) if args.record else None
+    if record_path is not None:
+        if record_path.is_dir():
+            return _fail(f"--record {args.record!r} is a folder: give a file name")
+        if not record_path.parent.is_dir():
+            return _fail(f"--record {args.record!r}: folder {str(record_path.parent)!r} does not exist")
+    try:
+        corners = parse_corners(args.corners) if args.corners is not None else None
+        result = AuditResult(Path(args.folder), rules or Rules())
+        for item in audit_folder(args.folder, rules=rules, calibration=args.calibration, corners=corners, result=result):
+            if args.json:
+                _emit(item.to_json())
+            else:
+                print(item.line(), flush=True)
+    except AuditError as exc:
+        return _fail(str(exc))
+    if args.json:
+        _emit(result.summary_json())
+    else:
+        print(result.summary_line())
+    if record_path is not None:
+        try:
+            record_path.write_text(result.record_text())
+        except OSError as exc:
+            return _fail(f"cannot write the record to {args.record!r}: {exc.strerror or exc}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "audit",
+        help="referee a recorded game from a folder of photos",
+        description=(
+            "Referee a game afterwards from a folder of photos: the first photo shows the start position "
+            "(and calibrates the camera setup), each later photo is the board at a confirm press. One verdict "
+            "per photo (accepted with the turn, rejected with the diagnosis, unreadable with the reason, "
+            "unchanged, or game over), then the result. Photos are .jpg/.jpeg/.png, taken in name order "
+            "(digit runs compared as numbers); hidden files and sub-folders are skipped. The same referee as "
+            "'netzwerk run' makes every decision."
+        ),
+    )
+    p.add_argument("folder", metavar="DIR", help="the folder of photos")
+    p.add_argument(
+        "--calibration",
+        metavar="FILE",
+        help="a calibration file (netzwerk vision calibrate) instead of calibrating from the first photo",
+    )
+    p.add_argument(
+        "--corners",
+        metavar="'x,y x,y x,y x,y'",
+        help="field corners A1 G1 G7 A7 in pixels of the first photo, for a board without corner markers",
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="enable a rule option (repeatable; default: the options the frame archive recorded, else none): "
+        + "; ".join(f"{k}: {v}" for k, v in OPTION_HELP.items()),
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per photo (image, verdict, turn, reason, position, status), "
+        "then one with the record and the result",
+    )
+    p.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write the game record (the format of 'netzwerk games export') to FILE",
+    )
+    p.set_defaults(handler=cmd_audit)
