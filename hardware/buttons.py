@@ -46,7 +46,9 @@ class ButtonLogic:
         self.bounce_s = bounce_s
         self.hold_s = hold_s
         self._pressed = bool(button.is_pressed)
-        self._held = False
+        # A button already down when the panel starts (stuck, or leaned on) counts
+        # as held: its release must not act as a short press.
+        self._held = self._pressed
         self._quiet_until = -1.0
         self._resync: Timer | None = None
         self._hold_timer: Timer | None = None

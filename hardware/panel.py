@@ -396,7 +396,8 @@ class Panel:
             self._channels["buzzer"].play(patterns.win_tune(self.timings))
 
     def clear_win(self) -> None:
-        """End the win pattern: every LED, the pointer and the buzzer go off."""
+        """End the win pattern: turn and status LEDs, the pointer and the buzzer go off
+        (the gauge keeps what it shows; ``clear_gauge()`` for that)."""
         with self._lock:
             self._check_open()
             self._win = None

@@ -209,3 +209,31 @@ def test_real_clock_runs_callbacks_on_the_event_thread_and_patterns_in_backgroun
     assert not amber.is_lit and panel.state().led("amber").mode is LedMode.OFF
     assert amber.pin.states[-1].state is False or amber.pin.states[-1].state == 0
     assert len(amber.pin.states) >= 1 + 2 * T.wrong_player_blinks
+
+
+def test_a_button_down_at_start_counts_as_held(factory, clock):
+    import threading as _t
+
+    from gpiozero import Button
+
+    from hardware.buttons import ButtonLogic
+    from hardware.timing import Scheduler
+
+    button = Button(16, pull_up=True, pin_factory=factory)
+    scheduler = Scheduler(clock)
+    try:
+        button.pin.drive_low()  # already pressed (stuck, or leaned on) when the logic starts
+        events = []
+        logic = ButtonLogic("b", button, scheduler, _t.RLock(), lambda n, e: events.append(e), 0.03, 2.0)
+        assert logic.is_held
+        button.pin.drive_high()
+        clock.advance(0.1)
+        assert events == ["release-held"]  # not a short press
+        button.pin.drive_low()
+        clock.advance(0.1)
+        button.pin.drive_high()
+        assert events == ["release-held", "press", "release"]
+        logic.close()
+    finally:
+        scheduler.close()
+        button.close()
