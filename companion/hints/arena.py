@@ -49,7 +49,9 @@ def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]
     denom = 1.0 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo = 0.0 if p == 0.0 else max(0.0, centre - half)  # exact ends: no rounding past the estimate
+    hi = 1.0 if p == 1.0 else min(1.0, centre + half)
+    return lo, hi
 
 
 @dataclass(frozen=True)

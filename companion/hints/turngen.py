@@ -78,8 +78,8 @@ def robot_outcomes(board: Board, rules: Rules, *, max_moves: int = 6, max_states
                 found[placement] = p2
             if depth < max_moves:
                 queue.append((nxt, p2))
-            else:
-                complete = False
+            elif nxt.own & ~nxt.moved:
+                complete = False  # unmoved robots left beyond the move limit
         if max_states and len(seen) > max_states:
             complete = complete and not queue
             break
