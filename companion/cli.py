@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "companion.cli_panel",
     "companion.cli_audit",
     "companion.cli_hints",
+    "companion.cli_vision",
 )
 
 

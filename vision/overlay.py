@@ -1,0 +1,54 @@
+"""The set-up picture: the frame with the calibrated grid and what was read drawn on it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .calibration import Calibration
+from .geometry import CORNER_NAMES, FIELD_CORNERS, point_coords, square_centers
+from .layout import PointState, SquareState
+from .reading import BoardReading
+
+
+def _px(H: np.ndarray, xy) -> np.ndarray:
+    return cv2.perspectiveTransform(np.asarray(xy, np.float64).reshape(-1, 1, 2), H).reshape(-1, 2)
+
+
+def draw_overlay(image: np.ndarray, calibration: Calibration, reading: BoardReading | None = None) -> np.ndarray:
+    """A copy of ``image`` with the energy lines, corner names and the reading drawn on it.
+
+    Green rings: batteries; W / B letters: robots; orange: low confidence; the
+    reason (if not readable) is written at the top.
+    """
+    out = image.copy()
+    H = calibration.H
+    line = (0, 200, 255)
+    for i in range(7):
+        for p, q in (((i, 0), (i, 6)), ((0, i), (6, i))):
+            a, b = _px(H, [p, q])
+            cv2.line(out, tuple(np.round(a).astype(int)), tuple(np.round(b).astype(int)), line, 1, cv2.LINE_AA)
+    for name, c in zip(CORNER_NAMES, _px(H, FIELD_CORNERS)):
+        cv2.putText(out, name, tuple(np.round(c + 6).astype(int)), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 255), 2, cv2.LINE_AA)
+    scale = np.linalg.norm(_px(H, [(0, 0)]) - _px(H, [(1, 0)]))
+    if reading is not None:
+        sprobs = reading.square_probs.argmax(axis=1)
+        pprobs = reading.point_probs.argmax(axis=1)
+        low_s, low_p = set(reading.low_confidence_squares), set(reading.low_confidence_points)
+        for i, c in enumerate(_px(H, square_centers())):
+            state = (SquareState.EMPTY, SquareState.WHITE, SquareState.BLACK)[int(sprobs[i])]
+            colour = (0, 140, 255) if i in low_s else (0, 220, 0)
+            if state is not SquareState.EMPTY or i in low_s:
+                txt = {SquareState.WHITE: "W", SquareState.BLACK: "B", SquareState.EMPTY: "?"}[state]
+                org = tuple(np.round(c + np.array([-0.12, 0.12]) * scale).astype(int))
+                cv2.putText(out, txt, org, cv2.FONT_HERSHEY_SIMPLEX, max(0.5, scale / 90), (0, 0, 0), 5, cv2.LINE_AA)
+                cv2.putText(out, txt, org, cv2.FONT_HERSHEY_SIMPLEX, max(0.5, scale / 90), colour, 2, cv2.LINE_AA)
+        for i, c in enumerate(_px(H, point_coords())):
+            state = (PointState.EMPTY, PointState.BATTERY)[int(pprobs[i])]
+            colour = (0, 140, 255) if i in low_p else (0, 220, 0)
+            if state is PointState.BATTERY or i in low_p:
+                cv2.circle(out, tuple(np.round(c).astype(int)), int(max(4, 0.2 * scale)), colour, 2, cv2.LINE_AA)
+        text = "readable" if reading.readable else f"NOT READABLE: {reading.reason}"
+        cv2.putText(out, text[:110], (12, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 0), 5, cv2.LINE_AA)
+        cv2.putText(out, text[:110], (12, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255, 255, 255) if reading.readable else (0, 0, 255), 2, cv2.LINE_AA)
+    return out
