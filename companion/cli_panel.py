@@ -19,11 +19,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import warnings
 from pathlib import Path
 
-from hardware.errors import HardwareError, PinMapError
-from hardware.mockpins import MockPanelFactory
+from hardware.errors import PanelError, PinMapError
+from hardware.factories import open_panel
 from hardware.panel import Panel
 from hardware.pinmap import PinMap
 from hardware.pointer import PointerTarget
@@ -106,25 +105,14 @@ def _pin_map(args: argparse.Namespace) -> PinMap:
 
 
 def _mock_panel(pin_map: PinMap) -> Panel:
-    return Panel(pin_map, MockPanelFactory(), clock=ManualClock())
+    return open_panel("mock", pin_map, clock=ManualClock())
 
 
 def _real_panel(pin_map: PinMap) -> Panel:
-    from gpiozero.exc import BadPinFactory, GPIOPinInUse, GPIOZeroError
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return Panel(pin_map, None)
-        except BadPinFactory:
-            raise _NoGpio("no GPIO pins here: gpiozero found no pin library for this machine "
-                          "(not a Raspberry Pi, or lgpio not installed: pip install '.[pi]'); "
-                          "run the self-test on simulated pins with --gpio mock") from None
-        except GPIOPinInUse as exc:
-            raise _NoGpio(f"a panel pin is in use ({exc}); stop the companion service first "
-                          f"(systemctl stop netzwerk-companion)") from None
-        except (GPIOZeroError, HardwareError, OSError) as exc:
-            raise _NoGpio(f"cannot open the panel's pins: {exc}") from None
+    try:
+        return open_panel("auto", pin_map)
+    except PanelError as exc:
+        raise _NoGpio(str(exc)) from None
 
 
 def _selftest(args: argparse.Namespace) -> int:
@@ -175,7 +163,8 @@ def _show(args: argparse.Namespace) -> int:
         with VirtualPanel(panel) as virtual:
             if args.win:
                 panel.show_win(args.win)
-            panel.show_turn(args.turn) if args.turn else None
+            if args.turn:
+                panel.show_turn(args.turn)
             if args.status:
                 getattr(panel, f"signal_{args.status}")()
             if targets:

@@ -16,6 +16,7 @@ Without a Pi: ``Panel(pin_factory=MockPanelFactory(), clock=ManualClock())`` and
 
 from .animation import LedMode
 from .errors import HardwareError, PanelError, PinMapError
+from .factories import open_panel
 from .mockpins import Chain595, MockPanelFactory, press, press_together
 from .panel import LedState, Panel, PanelState
 from .patterns import Pattern, Timings
@@ -26,5 +27,5 @@ from .timing import ManualClock, MonotonicClock
 __all__ = [
     "Chain595", "HardwareError", "LedMode", "LedState", "ManualClock", "MockPanelFactory",
     "MonotonicClock", "Panel", "PanelError", "PanelState", "Pattern", "PinMap", "PinMapError",
-    "PointerTarget", "Timings", "press", "press_together",
+    "PointerTarget", "Timings", "open_panel", "press", "press_together",
 ]

@@ -22,7 +22,7 @@ so tests and the docs read them from one place.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Hashable
 
 EPS = 1e-9

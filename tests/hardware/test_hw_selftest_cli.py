@@ -86,3 +86,17 @@ def test_cli_pins_from_the_config_file(capsys, tmp_path):
     assert main(["panel", "selftest", "--gpio", "mock", "--config", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "'hint'" in err and "GPIO40 does not exist" in err and str(bad) in err
+
+
+def test_open_panel(monkeypatch):
+    from hardware import PanelError, open_panel
+    from hardware.timing import ManualClock
+
+    with open_panel("mock", clock=ManualClock()) as panel:
+        panel.show_turn("black")
+        assert panel.state().turn == "black"
+    with pytest.raises(PanelError, match="gpio must be one of auto, mock"):
+        open_panel("pigpio")
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    with pytest.raises(PanelError, match="--gpio mock"):
+        open_panel("auto")
