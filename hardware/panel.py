@@ -233,6 +233,14 @@ class Panel:
         for channel in self._channels.values():
             channel.close()
         self._scheduler.close()
+        # The 74HC595 keep their outputs when the Pi lets go of the pins: clear
+        # them first, or the pointer LEDs would stay lit after the program ends.
+        register = self._devices.get("shift_register")
+        if register is not None:
+            try:
+                register.write(0)
+            except Exception:
+                pass
         self._dispatcher.close()
         for logic in self._buttons.values():
             # gpiozero's hold thread polls every 0.1 s (and waits hold_time while a

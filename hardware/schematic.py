@@ -261,7 +261,8 @@ def render_svg(pin_map: PinMap | None = None) -> str:
         f"Pointer LEDs: red 3 mm, each with {PARTS['r_pointer']} in series, cathodes to GND.",
         "Bottom edge (A a B b … f G) = outputs 0–12 (chips 0–1), left edge (1 1 2 2 … 6 7) = outputs 16–28 (chips 2–3).",
         "Bits are shifted highest output first; a rising RCLK edge shows them (see hardware/shift_register.py).",
-        f"GPIO LEDs: {PARTS['r_led']} each (≈3.5 mA); {PARTS['c_decouple']} between VCC and GND at every 74HC595.",
+        f"GPIO LEDs: {PARTS['r_led']} each (≈3.5 mA); {PARTS['c_decouple']} between VCC and GND at every 74HC595;"
+        " 10 kΩ from RCLK to GND.",
     )):
         svg.text(20, note_y + 16 * i, line, 11)
     return svg.svg()

@@ -121,3 +121,14 @@ def test_pointer_target_validation_and_parsing():
         PointerTarget("battery", 0, 0)
     with pytest.raises(ValueError, match="integer"):
         PointerTarget.square(True, 0)
+
+
+def test_closing_the_panel_darkens_the_pointer_leds(make_panel, factory):
+    panel = make_panel()
+    pm = panel.pin_map
+    chain = Chain595(factory.bcm(pm.sr_data), factory.bcm(pm.sr_clock), factory.bcm(pm.sr_latch))
+    panel.point_at_square(5, 5)
+    assert chain.lit() == (11, 27)
+    panel.close()
+    assert chain.lit() == ()
+    chain.detach()
