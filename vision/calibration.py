@@ -237,10 +237,11 @@ def homography_from_corners(corners: object, size: tuple[int, int]) -> np.ndarra
     cross = []
     for i in range(4):
         a, b, d = c[i], c[(i + 1) % 4], c[(i + 2) % 4]
-        cross.append(np.cross(b - a, d - b))
+        u, v = b - a, d - b
+        cross.append(u[0] * v[1] - u[1] * v[0])
     if not (all(v > 0 for v in cross) or all(v < 0 for v in cross)):
         raise BadCorners("corners do not form a convex quadrilateral: give them in the order A1, G1, G7, A7 (around the field)")
-    area = 0.5 * abs(sum(np.cross(c[i], c[(i + 1) % 4]) for i in range(4)))
+    area = 0.5 * abs(sum(c[i][0] * c[(i + 1) % 4][1] - c[i][1] * c[(i + 1) % 4][0] for i in range(4)))
     if area < 0.02 * w * h:
         raise BadCorners(f"the field spanned by the corners is tiny ({area:.0f} px^2): are the coordinates right?")
     H = cv2.getPerspectiveTransform(FIELD_CORNERS.astype(np.float32), c.astype(np.float32))

@@ -18,6 +18,7 @@ with Lambert shading, specular highlights and hard shadows cast by the lamp.
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from dataclasses import dataclass, field, fields, replace
 
 import cv2
@@ -212,12 +213,19 @@ def _board_texture(rng, markers: bool, marker_size: float) -> np.ndarray:
             side = int(round(marker_size * TEX_PPU))
             img = cv2.aruco.generateImageMarker(dictionary, mid, side).astype(np.float32) / 255.0
             img = (20 + img[..., None] * (paper - 20)).astype(np.float32)
-            src = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+            src = np.float32([[0, 0], [side, 0], [side, side], [0, side]]) - 0.5
             dst = _tex_pts(quad).astype(np.float32)
             M = cv2.getPerspectiveTransform(src, dst)
             warped = cv2.warpPerspective(img, M, (n, n), flags=cv2.INTER_LINEAR, borderValue=(-1, -1, -1))
             m = warped[..., 0] >= 0
             tex[m] = warped[m]
+    return tex
+
+
+@lru_cache(maxsize=4)
+def _cached_texture(seed: int, markers: bool, marker_size: float) -> np.ndarray:
+    tex = _board_texture(_rng("texture", seed), markers, marker_size)
+    tex.setflags(write=False)
     return tex
 
 
@@ -342,7 +350,8 @@ def _hand(img, rng, size, target_px):
 
 def _random_conditions(rng, d: Degradations) -> Degradations:
     def pick(value, draw):
-        return draw() if value is None else value
+        drawn = draw()  # always draw: the camera must not depend on which conditions were given
+        return drawn if value is None else value
 
     return replace(
         d,
@@ -416,7 +425,7 @@ def render(
     lam = setup.uniform(0, 2 * np.pi)
     light = np.array([np.sin(elev) * np.cos(lam), np.sin(elev) * np.sin(lam), np.cos(elev)])
 
-    tex = _board_texture(_rng("texture", seed), markers, cond.marker_size)
+    tex = _cached_texture(seed, markers, float(cond.marker_size))
 
     # where the pieces stand: fixed by seed and layout, so a still board renders alike
     key = (tuple(s.value for s in layout.squares), tuple(p.value for p in layout.points))
@@ -473,11 +482,12 @@ def render(
     frng = _rng("frame", seed, frame, key)
     # an external hard shadow (a lamp arm, a head) across part of the board
     if cond.shadow > 0:
-        c0 = setup.uniform(-1, 7, 2)
-        ang = setup.uniform(0, np.pi)
+        srng = _rng("shadow", seed)
+        c0 = srng.uniform(-1, 7, 2)
+        ang = srng.uniform(0, np.pi)
         d = np.array([np.cos(ang), np.sin(ang)])
         n = np.array([-d[1], d[0]])
-        width = setup.uniform(1.0, 2.5)
+        width = srng.uniform(1.0, 2.5)
         quad = np.array([c0 - 12 * d, c0 + 12 * d, c0 + 12 * d + width * n, c0 - 12 * d + width * n])
         p = cam.project(np.column_stack([quad, np.zeros(4)]))
         m = np.zeros((h, w), np.float32)
@@ -490,7 +500,7 @@ def render(
 
     # light: gradient + vignette, global gain, colour temperature, glare
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    gdir = setup.uniform(0, 2 * np.pi)
+    gdir = _rng("gradient", seed).uniform(0, 2 * np.pi)
     grad = ((xx - w / 2) * np.cos(gdir) + (yy - h / 2) * np.sin(gdir)) / max(w, h)
     vign = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (w * w / 4 + h * h / 4)
     illum = (1 + cond.uneven * 1.2 * grad - cond.uneven * 0.5 * vign) * cond.light
@@ -498,8 +508,9 @@ def render(
     img = img[..., ::-1]  # RGB -> BGR
     img = img * illum[..., None] * temp
     if cond.glare > 0:
-        g = cam.project(np.array([[setup.uniform(0.5, 5.5), setup.uniform(0.5, 5.5), 0.0]]))[0]
-        sig = setup.uniform(0.05, 0.12) * w
+        grng = _rng("glare", seed)
+        g = cam.project(np.array([[grng.uniform(0.5, 5.5), grng.uniform(0.5, 5.5), 0.0]]))[0]
+        sig = grng.uniform(0.05, 0.12) * w
         img += (255 * cond.glare * np.exp(-((xx - g[0]) ** 2 + (yy - g[1]) ** 2) / (2 * sig * sig)))[..., None]
     if cond.motion > 0:
         k = max(3, int(cond.motion) | 1)

@@ -1,0 +1,20 @@
+"""Shared fixtures: one calibrated synthetic setup, reused by many tests (rendering is the slow part)."""
+
+from __future__ import annotations
+
+import pytest
+
+from vision.calibration import calibrate
+from vision.render import render
+
+from vision_kit import SETUP_SEED, START
+
+
+@pytest.fixture(scope="session")
+def start_frame():
+    return render(START, SETUP_SEED, tilt=18.0, rotation=37.0, shadow=0.0, glare=0.0)
+
+
+@pytest.fixture(scope="session")
+def calibration(start_frame):
+    return calibrate(start_frame.image, START)
