@@ -83,3 +83,34 @@ def test_virtual_panel_sees_bits_written_before_it_was_attached(panel):
     panel.show_sequence([PointerTarget.point(6, 6)])
     with VirtualPanel(panel) as v:
         assert v.picture().bottom[12] and v.picture().left[12]
+
+
+def test_plain_mock_factories():
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from hardware import Panel, PanelError
+    from hardware.timing import ManualClock
+
+    plain = MockFactory()
+    try:
+        with pytest.raises(PanelError, match="GPIO18 cannot do PWM"):
+            Panel(pin_factory=plain, clock=ManualClock())
+        plain.reset()
+        with Panel(pin_factory=plain, clock=ManualClock(), buzzer="active") as panel:
+            panel.signal_illegal()
+            assert panel.devices["buzzer"].is_active
+            with VirtualPanel(panel) as v:
+                assert v.chain is None  # plain mock pins cannot be watched: the driver's bits are used
+                panel.point_at_square(1, 1)
+                pic = v.picture()
+                assert pic.bottom[3] and pic.left[3] and pic.pointer_source.startswith("shift-register driver")
+                assert pic.buzzer_hz == 0.0 and "♪ on" in v.render_text()
+    finally:
+        plain.reset()
+    pwm = MockFactory(pin_class=MockPWMPin)
+    try:
+        with Panel(pin_factory=pwm, clock=ManualClock()) as panel:
+            panel.show_win("white")
+            assert VirtualPanel(panel).picture().buzzer_hz == pytest.approx(1046.5, abs=0.5)
+    finally:
+        pwm.reset()
