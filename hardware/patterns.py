@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from typing import Any, Hashable
 
 EPS = 1e-9
+# The tones the panel's TonalBuzzer can play (mid tone A5, two octaves each way).
+TONE_RANGE = (220.0, 3520.0)
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,15 @@ class Timings:
                 raise ValueError(f"timing {name!r} must be > 0, got {value}")
         if self.illegal_beeps < 1 or self.wrong_player_blinks < 1:
             raise ValueError("illegal_beeps and wrong_player_blinks must be >= 1")
+        lo, hi = TONE_RANGE
+        tones = [("illegal_tone_hz", self.illegal_tone_hz)] + [
+            (f"win_tune[{i}]", hz) for i, (hz, _) in enumerate(self.win_tune)]
+        for name, hz in tones:
+            if not lo <= hz <= hi:
+                raise ValueError(f"timing {name!r}: {hz} Hz is outside the buzzer's range {lo:g}..{hi:g} Hz")
+        for i, (_, seconds) in enumerate(self.win_tune):
+            if not seconds > 0:
+                raise ValueError(f"timing 'win_tune[{i}]' must last > 0 s, got {seconds}")
 
 
 # -- the patterns of the signals ------------------------------------------------

@@ -57,6 +57,18 @@ def test_bad_timings_are_refused():
         Timings(accepted_s=0.0)
     with pytest.raises(ValueError, match="illegal_beeps"):
         Timings(illegal_beeps=0)
+    with pytest.raises(ValueError, match="win_tune.1.*4000"):
+        Timings(win_tune=((440.0, 0.1), (4000.0, 0.1)))
+    with pytest.raises(ValueError, match="illegal_tone_hz"):
+        Timings(illegal_tone_hz=100.0)
+
+
+def test_buzzer_range_matches_the_tonal_buzzer(panel):
+    from hardware.patterns import TONE_RANGE
+
+    bz = panel.devices["buzzer"]
+    assert bz.min_tone.frequency == pytest.approx(TONE_RANGE[0])
+    assert bz.max_tone.frequency == pytest.approx(TONE_RANGE[1])
 
 
 # -- signals ----------------------------------------------------------------------------
