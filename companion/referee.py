@@ -239,6 +239,11 @@ class Referee:
         names = [square_name(s) for s in low_s] + [point_name(p) for p in low_p]
         good = [r for r in results if r[2] in (ACCEPTED, UNCHANGED, GAME_OVER)]
         distinct = {r[0] for r in good}
+        if game.over and good:
+            # After the end nothing is accepted, however the unsure fields read: the final
+            # board ("unchanged") if every reading is it, else a clear "game over".
+            pick = next((r for r in good if r[2] == GAME_OVER), good[0])
+            return self._verdict(pick[2], pick[0], None, confidences)
         if len(distinct) == 1:
             board, _, kind, ex = good[0]
             return self._verdict(kind, board, ex, confidences)
