@@ -130,12 +130,12 @@ class PinMap:
             used[pin] = key
 
     def assignments(self) -> Iterator[tuple[str, int]]:
-        """``(key, bcm)`` for every wired part, gauge LEDs as ``gauge[0]``, ``gauge[1]``, ..."""
+        """``(key, bcm)`` for every wired part, gauge LEDs as ``gauge_1``, ``gauge_2``, ... (config-file keys)"""
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name == "gauge":
                 for i, pin in enumerate(value):
-                    yield f"gauge[{i}]", pin
+                    yield f"gauge_{i + 1}", pin
             elif value is not None:
                 yield f.name, value
 
@@ -171,7 +171,7 @@ class PinMap:
             if key == "gauge":
                 if isinstance(raw, (str, bytes)) or not isinstance(raw, (list, tuple)):
                     raise PinMapError(f"pin map key 'gauge': must be a list of pins, got {raw!r}")
-                values[key] = tuple(_parse_pin(f"gauge[{i}]", p) for i, p in enumerate(raw))
+                values[key] = tuple(_parse_pin(f"gauge_{i + 1}", p) for i, p in enumerate(raw))
             elif key == "new_game" and (raw is None or (isinstance(raw, str) and raw.strip().lower() in ("", "none"))):
                 values[key] = None
             else:

@@ -275,14 +275,13 @@ def wiring_table(pin_map: PinMap | None = None) -> str:
     pm = pin_map or PinMap()
     lines = ["| BCM | header pin | config key | part | other use of the pin |", "| --- | --- | --- | --- | --- |"]
     for key, pin in pm.assignments():
-        base = key.split("[")[0]
+        base = "gauge" if key.startswith("gauge_") else key
         part = PART_NAMES[base]
         if base == "gauge":
-            part = f"{part} {int(key[6:-1]) + 1} (first = lowest)"
+            part = f"{part} {key[6:]} (first = lowest)"
         elif base in LED_COLOURS:
             part = f"{part}, {LED_COLOURS[base]} LED"
-        shown = f"gauge_{int(key[6:-1]) + 1}" if base == "gauge" else key
-        lines.append(f"| GPIO{pin} | {HEADER_PIN[pin]} | `{shown}` | {part} | {PIN_ROLES.get(pin, '')} |")
+        lines.append(f"| GPIO{pin} | {HEADER_PIN[pin]} | `{key}` | {part} | {PIN_ROLES.get(pin, '')} |")
     return "\n".join(lines) + "\n"
 
 

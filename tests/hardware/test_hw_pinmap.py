@@ -50,7 +50,8 @@ def test_round_trip():
 
 @pytest.mark.parametrize("mapping, words", [
     ({"hint": 17}, ["'hint'", "GPIO17", "used twice", "'sr_data'"]),
-    ({"gauge": [4, 4]}, ["gauge[1]", "GPIO4", "used twice", "gauge[0]"]),
+    ({"gauge": [4, 4]}, ["gauge_2", "GPIO4", "used twice", "gauge_1"]),
+    ({"gauge_1": 4, "gauge_2": 17}, ["gauge_2", "GPIO17", "used twice", "'sr_data'"]),
     ({"hint": 28}, ["'hint'", "GPIO28", "does not exist"]),
     ({"hint": -1}, ["'hint'", "GPIO-1", "does not exist"]),
     ({"hint": "BOARD1"}, ["'hint'", "header pin 1", "not a GPIO"]),
