@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from ..engine import (
     CORNER_MASK,
+    ROBOT_RAYS,
     TARGET_RANK_MASK,
     _initial_state,
     _PhaseContext,
@@ -74,9 +75,12 @@ def needed(n: int) -> int:
     return (n + 1) // 2
 
 
+_TARGET_W, _TARGET_B = TARGET_RANK_MASK[WHITE], TARGET_RANK_MASK[BLACK]
+
+
 def meets_target(robots: int, color: Color) -> bool:
     n = robots.bit_count()
-    return n > 0 and (robots & TARGET_RANK_MASK[color]).bit_count() >= needed(n)
+    return n > 0 and (robots & (_TARGET_W if color is WHITE else _TARGET_B)).bit_count() >= (n + 1) >> 1
 
 
 def has_won(robots: int, enemy: int, color: Color) -> bool:
@@ -86,8 +90,36 @@ def has_won(robots: int, enemy: int, color: Color) -> bool:
     return meets_target(robots, color)
 
 
+_RAYS_W, _RAYS_B = ROBOT_RAYS[WHITE], ROBOT_RAYS[BLACK]
+_BITS: dict[int, tuple[int, ...]] = {}
+
+
+def squares_of(mask: int) -> tuple[int, ...]:
+    """The set bits of ``mask`` as a tuple (cached: search meets the same masks again and again)."""
+    r = _BITS.get(mask)
+    if r is None:
+        r = tuple(bits(mask))
+        if len(_BITS) < 500_000:
+            _BITS[mask] = r
+    return r
+
+
 def has_move(own: int, enemy: int, bats: int, side: Color, rules: Rules) -> bool:
-    """R-18: can ``side`` (robots ``own``) make any legal robot move?"""
+    """R-18: can ``side`` (robots ``own``) make any legal robot move?
+
+    Fast path: a robot touching a battery with an empty neighbour square
+    forward or sideways has a 1-point move (without ``controlled-energy``,
+    where any battery may give energy).  Otherwise the engine's successor
+    generator decides.
+    """
+    if not rules.controlled_energy:
+        occupied = own | enemy
+        rays = _RAYS_W if side is WHITE else _RAYS_B
+        for sq in squares_of(own):
+            if CORNER_MASK[sq] & bats:
+                for ray in rays[sq]:
+                    if not occupied >> ray[0] & 1:
+                        return True
     ctx = phase_context(own, enemy, bats, side, rules)
     for _ in _successors(phase_start(own, enemy), ctx):
         return True

@@ -23,7 +23,7 @@ from __future__ import annotations
 from ..engine import AROUND_MASK, CORNER_MASK, ROBOT_RAYS, bits
 from ..geometry import BLACK, WHITE, Color
 from ..rules import Rules
-from .board import needed
+from .board import needed, squares_of
 
 # FORWARD[color][sq]: the squares from sq (exclusive) straight forward to the target rank (inclusive).
 FORWARD: dict[Color, tuple[tuple[int, ...], ...]] = {
@@ -39,6 +39,10 @@ DIST: dict[Color, tuple[int, ...]] = {
     WHITE: tuple(5 - s // 6 for s in range(36)),
     BLACK: tuple(s // 6 for s in range(36)),
 }
+
+_DIST_W, _DIST_B = DIST[WHITE], DIST[BLACK]
+_FWD_W, _FWD_B = FORWARD[WHITE], FORWARD[BLACK]
+_RAYS_W, _RAYS_B = ROBOT_RAYS[WHITE], ROBOT_RAYS[BLACK]
 
 #: Value of having k distinct batteries around one's robots (concave: the first ones matter most).
 ENERGY_VALUE = (-60.0, -22.0, -8.0, 0.0, 5.0, 9.0, 12.0, 14.5, 16.5, 18.0, 19.5, 21.0, 22.0, 23.0, 24.0)
@@ -56,20 +60,22 @@ W_CAPTURE_TO_MOVE = 14.0
 
 def side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -> tuple[float, bool]:
     """(static score, can finish the race this turn) for the player with ``robots``."""
-    n = robots.bit_count()
+    sqs = squares_of(robots)
+    n = len(sqs)
     if n == 0:
         return -5000.0, False
-    need = needed(n)
-    dist = DIST[color]
-    fwd = FORWARD[color]
+    need = (n + 1) >> 1
+    white = color is WHITE
+    dist = _DIST_W if white else _DIST_B
+    fwd = _FWD_W if white else _FWD_B
     jump_enemies = rules.jump_enemies
     keys = []
     total_d = 0
     union = 0
-    energy = 0.0
+    energy = 0
     frozen = 0
     ready = 0
-    for sq in bits(robots):
+    for sq in sqs:
         d = dist[sq]
         total_d += d
         cm = CORNER_MASK[sq] & bats
@@ -83,19 +89,18 @@ def side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -
             ready += 1
             continue
         # can it reach the target row this turn on its own energy?
-        cost = d
         ok = e >= d
         if ok:
+            cost = d
             path = fwd[sq]
             last = path[-1]
             for t in path:
-                bit = 1 << t
-                if robots & bit:
+                if robots >> t & 1:
                     if t == last:
                         ok = False
                         break
                     cost += 1
-                elif enemy & bit:
+                elif enemy >> t & 1:
                     cost += 1
                     if t != last and not jump_enemies:
                         ok = False
@@ -109,10 +114,9 @@ def side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -
     keys.sort()
     progress = sum(keys[:need])
     controlled = 0
-    for p in bits(bats):
+    for p in squares_of(union):
         a = AROUND_MASK[p]
-        o = (robots & a).bit_count()
-        if o and o >= (enemy & a).bit_count():
+        if (robots & a).bit_count() >= (enemy & a).bit_count():
             controlled += 1
     score = (
         -W_PROGRESS * progress
@@ -130,11 +134,12 @@ def capture_threats(robots: int, enemy: int, bats: int, color: Color, rules: Rul
     """How many enemy robots one of ``robots`` could capture in one move on its own energy."""
     victims = 0
     strength = rules.strength_capture
-    for sq in bits(robots):
+    rays = _RAYS_W if color is WHITE else _RAYS_B
+    for sq in squares_of(robots):
         e = (CORNER_MASK[sq] & bats).bit_count()
         if e < 2:
             continue
-        for ray in ROBOT_RAYS[color][sq]:
+        for ray in rays[sq]:
             cost = 0
             for t in ray:
                 cost += 1

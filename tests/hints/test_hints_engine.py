@@ -150,7 +150,7 @@ def test_winning_robot_phase_only_when_it_wins() -> None:
 def test_search_sees_the_opponents_win_coming() -> None:
     """Black threatens e2-e1 (2 robots: 1 needed); White has no win, so every
     turn that leaves e2 and f2 free to advance loses; depth 2 must see it."""
-    pos = Position.from_string("6/6/6/2W3/4BB/W5 7/7/7/2x4/4xx1/xxxxx2/xxxxx2 w")
+    pos = Position.from_string("6/6/6/6/4BB/WW4 xxxxxxx/xxx4/7/7/4x1x/xx5/7 w")
     assert not status(pos).over
     searcher = Searcher(ORIGINAL, SearchLimits())
     best, value = searcher.search(Board.of(pos), 2.0)
