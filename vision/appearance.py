@@ -158,6 +158,20 @@ def line_segments() -> np.ndarray:
     return np.array(segs, np.float64)
 
 
+def segment_neighbours() -> tuple[list[tuple[int, ...]], list[tuple[int, int]]]:
+    """Per segment (same order as :func:`line_segments`): the squares beside it and its two points."""
+    squares, points = [], []
+    for r in range(7):
+        for c in range(6):
+            squares.append(tuple(rr * 6 + c for rr in (r - 1, r) if 0 <= rr < 6))
+            points.append((r * 7 + c, r * 7 + c + 1))
+    for c in range(7):
+        for r in range(6):
+            squares.append(tuple(r * 6 + cc for cc in (c - 1, c) if 0 <= cc < 6))
+            points.append((r * 7 + c, (r + 1) * 7 + c))
+    return squares, points
+
+
 def _segment_samples():
     segs = line_segments()
     t = np.linspace(0.3, 0.7, 9)

@@ -17,19 +17,22 @@ from .appearance import (
     PixelModel,
     point_windows,
     segment_contrast,
+    segment_neighbours,
     square_windows,
     window_mass,
 )
 from .calibration import Calibration, blank_reason, check_image, locate_board, square_centres_for
 from .errors import MarkersNotFound, VisionError
 from .features import features, field_mask, rectify
-from .geometry import point_coords
+from .geometry import point_coords, point_name, square_name
 from .layout import BoardLayout, POINT_STATES, SQUARE_STATES
 from .reading import BoardReading, unreadable
 
 MIN_ALIGNMENT = 0.4          # median line contrast relative to calibration below this: board moved
 OCCLUSION_TOLERANCE = 0.08  # share of a field's window that may be unexplained (glints, dust)
 OCCLUDED_FIELD = 0.20        # share of a field's window unexplained -> that field is occluded
+LINE_LOST = 0.3             # a line segment this much fainter than at calibration is hidden
+LOST_LINE_WEIGHT = 0.012    # each hidden segment beside empty squares counts as this much occlusion
 OCCLUDED_BOARD = 0.02        # share of the whole field unexplained -> "hand or object over the board"
 
 
@@ -59,6 +62,7 @@ class BoardReader:
         self._line_use = self._line_ref > 0.25 * np.median(np.abs(self._line_ref))
         self._ink_sign = 1.0
         self._fmask = field_mask()
+        self._seg_squares, self._seg_points = segment_neighbours()
         self._fmask_tight = field_mask(tight=True).astype(np.float32)
 
     @property
@@ -98,7 +102,8 @@ class BoardReader:
         feats, _, dev = features(rect)
         bright = feats[..., :3].mean(axis=2)
         contrast = segment_contrast(cv2.GaussianBlur(bright, (0, 0), 0.8))
-        ratios = contrast[self._line_use] / self._line_ref[self._line_use]
+        ratios_all = contrast / np.where(np.abs(self._line_ref) > 1e-6, self._line_ref, 1e-6)
+        ratios = ratios_all[self._line_use]
         alignment = float(np.median(ratios)) if ratios.size else 0.0
         if alignment < MIN_ALIGNMENT:
             hint = (" and the corner markers were not found again" if self._cal.method == "markers"
@@ -141,7 +146,16 @@ class BoardReader:
         sp = (1 - us) * sp + us / 3
         pp = (1 - up) * pp + up / 2
 
-        occluded = float(post[OTHER][self._fmask].mean())
+        # energy lines that vanished beside empty squares: something lies over them (a hand)
+        robot_sq = sp.argmax(axis=1) != 0
+        lost = [k for k in np.flatnonzero(ratios_all < LINE_LOST)
+                if self._line_use[k] and not any(robot_sq[q] for q in self._seg_squares[k])]
+        if lost:
+            hidden_s = sorted({q for k in lost for q in self._seg_squares[k]})
+            hidden_p = sorted({q for k in lost for q in self._seg_points[k]})
+            sp[hidden_s] = 0.5 * sp[hidden_s] + 0.5 / 3
+            pp[hidden_p] = 0.5 * pp[hidden_p] + 0.5 / 2
+        occluded = float(post[OTHER][self._fmask].mean()) + LOST_LINE_WEIGHT * len(lost)
         sconf = sp.max(axis=1)
         pconf = pp.max(axis=1)
         low_s = tuple(int(i) for i in np.flatnonzero(sconf < self.min_confidence))
@@ -155,13 +169,15 @@ class BoardReader:
             alignment=alignment,
         )
         if occluded > OCCLUDED_BOARD:
+            where = ""
+            if lost:
+                where = " near " + ", ".join(square_name(q) for q in hidden_s[:6]) + (" ..." if len(hidden_s) > 6 else "")
             return unreadable(
-                f"something covers the board ({occluded:.0%} of it unexplained): a hand or an object over the board?",
+                f"something covers the board{where} (energy lines hidden at {len(lost)} places, "
+                f"{float(post[OTHER][self._fmask].mean()):.0%} unexplained): a hand or an object over the board?",
                 **common,
             ), alignment
         if low_s or low_p:
-            from .geometry import point_name, square_name
-
             names = [square_name(i) for i in low_s] + [point_name(i) for i in low_p]
             return unreadable(
                 "low confidence at " + ", ".join(names[:12]) + (" ..." if len(names) > 12 else ""),
