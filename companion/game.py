@@ -1,0 +1,919 @@
+"""The companion: the game loop that referees a physical game, from setup to the win.
+
+One :class:`Companion` wires a frame source (``companion.cameras``), the vision
+reader, the :class:`~companion.referee.Referee` (every decision), the
+:class:`~companion.journal.Journal` and the GPIO :class:`~hardware.panel.Panel`.
+``netzwerk run`` drives it with real time (:meth:`Companion.run`);
+``netzwerk demo``, the tests and the benchmark drive the very same
+:meth:`Companion.tick` on a panel with a ``ManualClock`` (virtual time: waiting
+is advancing the clock), the synthetic camera and mock pins.
+
+Phases:
+
+* ``setup``: no calibration yet; every ``calibration_retry`` seconds the loop
+  tries to calibrate from the frame, expecting the start position (or the
+  position of the game being resumed); amber and the reason until it works.
+* ``check``: the board must show an expected position (the start of a new
+  game, the journal's position after a restart, the position an undo went
+  back to). Amber and the pointer at the first differing field until it
+  does; then play goes on (a new game is opened in the journal). During a
+  resume or undo check the player to move may still confirm a turn.
+* ``playing``: a confirm press (of the side whose turn LED is lit: the panel
+  ignores the other) takes the next *stable* reading: one taken after the
+  press whose fields have not changed for ``stable_seconds``. The referee
+  judges it: accepted (journal committed first, then green, the turn passes,
+  maybe the win), rejected (red, buzzer, the pointer at the pieces, the turn
+  stays), unreadable (amber, the reason, the pointer at unsure fields; the
+  board is read again until ``confirm_timeout``), unchanged (amber: nothing
+  moved).
+* ``over``: the win pattern; new game (both confirms held, or the new-game
+  button) waits for the start position, then starts the next game.
+
+Live watching (option): during the robot phase every stable reading updates
+the energy gauge (energy still available to the player to move) and warns
+(amber blink, pointer) when a robot stands where no legal robot phase can have
+brought it.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from .cameras import CameraError, Frame, FrameSource
+from .engine import (
+    CORNER_MASK,
+    _initial_state,
+    _PhaseContext,
+    _successors,
+    controlled_mask,
+    mask_of,
+    robot_phase_outcomes,
+)
+from .errors import NotationError
+from .explain import explain
+from .geometry import BLACK, WHITE, Color, point_name, square_name
+from .journal import Journal, JournalError
+from .moves import Turn
+from .position import Placement, Position
+from .referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
+from .referee import _only_low_confidence
+from .rules import Rules
+
+SETUP = "setup"
+CHECK = "check"
+PLAYING = "playing"
+OVER = "over"
+
+# Why a check is running.
+START = "start"        # the first game of this run
+NEW_GAME = "new-game"  # new game pressed
+RESUME = "resume"      # restarted with an open game in the journal
+UNDO = "undo"          # a turn was taken back: the board must be put back
+
+
+@dataclass(frozen=True)
+class LoopTimings:
+    """The loop's timings in seconds (``[timings]`` of the config file)."""
+
+    stable_seconds: float = 0.5
+    confirm_timeout: float = 10.0
+    camera_timeout: float = 5.0
+    poll_interval: float = 0.1
+    watchdog_seconds: float = 0.0  # 0: from $WATCHDOG_USEC
+    calibration_retry: float = 1.0
+    hint_budget: float = 1.0
+
+    @classmethod
+    def from_config(cls, t: Any, **kw: Any) -> "LoopTimings":
+        return cls(stable_seconds=t.stable_seconds, confirm_timeout=t.confirm_timeout,
+                   camera_timeout=t.camera_timeout, poll_interval=t.poll_interval,
+                   watchdog_seconds=t.watchdog_seconds, **kw)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of the game's log: ``kind`` is accepted, rejected, unreadable, unchanged,
+    win, undo, hint, control, new-game, check, camera, setup, warning or info."""
+
+    at: float
+    kind: str
+    text: str
+    ply: int | None = None
+    turn: str | None = None
+    squares: tuple[int, ...] = ()
+    points: tuple[int, ...] = ()
+
+    def line(self) -> str:
+        where = [square_name(s) for s in self.squares] + [point_name(p) for p in self.points]
+        at = f" [pointer: {' '.join(where)}]" if where else ""
+        return f"{self.kind:>10}  {self.text}{at}"
+
+
+# -- layouts -------------------------------------------------------------------------------------
+
+
+def layout_of(board: Placement | Position):
+    """The ``vision`` layout of a board."""
+    from vision.layout import BoardLayout
+
+    b = Placement.of(board)
+    return BoardLayout.from_sets(b.white, b.black, b.batteries)
+
+
+def placement_of(reading: Any) -> Placement | None:
+    """The board a reading shows with confidence, or None."""
+    layout = getattr(reading, "layout", None)
+    if layout is None or not getattr(reading, "readable", False):
+        return None
+    return Placement(frozenset(layout.white), frozenset(layout.black), frozenset(layout.batteries))
+
+
+def board_guess(reading: Any) -> Placement | None:
+    """The most likely board of a reading (also an unsure one), or None when the board was not found."""
+    sp = getattr(reading, "square_probs", None)
+    pp = getattr(reading, "point_probs", None)
+    if sp is None or pp is None:
+        return None
+    sq = np.asarray(sp).argmax(axis=1)
+    pt = np.asarray(pp).argmax(axis=1)
+    return Placement(frozenset(int(i) for i in np.flatnonzero(sq == 1)), frozenset(int(i) for i in np.flatnonzero(sq == 2)),
+                     frozenset(int(i) for i in np.flatnonzero(pt == 1)))
+
+
+def shows(reading: Any, expected: Placement, min_prob: float) -> bool:
+    """Does an unsure reading (low confidence its only problem) fit ``expected``? Every sure field
+    must read as expected, every unsure one must give the expected state at least ``min_prob``."""
+    sp = np.asarray(reading.square_probs)
+    pp = np.asarray(reading.point_probs)
+    low_s = set(reading.low_confidence_squares)
+    low_p = set(reading.low_confidence_points)
+    for s in range(36):
+        k = 1 if s in expected.white else 2 if s in expected.black else 0
+        if (sp[s].argmax() != k) and not (s in low_s and sp[s][k] >= min_prob):
+            return False
+    for p in range(49):
+        k = 1 if p in expected.batteries else 0
+        if (pp[p].argmax() != k) and not (p in low_p and pp[p][k] >= min_prob):
+            return False
+    return True
+
+
+def first_difference(expected: Placement, seen: Placement) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+    """(description, squares, points) of the first field where ``seen`` differs from ``expected``."""
+
+    def sq_text(b: Placement, s: int) -> str:
+        return "a White robot" if s in b.white else "a Black robot" if s in b.black else "empty"
+
+    for s in range(36):
+        if (s in expected.white, s in expected.black) != (s in seen.white, s in seen.black):
+            return f"{square_name(s)} should be {sq_text(expected, s)}, the board shows {sq_text(seen, s)}", (s,), ()
+    for p in range(49):
+        if (p in expected.batteries) != (p in seen.batteries):
+            want = "a battery" if p in expected.batteries else "empty"
+            got = "a battery" if p in seen.batteries else "empty"
+            return f"{point_name(p)} should be {want}, the board shows {got}", (), (p,)
+    return "", (), ()
+
+
+def count_differences(a: Placement, b: Placement) -> int:
+    n = sum(1 for s in range(36) if (s in a.white, s in a.black) != (s in b.white, s in b.black))
+    return n + len(a.batteries ^ b.batteries)
+
+
+def _targets(squares=(), points=(), blink: bool = False):
+    from hardware.pointer import PointerTarget
+
+    out = [PointerTarget.square(s % 6, s // 6, blink) for s in squares]
+    out += [PointerTarget.point(p % 7, p // 7, blink) for p in points]
+    return out
+
+
+def turn_targets(turn: Turn):
+    """Pointer steps showing a turn: each move's source blinking, then its target steady."""
+    from hardware.pointer import PointerTarget
+
+    steps = []
+    for m in turn.robot_moves:
+        steps += [PointerTarget.square(m.src % 6, m.src // 6, True), PointerTarget.square(m.dst % 6, m.dst // 6)]
+    for m in turn.battery_moves:
+        steps += [PointerTarget.point(m.src % 7, m.src // 7, True), PointerTarget.point(m.dst % 7, m.dst // 7)]
+    return steps
+
+
+# -- energy (live watching) -------------------------------------------------------------------
+
+
+def energy_available(pos: Position, rules: Rules) -> int:
+    """Energy the player to move can draw this turn: the batteries on a corner of one of their
+    robots (each gives one point per turn); with ``controlled-energy`` only controlled ones."""
+    own = mask_of(pos.robots(pos.to_move))
+    enemy = mask_of(pos.robots(pos.to_move.other))
+    bats = mask_of(pos.batteries)
+    allowed = controlled_mask(own, enemy, bats) if rules.controlled_energy else bats
+    reach = 0
+    for s in pos.robots(pos.to_move):
+        reach |= CORNER_MASK[s]
+    return (reach & allowed).bit_count()
+
+
+def robot_phase_cost(pos: Position, turn: Turn, rules: Rules) -> int | None:
+    """Energy spent by the robot moves of ``turn`` (None if they are not a legal robot phase)."""
+    ctx = _PhaseContext.of(pos, rules)
+    st = _initial_state(pos)
+    cost = 0
+    for mv in turn.robot_moves:
+        for step, nxt in _successors(st, ctx):
+            if step.src == mv.src and step.dst == mv.dst:
+                cost += step.cost
+                st = nxt
+                break
+        else:
+            return None
+    return cost
+
+
+# -- the reading of frames ---------------------------------------------------------------------
+
+
+@dataclass
+class _Seen:
+    """The latest reading and how long the board has looked like this."""
+
+    frame: Frame
+    reading: Any
+    signature: tuple
+    since: float  # clock time of the first frame with this signature (consecutive frames)
+    board: Placement | None
+
+
+def _signature(reading: Any) -> tuple:
+    sp = getattr(reading, "square_probs", None)
+    pp = getattr(reading, "point_probs", None)
+    if sp is None or pp is None:
+        return ("none", getattr(reading, "reason", None))
+    return (np.asarray(sp).argmax(axis=1).tobytes(), np.asarray(pp).argmax(axis=1).tobytes(),
+            bool(getattr(reading, "readable", False)),
+            tuple(getattr(reading, "low_confidence_squares", ())), tuple(getattr(reading, "low_confidence_points", ())))
+
+
+@dataclass
+class _Pending:
+    """A confirm press waiting for a stable reading."""
+
+    side: str
+    at: float
+    shown: set = field(default_factory=set)  # interim reasons already signalled
+
+
+def default_calibrate(image: np.ndarray, expected: Placement, corners=None):
+    from vision.calibration import calibrate
+
+    return calibrate(image, layout_of(expected), corners=corners)
+
+
+def default_reader(calibration):
+    from vision.reader import BoardReader
+
+    return BoardReader(calibration)
+
+
+class Companion:
+    """The game loop. See the module docstring.
+
+    ``panel``: a :class:`hardware.panel.Panel` (its clock is the loop's clock:
+    a ``ManualClock`` makes time virtual). ``source``: a frame source.
+    ``calibration``: a ready calibration (else calibrated at setup, from
+    ``corners`` if given, and saved to ``calibration_path`` if given).
+    ``calibrate``/``make_reader``: the vision functions (tests inject fakes).
+    ``frame_saver``: ``(frame, verdict, ply) -> None`` called for every judged
+    confirm press. ``on_log``: called with every :class:`LogEntry`.
+    """
+
+    def __init__(
+        self,
+        panel: Any,
+        source: FrameSource,
+        journal: Journal,
+        *,
+        rules: Rules = Rules(),
+        starting_side: Color = WHITE,
+        timings: LoopTimings = LoopTimings(),
+        calibration: Any = None,
+        corners: Any = None,
+        calibration_path: str | Path | None = None,
+        calibrate: Callable[..., Any] = default_calibrate,
+        make_reader: Callable[[Any], Any] = default_reader,
+        notifier: Any = None,
+        live_watch: bool = False,
+        frame_saver: Callable[[Frame, Verdict, int], Any] | None = None,
+        on_log: Callable[[LogEntry], Any] | None = None,
+        hints: bool = True,
+    ) -> None:
+        self.panel = panel
+        self.source = source
+        self.journal = journal
+        self.rules = rules
+        self.starting_side = starting_side
+        self.timings = timings
+        self.corners = corners
+        self.calibration_path = Path(calibration_path) if calibration_path else None
+        self._calibrate = calibrate
+        self._make_reader = make_reader
+        self.notifier = notifier
+        self.live_watch = live_watch
+        self.frame_saver = frame_saver
+        self.on_log = on_log
+        self.hints_enabled = hints
+        self.clock = panel.clock
+        self.manual = bool(getattr(self.clock, "manual", False))
+
+        self.referee = Referee(rules, Position.start(starting_side))
+        self.game_id: int | None = None
+        self.phase = SETUP
+        self.check_purpose = START
+        self.expected: Placement = Placement.of(self.referee.position)
+        self.calibration = calibration
+        self.reader = make_reader(calibration) if calibration is not None else None
+        self.log: list[LogEntry] = []
+        self.seen: _Seen | None = None
+        self.pending: _Pending | None = None
+        self.stopped = False
+        self.started = False
+        self.frames_read = 0
+        self.camera_failures = 0
+        self._events: queue.SimpleQueue = queue.SimpleQueue()
+        self._backlog: deque = deque()
+        self._last_calibration_try = -1e18
+        self._last_signal: tuple | None = None
+        self._last_camera_error: str | None = None
+        self._last_setup_error: str | None = None
+        self._watch_key: tuple | None = None
+        self._outcomes: tuple[Position, set] | None = None
+        self._energy0 = 0
+        self._watchdog_every: float | None = None
+        self._last_watchdog = -1e18
+        self.verdict_times: list[float] = []  # seconds from a confirm's handling to its verdict on the LEDs
+
+        panel.on_confirm(lambda side: self._events.put(("confirm", side)))
+        panel.on_undo(lambda: self._events.put(("undo",)))
+        panel.on_hint(lambda: self._events.put(("hint",)))
+        panel.on_control(lambda: self._events.put(("control",)))
+        panel.on_new_game(lambda: self._events.put(("new_game",)))
+
+    # ================================================================ lifetime
+    def start(self) -> None:
+        """Resume the open game of the journal, or get ready for a new one; tell systemd we are up."""
+        if self.started:
+            return
+        self.started = True
+        game = self.journal.open_game()
+        if game is not None:
+            try:
+                rules = Rules.from_names(game.rules)
+                referee = Referee(rules, Position.from_string(game.start_position))
+                referee.replay([t.turn for t in game.turns])
+            except Exception as exc:  # a journal the engine cannot replay: never guess, start afresh
+                self._log("info", f"game {game.id} of the journal cannot be replayed ({exc}); it stays as it is, "
+                                  "a new game starts from the start position")
+            else:
+                self.rules = rules
+                self.referee = referee
+                self.game_id = game.id
+                self.journal.record_event(game.id, "resumed", {"ply": len(game.turns)})
+                self._log("info", f"resuming game {game.id} after {len(game.turns)} turn(s), "
+                                  f"{referee.position.to_move.label} to move")
+                self.check_purpose = RESUME
+                self.expected = Placement.of(referee.position)
+        if self.game_id is None:
+            self.check_purpose = START
+            self.expected = Placement.of(self.referee.position)
+        self.phase = CHECK if self.reader is not None else SETUP
+        self._enter_phase_signals()
+        if self.notifier is not None:
+            self._watchdog_every = (self.timings.watchdog_seconds or None) if self.timings.watchdog_seconds else \
+                self.notifier.watchdog_interval()
+            self.notifier.ready(self.status_text())
+
+    def stop(self) -> None:
+        self.stopped = True
+        self._events.put(("stop",))
+
+    def close(self) -> None:
+        """Stop: tell systemd, switch the panel's LEDs off (the pins stay the caller's to close)."""
+        if self.notifier is not None:
+            self.notifier.stopping("stopping")
+        try:
+            self.panel.clear_win()
+        except Exception:
+            pass
+
+    def run(self) -> None:
+        """Referee until :meth:`stop` (real time)."""
+        self.start()
+        while not self.stopped:
+            self.tick()
+
+    def run_for(self, seconds: float) -> None:
+        """Tick for ``seconds`` of the loop's clock (the demo and tests on a ManualClock)."""
+        self.start()
+        end = self.clock.now() + seconds
+        while self.clock.now() < end - 1e-9 and not self.stopped:
+            self.tick()
+
+    # ================================================================ the tick
+    def tick(self) -> None:
+        """One turn of the loop: watchdog, button events, one frame, then wait ``poll_interval``."""
+        if not self.started:
+            self.start()
+        t0 = self.clock.now()
+        self._watchdog()
+        self._drain()
+        if self.stopped:
+            return
+        frame = self._grab()
+        if frame is not None:
+            self._observe(frame)
+        self._idle(max(0.0, self.timings.poll_interval - (self.clock.now() - t0)))
+
+    def _idle(self, seconds: float) -> None:
+        if self.manual:
+            self.clock.advance(seconds)  # type: ignore[attr-defined]
+            return
+        try:
+            item = self._events.get(timeout=seconds) if seconds > 0 else self._events.get_nowait()
+        except queue.Empty:
+            return
+        self._backlog.append(item)
+
+    def _watchdog(self) -> None:
+        if self.notifier is None or not self._watchdog_every:
+            return
+        now = self.clock.now()
+        if now - self._last_watchdog >= self._watchdog_every:
+            self._last_watchdog = now
+            self.notifier.watchdog()
+
+    def _drain(self) -> None:
+        while True:
+            if self._backlog:
+                item = self._backlog.popleft()
+            else:
+                try:
+                    item = self._events.get_nowait()
+                except queue.Empty:
+                    return
+            self._handle(item)
+
+    # ================================================================ buttons
+    def _handle(self, event: tuple) -> None:
+        kind = event[0]
+        if kind == "stop":
+            self.stopped = True
+        elif kind == "confirm":
+            self._on_confirm(event[1])
+        elif kind == "undo":
+            self._on_undo()
+        elif kind == "hint":
+            self._on_hint()
+        elif kind == "control":
+            self._on_control()
+        elif kind == "new_game":
+            self._on_new_game()
+
+    def _on_confirm(self, side: str) -> None:
+        if self.phase not in (PLAYING, CHECK) or self.game_id is None:
+            return
+        if side != self.referee.position.to_move.name.lower():  # the panel checks too; never trust a stale event
+            return
+        if self.pending is None:
+            self.pending = _Pending(side, self.clock.now())
+            self.panel.clear_pointer()
+            self._status(f"{side} confirmed: reading the board")
+
+    def _on_undo(self) -> None:
+        if self.phase == OVER:
+            self._log("undo", "the game is over: no undo (press new game for the next one)")
+            self.panel.blink_wrong_player()
+            return
+        if self.game_id is None or not self.referee.history:
+            self._log("undo", "nothing to take back")
+            self.panel.blink_wrong_player()
+            return
+        record = self.journal.undo_last_turn(self.game_id)
+        last = self.referee.undo()
+        self.pending = None
+        assert last is not None
+        self._log("undo", f"turn {record.ply} ({record.turn}) taken back: put the board back as it was",
+                  ply=record.ply, turn=record.turn)
+        self._begin_check(UNDO, self.referee.position)
+
+    def _on_hint(self) -> None:
+        if self.phase not in (PLAYING, CHECK) or self.game_id is None or self.pending is not None:
+            return
+        if not self.hints_enabled:
+            self._log("hint", "hints are off")
+            return
+        try:
+            from .hints.players import hint
+        except ImportError:
+            self._log("hint", "no hint engine installed")
+            return
+        try:
+            h = hint(self.referee.position, self.rules, budget=self.timings.hint_budget)
+        except Exception as exc:  # the game is over, or the engine failed: the game goes on
+            self._log("hint", f"no hint: {exc}")
+            return
+        self.panel.show_sequence(turn_targets(h.turn))
+        self._log("hint", f"{self.referee.position.to_move.label} could play {h.turn} ({h.reason})", turn=str(h.turn))
+
+    def _on_control(self) -> None:
+        if self.game_id is None or self.phase == SETUP:
+            return
+        pos = self.referee.position
+        own, enemy = mask_of(pos.robots(pos.to_move)), mask_of(pos.robots(pos.to_move.other))
+        mask = controlled_mask(own, enemy, mask_of(pos.batteries), strict=self.rules.contested_frozen)
+        points = tuple(p for p in range(49) if mask >> p & 1)
+        if not points:
+            self.panel.blink_wrong_player()
+            self._log("control", f"{pos.to_move.label} controls no battery")
+            return
+        self.panel.show_sequence(_targets(points=points))
+        self._log("control", f"{pos.to_move.label} controls {len(points)} batteries", points=points)
+
+    def _on_new_game(self) -> None:
+        if self.phase == SETUP:
+            self.check_purpose = NEW_GAME
+            self.expected = Placement.of(Position.start(self.starting_side))
+            return
+        self.pending = None
+        self.panel.clear_win()
+        self._log("new-game", "new game: set up the start position")
+        self._begin_check(NEW_GAME, Position.start(self.starting_side))
+
+    # ================================================================ frames
+    def _grab(self) -> Frame | None:
+        try:
+            frame = self.source.grab()
+        except CameraError as exc:
+            self._camera_failed(str(exc))
+            return None
+        except Exception as exc:  # a source must not take the loop down
+            self._camera_failed(f"camera failed: {type(exc).__name__}: {exc}")
+            return None
+        if self._last_camera_error is not None:
+            self._log("camera", "the camera delivers frames again")
+            self._last_camera_error = None
+            self._last_signal = None
+            self._enter_phase_signals()
+        return frame
+
+    def _camera_failed(self, message: str) -> None:
+        self.camera_failures += 1
+        if message != self._last_camera_error:
+            self._last_camera_error = message
+            self._log("camera", message)
+            self.panel.signal_unreadable()
+            self._status(message)
+        if self.pending is not None and self.clock.now() - self.pending.at >= self.timings.confirm_timeout:
+            self._final_unreadable(f"no frame from the camera ({message}); press confirm again", None)
+
+    def _observe(self, frame: Frame) -> None:
+        if self.reader is None:
+            self._try_setup(frame)
+            return
+        try:
+            reading = self.reader.read(frame.image)
+        except Exception as exc:  # a frame the reader refuses (wrong size...): report, keep going
+            self._camera_failed(f"the frame cannot be read: {exc}")
+            return
+        self.frames_read += 1
+        sig = _signature(reading)
+        if self.seen is not None and self.seen.signature == sig:
+            self.seen = _Seen(frame, reading, sig, self.seen.since, self.seen.board)
+        else:
+            self.seen = _Seen(frame, reading, sig, frame.at, placement_of(reading))
+        stable = frame.at - self.seen.since >= self.timings.stable_seconds - 1e-9
+        if self.pending is not None:
+            self._judge_pending(stable)
+        elif self.phase == CHECK and stable:
+            self._check_board()
+        elif self.phase == PLAYING and stable and self.live_watch:
+            self._watch()
+
+    # ================================================================ setup
+    def _try_setup(self, frame: Frame) -> None:
+        now = self.clock.now()
+        if now - self._last_calibration_try < self.timings.calibration_retry:
+            return
+        self._last_calibration_try = now
+        try:
+            cal = self._calibrate(frame.image, self.expected, self.corners)
+        except Exception as exc:
+            why = str(exc) or type(exc).__name__
+            if why != self._last_setup_error:
+                self._last_setup_error = why
+                what = "the start position" if self.check_purpose in (START, NEW_GAME) else "the position of the journal"
+                self._log("setup", f"waiting for {what} to calibrate the camera: {why}")
+                self.panel.signal_unreadable()
+            return
+        self.calibration = cal
+        self.reader = self._make_reader(cal)
+        if self.calibration_path is not None:
+            try:
+                self.calibration_path.parent.mkdir(parents=True, exist_ok=True)
+                cal.save(self.calibration_path)
+            except Exception as exc:
+                self._log("setup", f"calibration not saved ({exc})")
+        self._log("setup", "camera calibrated from the board")
+        self.phase = CHECK
+        self.seen = None
+        self._last_signal = None
+        self._enter_phase_signals()
+
+    # ================================================================ checks
+    def _begin_check(self, purpose: str, expected: Position) -> None:
+        self.check_purpose = purpose
+        self.expected = Placement.of(expected)
+        self.phase = CHECK if self.reader is not None else SETUP
+        self._last_signal = None
+        self._enter_phase_signals()
+
+    def _enter_phase_signals(self) -> None:
+        if self.phase == OVER:
+            return
+        if self.phase in (CHECK, PLAYING) and self.game_id is not None and self.check_purpose in (RESUME, UNDO) \
+                or self.phase == PLAYING:
+            self.panel.show_turn(self.referee.position.to_move.name.lower())
+        else:
+            self.panel.show_turn(None)
+        if self.phase == SETUP:
+            self.panel.signal_unreadable()
+        self._status(self.status_text())
+
+    def _check_board(self) -> None:
+        seen = self.seen
+        assert seen is not None
+        reading = seen.reading
+        if seen.board is None and _only_low_confidence(reading) and board_guess(reading) is not None:
+            if shows(reading, self.expected, self.referee.min_field_prob):
+                self._board_matches()
+                return
+            guess = board_guess(reading)
+            assert guess is not None
+            text, squares, points = first_difference(self.expected, guess)
+            n = count_differences(self.expected, guess)
+            self._signal(("check", squares, points, n), "unreadable",
+                         f"the board does not match {self._expected_name()} ({n} field{'s' if n != 1 else ''} "
+                         f"differ): {text}", "check", squares, points)
+            return
+        if seen.board is None:
+            self._signal(("check-unreadable", seen.reading.reason), "unreadable",
+                         f"cannot read the board: {seen.reading.reason}", "check",
+                         getattr(seen.reading, "low_confidence_squares", ()),
+                         getattr(seen.reading, "low_confidence_points", ()))
+            return
+        if seen.board == self.expected:
+            self._board_matches()
+            return
+        text, squares, points = first_difference(self.expected, seen.board)
+        n = count_differences(self.expected, seen.board)
+        self._signal(("check", squares, points, n), "unreadable",
+                     f"the board does not match {self._expected_name()} ({n} field{'s' if n != 1 else ''} differ): {text}",
+                     "check", squares, points)
+
+    def _expected_name(self) -> str:
+        return {START: "the start position", NEW_GAME: "the start position",
+                RESUME: "the journal's position", UNDO: "the position before the undone turn"}[self.check_purpose]
+
+    def _board_matches(self) -> None:
+        purpose = self.check_purpose
+        self.panel.clear_status()
+        self.panel.clear_pointer()
+        self._last_signal = None
+        if purpose in (START, NEW_GAME):
+            start = Position.start(self.starting_side)
+            self.referee = Referee(self.rules, start)
+            self.game_id = self.journal.new_game(self.rules.names(), start.to_string())
+            self._log("new-game", f"game {self.game_id} begins ({self.rules.name}); {start.to_move.label} to move")
+        elif purpose == RESUME:
+            self._log("check", "the board matches the journal: play on")
+        else:
+            self._log("check", "the board is back as it was: play on")
+        self.phase = PLAYING
+        self._energy0 = energy_available(self.referee.position, self.rules)
+        self._watch_key = None
+        self._enter_phase_signals()
+        self._show_energy(self._energy0)
+
+    # ================================================================ judging
+    def _judge_pending(self, stable: bool) -> None:
+        pending = self.pending
+        seen = self.seen
+        assert pending is not None and seen is not None
+        now = self.clock.now()
+        timed_out = now - pending.at >= self.timings.confirm_timeout
+        after_press = seen.frame.at >= pending.at
+        if not after_press:
+            return
+        if not stable and not timed_out:
+            # A hand over the board or pieces still moving: say so once it lasts, keep reading.
+            if now - pending.at >= self.timings.stable_seconds and not getattr(seen.reading, "readable", True):
+                self._interim_unreadable(seen.reading.reason or "the board cannot be read")
+            return
+        t0 = time.perf_counter()
+        verdict = self.referee.judge(seen.reading)
+        if verdict.kind == UNREADABLE and not timed_out:
+            self._interim_unreadable(verdict.reason or "the board cannot be read", verdict)
+            return
+        self.pending = None
+        self._save_frame(seen.frame, verdict)
+        if verdict.kind == ACCEPTED:
+            self._accepted(verdict, seen.frame)
+        elif verdict.kind == REJECTED:
+            self._rejected(verdict)
+        elif verdict.kind == UNREADABLE:
+            self._final_unreadable(verdict.reason or "the board cannot be read", verdict)
+        elif verdict.kind == UNCHANGED:
+            self.panel.signal_unreadable()
+            self._log("unchanged", "nothing moved since the last accepted turn: make your turn, then confirm")
+        elif verdict.kind == GAME_OVER:  # pragma: no cover - the panel takes no confirm after a win
+            self._log("info", verdict.reason or "the game is over")
+        self.verdict_times.append(time.perf_counter() - t0)
+
+    def _interim_unreadable(self, reason: str, verdict: Verdict | None = None) -> None:
+        pending = self.pending
+        assert pending is not None
+        squares = verdict.squares if verdict is not None else ()
+        points = verdict.points if verdict is not None else ()
+        if reason in pending.shown:
+            return
+        pending.shown.add(reason)
+        self.panel.signal_unreadable()
+        if squares or points:
+            self.panel.show_sequence(_targets(squares, points, blink=True))
+        else:
+            self.panel.clear_pointer()
+        self._journal_rejection(UNREADABLE, reason, None)
+        self._log("unreadable", f"{reason} (reading again)", ply=self._ply(), squares=squares, points=points)
+
+    def _final_unreadable(self, reason: str, verdict: Verdict | None) -> None:
+        self.pending = None
+        squares = verdict.squares if verdict is not None else ()
+        points = verdict.points if verdict is not None else ()
+        self.panel.signal_unreadable()
+        if squares or points:
+            self.panel.show_sequence(_targets(squares, points, blink=True))
+        self._journal_rejection(UNREADABLE, reason, None)
+        self._log("unreadable", f"{reason}; press confirm again", ply=self._ply(), squares=squares, points=points)
+
+    def _accepted(self, verdict: Verdict, frame: Frame) -> None:
+        before = self.referee.position
+        assert verdict.turn is not None and self.game_id is not None
+        try:
+            record = self.journal.record_turn(self.game_id, before.to_string(), verdict.position.to_string(),
+                                              str(verdict.turn), confidences=verdict.confidences or None)
+        except JournalError as exc:
+            # Never light "accepted" for a turn that is not on disk.
+            self.panel.signal_unreadable()
+            self._log("unreadable", f"the turn {verdict.turn} could not be written to the journal ({exc}); "
+                                    "press confirm again")
+            return
+        self.referee.accept(verdict)
+        self.panel.clear_pointer()
+        self.panel.signal_accepted()
+        st = verdict.status
+        self._log("accepted", f"{before.to_move.label}: {verdict.turn}", ply=record.ply, turn=str(verdict.turn))
+        if st is not None and st.over and st.winner is not None:
+            self.journal.finish_game(self.game_id, st.result, st.reason)
+            self.phase = OVER
+            self.panel.show_win(st.winner.name.lower())
+            self._log("win", f"{st.result}: {st.reason}")
+            self._status(f"game {self.game_id}: {st.result}")
+            return
+        self.panel.show_turn(self.referee.position.to_move.name.lower())
+        if self.phase == CHECK:  # a turn confirmed during a resume/undo check settles it
+            self.phase = PLAYING
+        self._energy0 = energy_available(self.referee.position, self.rules)
+        self._watch_key = None
+        self._show_energy(self._energy0)
+        self._status(self.status_text())
+
+    def _rejected(self, verdict: Verdict) -> None:
+        reason = verdict.reason or "illegal turn"
+        self.panel.signal_illegal()
+        targets = _targets(verdict.squares, verdict.points, blink=False)
+        if targets:
+            self.panel.show_sequence(targets)
+        else:
+            self.panel.clear_pointer()
+        after = None
+        if verdict.board is not None:
+            try:
+                b = verdict.board
+                after = Position(b.white, b.black, b.batteries, self.referee.position.to_move.other).to_string()
+            except NotationError:
+                after = None
+        self._journal_rejection(REJECTED, reason, after)
+        self._log("rejected", reason, ply=self._ply(), squares=verdict.squares, points=verdict.points)
+
+    def _journal_rejection(self, kind: str, reason: str, after: str | None) -> None:
+        if self.game_id is None:
+            return
+        try:
+            self.journal.record_rejection(self.game_id, kind, " ".join(reason.split()), after)
+        except JournalError as exc:
+            self._log("info", f"rejection not journalled: {exc}")
+
+    def _save_frame(self, frame: Frame, verdict: Verdict) -> None:
+        if self.frame_saver is None:
+            return
+        try:
+            self.frame_saver(frame, verdict, self._ply())
+        except Exception as exc:  # saving frames is a convenience: never lose the game over it
+            self._log("info", f"frame not saved: {exc}")
+
+    # ================================================================ live watching
+    def _watch(self) -> None:
+        seen = self.seen
+        assert seen is not None
+        board = seen.board
+        pos = self.referee.position
+        if board is None:
+            return
+        key = (board.white, board.black)
+        if key == self._watch_key:
+            return
+        self._watch_key = key
+        color = pos.to_move
+        if board.white == pos.white and board.black == pos.black:
+            self._show_energy(self._energy0)
+            return
+        if len(board.robots(color)) != len(pos.robots(color)):
+            return  # a robot in a hand: wait until it is set down
+        if self._outcomes is None or self._outcomes[0] != pos:
+            self._outcomes = (pos, robot_phase_outcomes(pos, self.rules))
+        if (board.white, board.black) in self._outcomes[1]:
+            ex = explain(pos, Placement(board.white, board.black, pos.batteries), self.rules)
+            cost = robot_phase_cost(pos, ex.turn, self.rules) if ex.turn is not None else None
+            if cost is not None:
+                self._show_energy(max(0, self._energy0 - cost))
+            return
+        ex = explain(pos, Placement(board.white, board.black, pos.batteries), self.rules)
+        squares = ex.squares or tuple(sorted((board.robots(color) - pos.robots(color))))
+        self.panel.blink_wrong_player()
+        if squares:
+            self.panel.show_sequence(_targets(squares, blink=True))
+        self._log("warning", f"no legal robot phase leads here: {ex.diagnosis or 'check the robots'}", squares=squares)
+
+    def _show_energy(self, value: int) -> None:
+        if not self.live_watch:
+            return
+        if self._energy0 > 0:
+            self.panel.show_gauge(min(value, self._energy0), self._energy0)
+        else:
+            self.panel.clear_gauge()
+
+    # ================================================================ helpers
+    def _signal(self, key: tuple, kind: str, text: str, log_kind: str, squares=(), points=()) -> None:
+        """Show a lasting signal (amber/pointer) and log it, once per distinct key."""
+        if key == self._last_signal:
+            return
+        self._last_signal = key
+        if kind == "unreadable":
+            self.panel.signal_unreadable()
+        if squares or points:
+            self.panel.show_sequence(_targets(tuple(squares), tuple(points), blink=True))
+        else:
+            self.panel.clear_pointer()
+        self._log(log_kind, text, squares=tuple(squares), points=tuple(points))
+        self._status(text)
+
+    def _ply(self) -> int:
+        return len(self.referee.history) + 1
+
+    def _log(self, kind: str, text: str, **kw: Any) -> None:
+        entry = LogEntry(self.clock.now(), kind, text, **kw)
+        self.log.append(entry)
+        if self.on_log is not None:
+            self.on_log(entry)
+
+    def _status(self, text: str) -> None:
+        if self.notifier is not None:
+            self.notifier.status(text)
+
+    def status_text(self) -> str:
+        pos = self.referee.position
+        if self.phase == SETUP:
+            return "waiting for the board to calibrate the camera"
+        if self.phase == CHECK:
+            return f"checking the board ({self.check_purpose})"
+        if self.phase == OVER:
+            return f"game {self.game_id} over: {self.referee.status.result}"
+        return f"game {self.game_id}, turn {self._ply()}: {pos.to_move.label} to move"
