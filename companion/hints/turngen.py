@@ -83,6 +83,24 @@ def robot_outcomes(board: Board, rules: Rules, *, max_moves: int = 6, max_states
         if max_states and len(seen) > max_states:
             complete = complete and not queue
             break
+    if not complete:
+        # multi-capture phases beyond the move limit: captures only, any number of them
+        stack = [(start, ())]
+        nodes = 0
+        cseen = {_state_key(start)}
+        while stack and nodes < 2000:
+            st, path = stack.pop()
+            for step, nxt in _successors(st, ctx):
+                nodes += 1
+                if not step.capture:
+                    continue
+                key = _state_key(nxt)
+                if key in cseen:
+                    continue
+                cseen.add(key)
+                p2 = path + (step,)
+                found.setdefault((nxt.own, nxt.enemy), p2)
+                stack.append((nxt, p2))
     outcomes = [RobotOutcome(o, e, p) for (o, e), p in found.items()]
     if rules.must_capture:
         capturing = [o for o in outcomes if o.enemy != enemy0]
