@@ -166,6 +166,10 @@ class Referee:
         if not reading.readable and not _only_low_confidence(reading):
             return self._unreadable(reading.reason or "the board could not be read", confidences)
         n_unsure = len(low_s) + len(low_p)
+        if n_unsure > self.max_uncertain and not reading.readable and reading.reason \
+                and not reading.reason.startswith("low confidence"):
+            # the reader says why it saw nothing (a black frame, the board moved): say that
+            return self._unreadable(reading.reason, confidences)
         if n_unsure > self.max_uncertain:
             names = [square_name(s) for s in low_s] + [point_name(p) for p in low_p]
             return self._unreadable(
