@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "companion.cli_audit",
     "companion.cli_hints",
     "companion.cli_vision",
+    "companion.cli_run",
 )
 
 

@@ -292,8 +292,8 @@ class Companion:
     ``calibration``: a ready calibration (else calibrated at setup, from
     ``corners`` if given, and saved to ``calibration_path`` if given).
     ``calibrate``/``make_reader``: the vision functions (tests inject fakes).
-    ``frame_saver``: ``(frame, verdict, ply) -> None`` called for every judged
-    confirm press. ``on_log``: called with every :class:`LogEntry`.
+    ``frames``: a :class:`companion.frames.FrameArchive` keeping the start frame
+    of each game and the frame of every judged confirm press (``--save-frames``). ``on_log``: called with every :class:`LogEntry`.
     """
 
     def __init__(
@@ -312,7 +312,7 @@ class Companion:
         make_reader: Callable[[Any], Any] = default_reader,
         notifier: Any = None,
         live_watch: bool = False,
-        frame_saver: Callable[[Frame, Verdict, int], Any] | None = None,
+        frames: Any = None,
         on_log: Callable[[LogEntry], Any] | None = None,
         hints: bool = True,
     ) -> None:
@@ -328,7 +328,8 @@ class Companion:
         self._make_reader = make_reader
         self.notifier = notifier
         self.live_watch = live_watch
-        self.frame_saver = frame_saver
+        self.frames = frames
+        self._attempts: dict[int, int] = {}
         self.on_log = on_log
         self.hints_enabled = hints
         self.clock = panel.clock
@@ -391,6 +392,26 @@ class Companion:
                                   f"{referee.position.to_move.label} to move")
                 self.check_purpose = RESUME
                 self.expected = Placement.of(referee.position)
+                if self.frames is not None:
+                    try:
+                        if self.frames.resume_game(game.id) is None:
+                            self._log("info", f"no start frame of game {game.id} is kept: its frames cannot be "
+                                              "audited, none are saved for it")
+                            self.frames.current = None
+                    except Exception as exc:
+                        self._log("info", f"frames of game {game.id} not continued: {exc}")
+        if self.game_id is not None and self.reader is None and self.calibration_path is not None \
+                and self.calibration_path.exists():
+            # Resuming mid-game: the board no longer shows the start position to learn from,
+            # so the calibration saved when this setup was calibrated is used.
+            try:
+                from vision.calibration import Calibration
+
+                self.calibration = Calibration.load(self.calibration_path)
+                self.reader = self._make_reader(self.calibration)
+                self._log("setup", f"calibration loaded from {self.calibration_path}")
+            except Exception as exc:
+                self._log("setup", f"saved calibration not usable ({exc}): calibrating from the board")
         if self.game_id is None:
             self.check_purpose = START
             self.expected = Placement.of(self.referee.position)
@@ -702,6 +723,14 @@ class Companion:
             self.referee = Referee(self.rules, start)
             self.game_id = self.journal.new_game(self.rules.names(), start.to_string())
             self._log("new-game", f"game {self.game_id} begins ({self.rules.name}); {start.to_move.label} to move")
+            self._attempts = {}
+            if self.frames is not None and self.seen is not None:
+                try:
+                    self.frames.start_game(self.game_id, self.seen.frame.image, rules=self.rules.names(),
+                                           start_position=start.to_string())
+                except Exception as exc:  # losing a frame must never stop a game
+                    self.frames.current = None
+                    self._log("info", f"start frame not saved: {exc}")
         elif purpose == RESUME:
             self._log("check", "the board matches the journal: play on")
         else:
@@ -832,11 +861,13 @@ class Companion:
             self._log("info", f"rejection not journalled: {exc}")
 
     def _save_frame(self, frame: Frame, verdict: Verdict) -> None:
-        if self.frame_saver is None:
+        if self.frames is None or getattr(self.frames, "current", None) is None:
             return
+        ply = self._ply()
+        self._attempts[ply] = self._attempts.get(ply, 0) + 1
         try:
-            self.frame_saver(frame, verdict, self._ply())
-        except Exception as exc:  # saving frames is a convenience: never lose the game over it
+            self.frames.save_press(frame.image, ply, self._attempts[ply])
+        except Exception as exc:  # keeping frames is for a later audit: never lose the game over it
             self._log("info", f"frame not saved: {exc}")
 
     # ================================================================ live watching

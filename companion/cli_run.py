@@ -1,0 +1,198 @@
+"""``netzwerk run`` (the referee, as a service on the Pi) and ``netzwerk demo`` (a whole game, no Pi).
+
+``run`` reads the TOML config (``--config FILE``, default ``/etc/netzwerk/config.toml``
+when it exists), opens the panel (``--gpio auto``: the Pi's pins; ``mock``: simulated
+pins), the camera (``--camera``, else ``[camera] source``) and the journal, and referees
+until SIGTERM/SIGINT. Bad input -- a config mistake, no GPIO with ``--gpio auto``, a
+missing camera, an unusable journal or calibration file -- exits 2 with one line on
+stderr.
+
+``demo`` plays a complete game with simulated players through the same game loop
+(synthetic camera, mock pins, scripted presses) and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+from .rules import OPTIONS
+
+SERVICE_CONFIG = Path("/etc/netzwerk/config.toml")
+
+
+class _Usage(Exception):
+    """Bad input: one line on stderr, exit 2."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "run",
+        help="referee a physical game: camera, rules, GPIO panel (the service)",
+        description="Referee a physical game of Netzwerk from the camera above the table, with the GPIO panel. "
+                    "Runs until stopped (SIGTERM / Ctrl-C); resumes an open game from the journal.",
+    )
+    p.add_argument("--config", metavar="FILE",
+                   help=f"TOML config file (default: {SERVICE_CONFIG} if it exists, else built-in defaults)")
+    p.add_argument("--camera", metavar="SPEC",
+                   help="picamera2, opencv:INDEX, replay:DIR or sim (default: [camera] source of the config)")
+    p.add_argument("--gpio", choices=("auto", "mock"), default="auto",
+                   help="auto: the Pi's GPIO pins (default); mock: simulated pins")
+    frames = p.add_mutually_exclusive_group()
+    frames.add_argument("--save-frames", dest="save_frames", action="store_true", default=None,
+                        help="keep the frame of every confirm press (default: [frames] save_frames, on)")
+    frames.add_argument("--no-save-frames", dest="save_frames", action="store_false",
+                        help="do not keep the frames of confirm presses")
+    p.add_argument("--live", action="store_true",
+                   help="live watching: energy gauge during the robot phase, warn when a robot stands where "
+                        "no legal move can have brought it")
+    p.add_argument("--journal", metavar="PATH", help="the journal file (default: [journal] path of the config)")
+    p.set_defaults(handler=_guard(_run))
+
+    d = subparsers.add_parser(
+        "demo",
+        help="watch a whole simulated game refereed by the companion (no Pi needed)",
+        description="Two simulated players play a game (legal turns, a few slips, a hand over the board) on the "
+                    "synthetic camera, pressing their buttons on mock pins; the companion referees it through the "
+                    "same game loop as `netzwerk run`. Prints the virtual panel, the log and the game record.",
+    )
+    d.add_argument("--seed", type=int, default=1, help="seed of the players and the camera setup (default 1)")
+    d.add_argument("--fast", action="store_true", help="no pauses, fewer panel drawings")
+    d.add_argument("--option", action="append", default=[], metavar="NAME",
+                   help=f"a rule option (repeatable): {', '.join(OPTIONS)}")
+    d.add_argument("--color", dest="color", action="store_true", default=None, help="ANSI colours (default: on a terminal)")
+    d.add_argument("--no-color", dest="color", action="store_false", help="no ANSI colours")
+    d.set_defaults(handler=_guard(_demo))
+
+
+def _guard(fn):  # noqa: ANN001, ANN202
+    def handler(args: argparse.Namespace) -> int:
+        try:
+            return fn(args)
+        except _Usage as exc:
+            print(f"netzwerk {args.command}: {exc}", file=sys.stderr)
+            return 2
+    return handler
+
+
+# -- demo ------------------------------------------------------------------------------------
+
+
+def _demo(args: argparse.Namespace) -> int:
+    for name in args.option:
+        if name not in OPTIONS:
+            raise _Usage(f"unknown rule option {name!r}: known options are {', '.join(OPTIONS)}")
+    if args.seed < 0:
+        raise _Usage(f"--seed must be 0 or more, got {args.seed}")
+    from .demo import run_demo
+
+    run_demo(seed=args.seed, fast=args.fast, options=tuple(dict.fromkeys(args.option)), color=args.color)
+    return 0
+
+
+# -- run ---------------------------------------------------------------------------------------
+
+
+def _run(args: argparse.Namespace) -> int:
+    from hardware.errors import HardwareError, PinMapError
+    from hardware.factories import open_panel
+    from hardware.pinmap import PinMap
+
+    from .cameras import CameraError, GuardedSource, open_camera
+    from .config import ConfigError, check_camera_source, load_config
+    from .game import Companion, LogEntry, LoopTimings
+    from .geometry import BLACK, WHITE
+    from .journal import Journal, JournalError
+    from .rules import Rules
+    from .sd_notify import Notifier
+
+    path = Path(args.config) if args.config else (SERVICE_CONFIG if SERVICE_CONFIG.exists() else None)
+    try:
+        config = load_config(path)
+        camera_spec = check_camera_source(args.camera, Path.cwd()) if args.camera else config.camera.source
+    except ConfigError as exc:
+        raise _Usage(str(exc)) from None
+    try:
+        pin_map = PinMap.from_mapping(dict(config.pins))
+    except PinMapError as exc:
+        raise _Usage(f"{path or 'config'}: [pins] {exc}") from None
+    rules = Rules.from_names(config.rules.options)
+    timings = LoopTimings.from_config(config.timings)
+
+    try:
+        panel = open_panel(args.gpio, pin_map)
+    except HardwareError as exc:
+        raise _Usage(str(exc)) from None
+    source = journal = None
+    try:
+        try:
+            _quiet_opencv()
+            source = open_camera(camera_spec, resolution=config.camera.resolution)
+        except (CameraError, ValueError) as exc:
+            raise _Usage(str(exc)) from None
+        source = GuardedSource(source, timings.camera_timeout)
+        journal_path = Path(args.journal) if args.journal else config.journal.path
+        try:
+            journal = Journal(journal_path)
+        except JournalError as exc:
+            raise _Usage(str(exc)) from None
+        calibration = None
+        if config.calibration.file is not None:
+            from vision.calibration import Calibration
+            from vision.errors import VisionError
+
+            try:
+                calibration = Calibration.load(config.calibration.file)
+            except VisionError as exc:
+                raise _Usage(str(exc)) from None
+        save = config.frames.save_frames if args.save_frames is None else args.save_frames
+        frames = None
+        if save:
+            from .frames import FrameArchive, FrameArchiveError
+
+            try:
+                frames = FrameArchive(config.frames.dir, config.frames.max_mib)
+            except FrameArchiveError as exc:
+                raise _Usage(f"[frames]: {exc}") from None
+
+        def on_log(entry: LogEntry) -> None:
+            stamp = datetime.now().strftime("%H:%M:%S")
+            print(f"{stamp} {entry.line().strip()}", flush=True)
+
+        companion = Companion(
+            panel, source, journal, rules=rules,
+            starting_side=WHITE if config.rules.starting_side == "white" else BLACK,
+            timings=timings, calibration=calibration,
+            corners=config.calibration.corners,
+            calibration_path=journal_path.parent / "calibration.json" if calibration is None else None,
+            notifier=Notifier(), live_watch=args.live, frames=frames, on_log=on_log,
+        )
+        signal.signal(signal.SIGTERM, lambda *_: companion.stop())
+        print(f"netzwerk run: camera {camera_spec}, gpio {args.gpio}, journal {journal_path}, rules {rules.name}",
+              flush=True)
+        try:
+            companion.run()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            companion.close()
+        return 0
+    finally:
+        if source is not None:
+            source.close()
+        if journal is not None:
+            journal.close()
+        panel.close()
+
+
+def _quiet_opencv() -> None:
+    try:
+        import cv2
+
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    except Exception:  # pragma: no cover - older OpenCV
+        pass
