@@ -112,6 +112,7 @@ def slip_of(pos: Position, turn: Turn, rules: Rules, rng: random.Random) -> tupl
     after = Placement.of(apply_turn(pos, turn, rules))
     color = pos.to_move
     moved = [m.dst for m in turn.robot_moves if m.dst in after.robots(color)]
+    sources = {m.src for m in turn.robot_moves}
     rng.shuffle(moved)
     for sq in moved:
         f, r = sq % 6, sq // 6
@@ -122,7 +123,7 @@ def slip_of(pos: Position, turn: Turn, rules: Rules, rng: random.Random) -> tupl
             if not (0 <= nf < 6 and 0 <= nr < 6):
                 continue
             to = nr * 6 + nf
-            if to in after.white or to in after.black:
+            if to in after.white or to in after.black or to in sources:
                 continue
             own = (after.robots(color) - {sq}) | {to}
             board = Placement(own, after.black, after.batteries) if color.name == "WHITE" else \
