@@ -55,23 +55,39 @@ class PixelModel:
     def __init__(self, means: np.ndarray, covs: np.ndarray) -> None:
         self.means = means.astype(np.float32)
         chols, consts = [], []
+        # every class's log density is a quadratic form in the features: write them all as
+        # one matrix over the monomials (x_i x_j, x_i, 1), so a pixel costs one matrix row
+        iu = np.triu_indices(N_FEATURES)
+        self._iu = iu
+        W = np.zeros((len(iu[0]) + N_FEATURES + 1, N_CLASSES + 1), np.float64)
         for k in range(N_CLASSES):
             inv = np.linalg.inv(covs[k])
             chols.append(np.linalg.cholesky(inv).astype(np.float32))
-            consts.append(np.log(PRIORS[k]) - 0.5 * np.linalg.slogdet(covs[k])[1])
-        self.chols = chols
-        self.consts = np.array(consts, np.float32)
+            const = np.log(PRIORS[k]) - 0.5 * np.linalg.slogdet(covs[k])[1]
+            consts.append(const)
+            mu = means[k]
+            quad = -0.5 * inv
+            W[: len(iu[0]), k] = np.where(iu[0] == iu[1], 1.0, 2.0) * quad[iu]
+            W[len(iu[0]): -1, k] = inv @ mu
+            W[-1, k] = const - 0.5 * mu @ inv @ mu
         other_logdet = N_FEATURES * 2 * np.log(OTHER_SPREAD)
         self.other_const = np.float32(np.log(PRIORS[OTHER]) - 0.5 * other_logdet)
+        W[: len(iu[0]), OTHER] = np.where(iu[0] == iu[1], -0.5 / OTHER_SPREAD**2, 0.0)
+        W[-1, OTHER] = self.other_const
+        self.W = W.astype(np.float32)
+        self.chols = chols
+        self.consts = np.array(consts, np.float32)
 
     def log_likelihoods(self, feats: np.ndarray) -> np.ndarray:
         """(7, ...) unnormalised log posteriors, classes in the order of CLASSES, then other."""
         flat = feats.reshape(-1, N_FEATURES)
-        out = np.empty((N_CLASSES + 1, flat.shape[0]), np.float32)
-        for k in range(N_CLASSES):
-            z = (flat - self.means[k]) @ self.chols[k]
-            out[k] = self.consts[k] - 0.5 * np.einsum("ij,ij->i", z, z)
-        out[OTHER] = self.other_const - 0.5 * np.einsum("ij,ij->i", flat, flat) / OTHER_SPREAD**2
+        n = flat.shape[0]
+        iu0, iu1 = self._iu
+        X = np.empty((n, len(iu0) + N_FEATURES + 1), np.float32)
+        np.multiply(flat[:, iu0], flat[:, iu1], out=X[:, : len(iu0)])
+        X[:, len(iu0): -1] = flat
+        X[:, -1] = 1.0
+        out = (X @ self.W).T
         return out.reshape((N_CLASSES + 1,) + feats.shape[:-1])
 
     def posteriors(self, feats: np.ndarray) -> np.ndarray:

@@ -468,6 +468,14 @@ def render(
     Hb = cam.plane_homography()
     img = cv2.warpPerspective(tex, Hb @ S, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
 
+    # glare: the lamp mirrored in the board's varnish (the matte pieces stand in front of it)
+    if cond.glare > 0:
+        grng = _rng("glare", seed)
+        g = cam.project(np.array([[grng.uniform(0.5, 5.5), grng.uniform(0.5, 5.5), 0.0]]))[0]
+        sig = grng.uniform(0.05, 0.12) * w
+        gy, gx = np.ogrid[0:h, 0:w]
+        img += (255 * cond.glare * np.exp(-((gx - g[0]) ** 2 + (gy - g[1]) ** 2) / (2 * sig * sig)))[..., None].astype(np.float32)
+
     # pieces, farthest from the camera first
     pieces.sort(key=lambda p: -np.linalg.norm(cam.C - np.array([p[1], p[2], 0.1])))
     for kind, x, y, extra in pieces:
@@ -507,11 +515,6 @@ def render(
     temp = np.array([1 + 0.25 * cond.color_temp, 1.0, 1 - 0.25 * cond.color_temp], np.float32)[::-1]  # BGR order below
     img = img[..., ::-1]  # RGB -> BGR
     img = img * illum[..., None] * temp
-    if cond.glare > 0:
-        grng = _rng("glare", seed)
-        g = cam.project(np.array([[grng.uniform(0.5, 5.5), grng.uniform(0.5, 5.5), 0.0]]))[0]
-        sig = grng.uniform(0.05, 0.12) * w
-        img += (255 * cond.glare * np.exp(-((xx - g[0]) ** 2 + (yy - g[1]) ** 2) / (2 * sig * sig)))[..., None]
     if cond.motion > 0:
         k = max(3, int(cond.motion) | 1)
         kernel = np.zeros((k, k), np.float32)

@@ -30,7 +30,7 @@ def test_bridge_start_layout():
     assert START_LAYOUT == START
     assert layout_from_position(Position.start()) == START
     assert robots_and_batteries_fields(START) == "BBBBBB/6/6/6/6/WWWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7"
-    pos = Position.from_string("B4B1/6/2W3/6/1B4/WWW3 x6/xxxxxxx/7/7/7/xxxxxx1/7 b")
+    pos = Position.from_string("B3B1/6/2W3/6/1B4/WWW3 x6/xxxxxxx/7/7/7/xxxxxx1/7 b")
     fields = robots_and_batteries_fields(layout_from_position(pos))
     assert Position.from_string(fields + " b") == pos
 
@@ -141,7 +141,8 @@ def test_stability_monitor(calibration):
     s = mon.update(still, now=1.3)
     assert not s.stable  # the hand went away just now
     assert not mon.update(still2, now=2.0).stable
-    assert mon.update(still, now=2.4).stable
+    assert not mon.update(still, now=2.4).stable
+    assert mon.update(still2, now=3.1).stable
     assert not mon.update(None, now=2.5).stable
     with pytest.raises(ValueError):
         StabilityMonitor(still_seconds=-1)
