@@ -62,6 +62,7 @@ class GameResult:
     turns: int
     reason: str
     opening: str
+    turns_played: tuple[str, ...] = ()  # the game's turns in order (turn strings)
 
     @property
     def first_score(self) -> float:
@@ -140,8 +141,12 @@ def play_game(
     rng: random.Random,
     *,
     max_turns: int = DEFAULT_MAX_TURNS,
+    record: list[str] | None = None,
 ) -> tuple[Color | None, int, str]:
-    """Play one game; returns (winner or None for a draw, turns played, reason)."""
+    """Play one game; returns (winner or None for a draw, turns played, reason).
+
+    ``record``, if given, receives the turn strings in order.
+    """
     pos = start
     seen: dict[Position, int] = {pos: 1}
     turns = 0
@@ -154,6 +159,8 @@ def play_game(
         player = white if pos.to_move is WHITE else black
         turn = player.choose(pos, rules, rng)
         pos = apply_turn(pos, turn, rules)
+        if record is not None:
+            record.append(str(turn))
         turns += 1
         seen[pos] = seen.get(pos, 0) + 1
         if seen[pos] >= REPETITIONS:
@@ -166,8 +173,9 @@ def _play_indexed(args) -> GameResult:
     a, b = make_player(first, budget), make_player(second, budget)
     white, black = (a, b) if first_is_white else (b, a)
     rng = random.Random(seed * 1_000_003 + index)
-    winner, turns, reason = play_game(white, black, opening, rules, rng, max_turns=max_turns)
-    return GameResult(index, first_is_white, winner, turns, reason, opening.to_string())
+    record: list[str] = []
+    winner, turns, reason = play_game(white, black, opening, rules, rng, max_turns=max_turns, record=record)
+    return GameResult(index, first_is_white, winner, turns, reason, opening.to_string(), tuple(record))
 
 
 def run_arena(
