@@ -190,6 +190,7 @@ class RobotPhaseResult:
     capture_available: bool
 
 
+@lru_cache(maxsize=4096)
 def _enumerate_robot_phases(pos: Position, options: frozenset[str]) -> RobotPhaseResult:
     color = pos.to_move
     own0, enemy0 = own_and_enemy(pos.white, pos.black, color)
@@ -504,3 +505,114 @@ def reachable(before: Position, after: Position, options: Iterable[str] = ()) ->
         return False
     mid = Position(after.white, after.black, before.batteries, before.to_move)
     return after.batteries in battery_phase(mid, opts)
+
+
+# ------------------------------------------------------------ random play --
+
+def single_battery_moves(pos: Position, bats: frozenset[int], moved: frozenset[int],
+                         lines: frozenset[str], options: frozenset[str]) -> list[NaiveBatteryMove]:
+    """The legal next battery moves of a battery phase in progress (robots as
+    in ``pos``; ``moved`` = where the batteries moved so far stand now)."""
+    own, enemy = own_and_enemy(pos.white, pos.black, pos.to_move)
+    strict = "contested-frozen" in options
+    out = []
+    for b in sorted(bats - moved):
+        if not controls(own, enemy, b, strict=strict):
+            continue
+        for d in BATTERY_DIRS:
+            dst = battery_destination(bats, b, d)
+            line = line_of(b, d)
+            if dst is None or ("no-line-limit" not in options and line in lines):
+                continue
+            out.append(NaiveBatteryMove(b, dst, line))
+    return out
+
+
+def random_turn(pos: Position, options: Iterable[str], rng, *, uniform_batteries: bool = False) -> str | None:
+    """A random legal turn string (None if the side to move has none): a
+    robot phase chosen uniformly among the robot-phase outcomes, then either
+    a battery phase chosen uniformly among the battery-phase outcomes
+    (``uniform_batteries``) or a random walk of legal battery moves."""
+    opts = frozenset(options)
+    robot = robot_phase(pos, opts)
+    if not robot:
+        return None
+    key = rng.choice(sorted(robot, key=lambda k: (sorted(k[0]), sorted(k[1]))))
+    moves = [str(m) for m in robot[key]]
+    mid = Position(key[0], key[1], pos.batteries, pos.to_move)
+    if uniform_batteries:
+        bat = battery_phase(mid, opts)
+        pick = rng.choice(sorted(bat, key=sorted))
+        moves += [str(m) for m in bat[pick]]
+    else:
+        bats, moved, lines = mid.batteries, frozenset(), frozenset()
+        while rng.random() < 0.7:
+            options_now = single_battery_moves(mid, bats, moved, lines, opts)
+            if not options_now:
+                break
+            m = rng.choice(options_now)
+            moves.append(str(m))
+            bats = (bats - {m.src}) | {m.dst}
+            moved = (moved - {m.src}) | {m.dst}
+            lines = lines | {m.line}
+    return " ".join(moves)
+
+
+def random_walk_turn(pos: Position, options: Iterable[str], rng) -> tuple[str, Position] | None:
+    """A cheap random legal turn (robot moves picked one at a time among the
+    legal next moves whose energy can still be met, then battery moves the
+    same way) and the position after it; None if no robot move is possible.
+    Under must-capture, a capturing move is preferred while one exists (so
+    the turn is legal: R-7/R-8 are checked by the caller via ``apply``)."""
+    opts = frozenset(options)
+    color = pos.to_move
+    own, enemy = own_and_enemy(pos.white, pos.black, color)
+    own, enemy = frozenset(own), frozenset(enemy)
+    available = energy_sources(pos, opts)
+    moved: frozenset[int] = frozenset()
+    demands: frozenset[tuple[int, int]] = frozenset()
+    moves: list[str] = []
+    while not moves or rng.random() < 0.5:
+        nxt = [m for m in single_moves(own, enemy, moved, pos.batteries, color, opts)
+               if energy_ok(demands | {(m.src, m.cost)}, available)]
+        if not nxt:
+            break
+        m = rng.choice(nxt)
+        moves.append(str(m))
+        demands = demands | {(m.src, m.cost)}
+        own = (own - {m.src}) | {m.dst}
+        enemy = enemy - {m.dst}
+        moved = (moved - {m.src}) | {m.dst}
+    if not moves:
+        return None
+    w, b = as_white_black(own, enemy, color)
+    mid = Position(w, b, pos.batteries, color)
+    bats, bmoved, lines = mid.batteries, frozenset(), frozenset()
+    while rng.random() < 0.7:
+        nxt_b = single_battery_moves(mid, bats, bmoved, lines, opts)
+        if not nxt_b:
+            break
+        bm = rng.choice(nxt_b)
+        moves.append(str(bm))
+        bats = (bats - {bm.src}) | {bm.dst}
+        bmoved = (bmoved - {bm.src}) | {bm.dst}
+        lines = lines | {bm.line}
+    return " ".join(moves), Position(w, b, bats, color.other)
+
+
+def random_game_position(options: Iterable[str], rng, plies: int) -> Position:
+    """Play up to ``plies`` cheap random legal turns from the start (stopping
+    when the game is over on the board or the side to move is stuck) and
+    return the position reached. ``must-capture`` is left out of the walk
+    (checking it needs the full enumeration every ply); the positions are
+    reachable under the other options given."""
+    opts = frozenset(options) - {"must-capture"}
+    pos = Position.start(BLACK if rng.random() < 0.2 else WHITE)
+    for _ in range(plies):
+        if has_won_on_board(pos, WHITE) or has_won_on_board(pos, BLACK):
+            break
+        res = random_walk_turn(pos, opts, rng)
+        if res is None:
+            break
+        pos = res[1]
+    return pos
