@@ -29,6 +29,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from .engine import GameStatus, status
+from .geometry import WHITE, Color
 from .position import Position
 from .record import GameText, format_record
 from .referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
@@ -37,6 +38,8 @@ from .rules import Rules
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 #: Written by :class:`companion.frames.FrameArchive` into each game's folder (hidden: not a photo).
 GAME_META = ".netzwerk-game.json"
+#: A press frame's name in such a folder: sequence, the ply the press was for, the attempt.
+PRESS_NAME = re.compile(r"^(\d+)-ply(\d+)-try(\d+)\.(jpg|jpeg|png)$")
 START = "start"  # the verdict kind of the first photo
 
 _MAGIC = {
@@ -146,24 +149,29 @@ class ImageVerdict:
     verdict: Verdict | None  # None for the start photo
     ply: int | None = None  # the ply number of an accepted turn
     note: str | None = None  # for the start photo: how the setup was calibrated
+    start: Position | None = None  # the start photo: the position it shows
+    undone: tuple[str, ...] = ()  # turns taken back (undo in `netzwerk run`) before this photo, last first
 
     def line(self) -> str:
         if self.verdict is None:
             return f"{self.image}: start position ({self.note})"
         v = self.verdict
+        pre = f"{self.image}: "
+        if self.undone:
+            pre += f"(undo: {', '.join(self.undone)} taken back) "
         if v.kind == ACCEPTED:
             side = "w" if v.position.to_move.value == "b" else "b"
             over = f" -- {v.status.result}: {v.status.reason}" if v.status is not None and v.status.over else ""
-            return f"{self.image}: accepted {self.ply}. {side}: {v.turn}{over}"
+            return f"{pre}accepted {self.ply}. {side}: {v.turn}{over}"
         if v.kind == UNCHANGED:
-            return f"{self.image}: unchanged"
+            return f"{pre}unchanged"
         if v.kind == GAME_OVER:
-            return f"{self.image}: game over: {v.reason}"
-        return f"{self.image}: {v.kind}: {v.reason}"
+            return f"{pre}game over: {v.reason}"
+        return f"{pre}{v.kind}: {v.reason}"
 
     def to_json(self) -> dict:
         if self.verdict is None:
-            start = Position.start()
+            start = self.start if self.start is not None else Position.start()
             return {
                 "image": self.image,
                 "verdict": START,
@@ -174,9 +182,9 @@ class ImageVerdict:
                 "ply": None,
                 "squares": [],
                 "points": [],
+                "undone": [],
             }
-        out = {"image": self.image, **self.verdict.to_json(), "ply": self.ply}
-        return out
+        return {"image": self.image, **self.verdict.to_json(), "ply": self.ply, "undone": list(self.undone)}
 
 
 @dataclass
@@ -190,6 +198,7 @@ class AuditResult:
     final: Position = field(default_factory=Position.start)
     status: GameStatus | None = None
     date: str = "?"
+    start: Position = field(default_factory=Position.start)
 
     def counts(self) -> dict[str, int]:
         out = {k: 0 for k in (ACCEPTED, REJECTED, UNREADABLE, UNCHANGED, GAME_OVER)}
@@ -206,7 +215,7 @@ class AuditResult:
         st = self.status
         return GameText(
             turns=tuple(self.turns),
-            start=Position.start().to_string(),
+            start=self.start.to_string(),
             rules=tuple(self.rules.names()),
             result=self.result,
             termination=st.reason if st is not None and st.over else "not finished",
@@ -284,11 +293,12 @@ def calibrate_from(image: np.ndarray, name: str, corners=None):
 class Audit:
     """Feeds photos to one :class:`Referee`, one confirm press per photo."""
 
-    def __init__(self, calibration, rules: Rules = Rules(), *, referee: Referee | None = None) -> None:
+    def __init__(self, calibration, rules: Rules = Rules(), *, referee: Referee | None = None,
+                 start: Position | None = None) -> None:
         from vision.reader import BoardReader
 
         self.rules = rules
-        self.referee = referee if referee is not None else Referee(rules, Position.start())
+        self.referee = referee if referee is not None else Referee(rules, start or Position.start())
         self.reader = BoardReader(calibration)
         self.ply = len(self.referee.history)
 
@@ -309,6 +319,16 @@ class Audit:
                 f"{', '.join(wrong[:10])}{' ...' if len(wrong) > 10 else ''}): the first photo must show the "
                 "start position; or the calibration is from another setup"
             )
+
+    def undo_to(self, ply: int) -> list[str]:
+        """Take back accepted turns until the next press is for ``ply`` (an undo in ``netzwerk run``)."""
+        undone = []
+        while self.referee.history and len(self.referee.history) >= ply:
+            last = self.referee.undo()
+            assert last is not None
+            self.ply -= 1
+            undone.append(f"{self.ply + 1}. {last.before.to_move.value}: {last.turn}")
+        return undone
 
     def judge(self, image: np.ndarray) -> Verdict:
         """One confirm press: read the photo, judge it, play it if accepted."""
@@ -331,45 +351,65 @@ def audit_folder(
     rules: Rules | None = None,
     calibration: str | Path | None = None,
     corners=None,
+    first: Color | None = None,
     result: AuditResult | None = None,
 ) -> Iterator[ImageVerdict]:
     """Referee the photos of ``folder``, yielding one :class:`ImageVerdict` per photo.
 
     ``rules``: None takes the options a :class:`~companion.frames.FrameArchive`
-    recorded for the game (original rules if none). ``calibration``: a
+    recorded for the game (original rules if none); ``first``: who moves first
+    (R-1), None for the archive's record of it, else White. In a folder the
+    archive wrote, a press frame whose name gives a ply the audit has already
+    accepted follows an undo: the turns from that ply on are taken back first
+    (``ImageVerdict.undone``). ``calibration``: a
     calibration file; else the first photo calibrates (``corners``: the field
     corners A1 G1 G7 A7 in pixels, else the markers). Pass an
     :class:`AuditResult` as ``result`` to receive the record and the outcome.
     Raises :class:`AuditError` for bad input (before the first verdict where it can).
     """
     images = list_images(folder)
+    meta = read_game_meta(folder)
     if rules is None:
-        meta = read_game_meta(folder)
         names = meta.get("rules") if meta else None
         try:
             rules = Rules.from_names(names) if isinstance(names, list) else Rules()
         except ValueError:
             rules = Rules()
+    if first is None:
+        first = WHITE
+        try:
+            if meta and isinstance(meta.get("start"), str):
+                recorded = Position.from_string(meta["start"])
+                if recorded.placement_key() == Position.start().placement_key():
+                    first = recorded.to_move
+        except ValueError:
+            pass
+    start_pos = Position.start(first)
     cal = load_calibration(calibration) if calibration is not None else None
-    first = images[0]
-    image = load_image(first)
+    first_photo = images[0]
+    image = load_image(first_photo)
     if cal is None:
-        cal = calibrate_from(image, first.name, corners)
+        cal = calibrate_from(image, first_photo.name, corners)
         note = "calibrated from the field corners given" if corners is not None else "calibrated from the corner markers"
-        audit = Audit(cal, rules)
+        audit = Audit(cal, rules, start=start_pos)
     else:
-        audit = Audit(cal, rules)
-        audit.check_start(image, first.name)
+        audit = Audit(cal, rules, start=start_pos)
+        audit.check_start(image, first_photo.name)
         note = f"calibration file {Path(calibration).name}"
     res = result if result is not None else AuditResult(Path(folder), rules)
-    res.folder, res.rules = Path(folder), rules
-    res.date = _photo_date(first)
+    res.folder, res.rules, res.start = Path(folder), rules, start_pos
+    res.date = _photo_date(first_photo)
     res.final = audit.referee.position
     res.status = audit.referee.status
-    start = ImageVerdict(first.name, START, None, note=note)
+    start = ImageVerdict(first_photo.name, START, None, note=note, start=start_pos)
     res.verdicts.append(start)
     yield start
     for path in images[1:]:
+        undone: list[str] = []
+        m = PRESS_NAME.match(path.name) if meta is not None else None
+        if m:
+            undone = audit.undo_to(int(m.group(2)))
+            del res.turns[audit.ply:]
         verdict = audit.judge(load_image(path))
         ply = None
         if verdict.kind == ACCEPTED:
@@ -377,7 +417,7 @@ def audit_folder(
             res.turns.append(str(verdict.turn))
         res.final = audit.referee.position
         res.status = audit.referee.status
-        item = ImageVerdict(path.name, verdict.kind, verdict, ply=ply)
+        item = ImageVerdict(path.name, verdict.kind, verdict, ply=ply, undone=tuple(undone))
         res.verdicts.append(item)
         yield item
 

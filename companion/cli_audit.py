@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .audit import AuditError, AuditResult, audit_folder, parse_corners
 from .errors import NotationError
+from .geometry import BLACK, WHITE
 from .rules import OPTION_HELP, Rules
 
 
@@ -43,7 +44,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
     try:
         corners = parse_corners(args.corners) if args.corners is not None else None
         result = AuditResult(Path(args.folder), rules or Rules())
-        for item in audit_folder(args.folder, rules=rules, calibration=args.calibration, corners=corners, result=result):
+        first = None if args.first is None else (WHITE if args.first == "white" else BLACK)
+        for item in audit_folder(args.folder, rules=rules, calibration=args.calibration, corners=corners,
+                                 first=first, result=result):
             if args.json:
                 _emit(item.to_json())
             else:
@@ -93,6 +96,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="enable a rule option (repeatable; default: the options the frame archive recorded, else none): "
         + "; ".join(f"{k}: {v}" for k, v in OPTION_HELP.items()),
+    )
+    p.add_argument(
+        "--first",
+        choices=("white", "black"),
+        help="who moved first (R-1; default: what the frame archive recorded, else white)",
     )
     p.add_argument(
         "--json",

@@ -38,14 +38,14 @@ from typing import Iterable
 
 import numpy as np
 
-from .audit import GAME_META
+from .audit import GAME_META, PRESS_NAME
 from .position import START_STRING
 
 FORMAT = "netzwerk-frames"
 VERSION = 1
 MIB = 1024 * 1024
 START_NAME = "00000-start"
-_PRESS = re.compile(r"^(\d+)-ply(\d+)-try(\d+)\.(jpg|jpeg|png)$")
+_PRESS = PRESS_NAME
 _START = re.compile(r"^0+-start\.(jpg|jpeg|png)$")
 
 

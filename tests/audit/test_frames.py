@@ -113,7 +113,7 @@ def test_from_config(tmp_path):
 def test_audit_replays_an_archived_game(default_game, tmp_path):
     """The game loop's calls, fed with the rendered photos: the archive audits like the folder it came from."""
     photos = list_images(default_game.folder)
-    arch = FrameArchive(tmp_path, 64, quality=95)
+    arch = FrameArchive(tmp_path, 64, suffix=".png")  # lossless: the very pixels of the photos
     game = arch.start_game(12, load_image(photos[0]), rules=[]).path.parent
     ply, attempt = 1, 1
     for photo, shot in zip(photos[1:], default_game.shots):
@@ -126,3 +126,56 @@ def test_audit_replays_an_archived_game(default_game, tmp_path):
     replay = run_audit(game)  # rules from the archive's metadata
     assert replay.turns == original.turns and replay.result == original.result
     assert [v.kind for v in replay.verdicts] == [v.kind for v in original.verdicts]
+
+
+def _archive(default_game, folder, presses, **start_kw):
+    """Archive the rendered photos as the game loop would: ``presses`` = [(photo index, ply, attempt)]."""
+    photos = list_images(default_game.folder)
+    arch = FrameArchive(folder, None, quality=95)
+    game = arch.start_game(5, load_image(photos[0]), **start_kw).path.parent
+    for index, ply, attempt in presses:
+        arch.save_press(load_image(photos[index]), ply, attempt)
+    return game
+
+
+def test_an_undo_in_the_live_game_is_replayed(default_game, tmp_path, capsys):
+    """Turn 2 accepted, taken back (undo), the board put back and the same turn confirmed again."""
+    shots = default_game.shots
+    accepted = [i + 1 for i, s in enumerate(shots) if s.expect == ACCEPTED]  # photo indices of plies 1, 2, 3
+    game = _archive(default_game, tmp_path, [(accepted[0], 1, 1), (accepted[1], 2, 1), (accepted[1], 2, 1),
+                                             (accepted[2], 3, 1)])
+    res = run_audit(game)
+    kinds = [v.kind for v in res.verdicts]
+    assert kinds == ["start", ACCEPTED, ACCEPTED, ACCEPTED, ACCEPTED]
+    redo = res.verdicts[3]
+    assert redo.undone == (f"2. b: {res.turns[1]}",) and redo.ply == 2
+    assert len(res.turns) == 3
+    assert res.final == shots[accepted[2] - 1].after
+    from companion.cli import main
+
+    assert main(["audit", str(game)]) == 0
+    assert "(undo: 2. b: " in capsys.readouterr().out
+
+
+def test_a_plain_folder_has_no_undo(default_game, tmp_path):
+    """Without the archive's metadata, names are just names: the same photo twice is 'unchanged'."""
+    game = _archive(default_game, tmp_path, [(1, 1, 1), (1, 1, 1)])
+    (game / GAME_META).unlink()
+    res = run_audit(game)
+    assert [v.kind for v in res.verdicts] == ["start", ACCEPTED, "unchanged"]
+
+
+def test_who_moved_first_comes_from_the_archive(default_game, tmp_path, capsys):
+    from companion.cli import main
+    from companion.geometry import BLACK
+    from companion.position import Position
+
+    black_first = Position.start(BLACK)
+    game = _archive(default_game, tmp_path, [(1, 1, 1)], start_position=black_first.to_string())
+    assert main(["audit", str(game), "--json"]) == 0
+    objs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert objs[0]["position"].endswith(" b")
+    assert objs[1]["verdict"] == "rejected" and "during Black's turn" in objs[1]["reason"]
+    assert main(["audit", str(game), "--json", "--first", "white"]) == 0
+    objs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert objs[1]["verdict"] == ACCEPTED
