@@ -14,14 +14,8 @@ from hypothesis import strategies as st
 
 import naive
 from referees import board
+from situations import game_situations, rules_for
 from companion.position import Position
-
-
-def rules_for(options=()):
-    from companion.rules import Rules
-
-    options = list(options)
-    return Rules.from_names(options) if options else Rules()
 
 
 def explain_ok(before, after, options=()):
@@ -143,29 +137,7 @@ def naive_points(names: str):
 
 # ------------------------------------------------------------- properties ----
 
-OPTION_CHOICES = [(), (), ()] + [(o,) for o in naive.OPTIONS] + [
-    ("must-capture", "jump-enemies"), ("contested-frozen", "controlled-energy"),
-    ("strength-capture", "no-line-limit"), tuple(naive.OPTIONS),
-]
-
-
-@st.composite
-def game_situations(draw):
-    """A random reachable position (random legal play from the start) and a
-    legal turn of it: robot phase picked uniformly among the naive robot-phase
-    outcomes, battery phase a random walk of legal battery moves."""
-    seed = draw(st.integers(0, 2**32 - 1))
-    options = draw(st.sampled_from(OPTION_CHOICES))
-    plies = draw(st.integers(0, 24))
-    rng = random.Random(seed)
-    pos = naive.random_game_position(options, rng, plies)
-    assume(naive.status(pos, options).result == "ongoing")
-    turn = naive.random_turn(pos, options, rng)
-    assume(turn is not None)
-    return pos, turn, options, rng
-
-
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(game_situations())
 def test_explain_finds_a_turn_for_every_legal_turn(situation):
     """Property (issue 2): for random legal turns from random reachable
@@ -180,7 +152,7 @@ def test_explain_finds_a_turn_for_every_legal_turn(situation):
     explain_ok(before, after, options)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(game_situations(), st.integers(0, 2**32 - 1))
 def test_explain_perturbed_after_positions(situation, seed2):
     """Property (issue 2): move one piece of a legal after-position (a robot
