@@ -41,12 +41,15 @@ SWEEP = [
     ("tilt 0", dict(tilt=0.0)),
     ("tilt 15", dict(tilt=15.0)),
     ("tilt 25", dict(tilt=25.0)),
-    ("light -40% since calibration", dict(light=0.6), True),
-    ("light -20% since calibration", dict(light=0.8), True),
-    ("light +20% since calibration", dict(light=1.2), True),
-    ("light +40% since calibration", dict(light=1.4), True),
-    ("colour temperature warm", dict(color_temp=-0.8), True),
-    ("colour temperature cold", dict(color_temp=0.8), True),
+    ("light -40% at once", dict(light=0.6), True),
+    ("light -20% at once", dict(light=0.8), True),
+    ("light +20% at once", dict(light=1.2), True),
+    ("light +40% at once", dict(light=1.4), True),
+    ("light -40% slowly (adapting)", dict(light=0.6), True, True),
+    ("light +40% slowly (adapting)", dict(light=1.4), True, True),
+    ("colour temperature warm at once", dict(color_temp=-0.8), True),
+    ("colour temperature cold at once", dict(color_temp=0.8), True),
+    ("colour temperature cold slowly", dict(color_temp=0.8), True, True),
     ("uneven light 0.5", dict(uneven=0.5)),
     ("hard shadow 0.5", dict(shadow=0.5), True),
     ("glare 0.6", dict(glare=0.6), True),
@@ -86,17 +89,24 @@ def score(reading, truth: BoardLayout) -> dict:
 
 def run_setup(job) -> dict:
     """Calibrate one setup and read ``n`` layouts; returns per-board scores."""
-    seed, n, base_cond, read_cond = job
+    seed, n, base_cond, read_cond = job[:4]
+    ramp = len(job) > 4 and job[4]
     out = {"seed": seed, "boards": [], "calibration_error": None}
     try:
         cal = calibrate(render(START, seed, **base_cond).image, START)
     except Exception as exc:  # the benchmark reports, never stops
         out["calibration_error"] = f"{type(exc).__name__}: {exc}"
         return out
-    reader = BoardReader(cal, adapt=False)
+    reader = BoardReader(cal, adapt=ramp)
     rng = np.random.default_rng(seed)
     for k in range(n):
         truth = random_layout(rng)
+        if ramp:
+            # a slow change during the game: the reader adapts on the way (frames of a still board)
+            for step in (0.25, 0.5, 0.75):
+                mid = {key: base_cond.get(key, 1.0 if key == "light" else 0.0) * (1 - step) + v * step
+                       for key, v in read_cond.items()}
+                reader.read(render(truth, seed, frame=100 * (k + 1) + int(step * 4), **{**base_cond, **mid}).image)
         frame = render(truth, seed, frame=k + 1, **{**base_cond, **read_cond})
         out["boards"].append(score(reader.read(frame.image), truth))
     return out
@@ -172,6 +182,7 @@ def main(argv=None) -> int:
     setups, per = (20, 3) if args.quick else (130, 4)
     sweep_setups, sweep_per = (3, 2) if args.quick else (12, 3)
     t0 = time.time()
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     print(f"vision benchmark ({'quick' if args.quick else 'full'}), seeds from {args.seed_base}, {args.jobs} workers")
 
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -198,7 +209,8 @@ def main(argv=None) -> int:
             after = len(entry) > 2
             calib_cond = MILD if after else {**MILD, **cond}
             read_cond = cond if after else {}
-            jobs = [(base + i, sweep_per, calib_cond, read_cond) for i in range(sweep_setups)]
+            ramp = len(entry) > 3
+            jobs = [(base + i, sweep_per, calib_cond, read_cond, ramp) for i in range(sweep_setups)]
             r = summarise(list(pool.map(run_setup, jobs)))
             label = name + (" *" if after else "")
             print(f"  {label:34s} {r['images']:6d} {r['accuracy']:9.1%} {r['readable']:9.1%} {r['confident_misreads']:13d}"

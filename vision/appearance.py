@@ -41,6 +41,7 @@ class Appearance:
     empty_sigma: float                           # spread of the presence evidence on empty squares
     colour_sigma: float                          # spread of the normalised robot colour (0 Black .. 1 White)
     point_sigma: float                           # spread of normalised point evidence
+    point_empty_sigma: float                     # spread of the battery evidence on empty points
     glare_level: float                           # board-colour deviation above which a field is doubtful
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:

@@ -112,6 +112,7 @@ class Calibration:
                 empty_sigma=float(a["empty_sigma"]),
                 colour_sigma=float(a["colour_sigma"]),
                 point_sigma=float(a["point_sigma"]),
+                point_empty_sigma=float(a["point_empty_sigma"]),
                 glare_level=float(a["glare_level"]),
             )
         except KeyError as exc:
@@ -140,7 +141,7 @@ class Calibration:
             raise bad("the appearance model is incomplete")
         if np.array(app.square_means).shape != (3, 2) or len(app.point_means) != 2:
             raise bad("the evidence model has the wrong shape")
-        if not (app.square_sigma > 0 and app.empty_sigma > 0 and app.point_sigma > 0 and app.colour_sigma > 0):
+        if not (app.square_sigma > 0 and app.empty_sigma > 0 and app.point_empty_sigma > 0 and app.point_sigma > 0 and app.colour_sigma > 0):
             raise bad("the appearance spreads must be positive")
         return cls(size, _mat(H), method, side, app)
 
@@ -376,6 +377,15 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout, dev: np.ndarray) 
             piece = int(np.argmax(np.bincount(labels, minlength=2)))
         return data[labels == piece], data[labels != piece]
 
+    # White robots are the light ones: refuse a frame where the expected White squares are darker
+    bright = feats[..., :3].mean(axis=2)
+    core_w = bright[dist_to(sq[white]) < 0.3]
+    core_b = bright[dist_to(sq[black]) < 0.3]
+    if np.median(core_w) <= np.median(core_b):
+        raise CalibrationError(
+            "the squares where White robots are expected look darker than those of the Black robots: "
+            "is the expected layout set up (White on its own side), or is the board turned?"
+        )
     not_bat = d_bat > 0.3
     wmask = fg & (dist_to(sq[white]) < 0.45) & not_bat & (dist_to(sq[black]) > 1.0)
     bmask = fg & (dist_to(sq[black]) < 0.45) & not_bat & (dist_to(sq[white]) > 1.0)
@@ -466,7 +476,9 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout, dev: np.ndarray) 
     e_dev = raw[empty] / em - square_means[0][0] if empty else np.zeros(1)
     empty_sigma = float(max(0.06, 1.4826 * np.median(np.abs(e_dev)) * 3))
     colour_sigma = float(max(0.15, 1.4826 * np.median(np.abs(cdev)) * 1.5))
-    point_sigma = float(max(0.14, 1.4826 * np.median(np.abs(pt_dev)) * 1.5))
+    point_sigma = float(max(0.25, 1.4826 * np.median(np.abs(pt_dev)) * 1.5))
+    pe_dev = ev_a[nobat] - point_means[0] if nobat else np.zeros(1)
+    point_empty_sigma = float(max(0.05, 1.4826 * np.median(np.abs(pe_dev)) * 3))
     contrast = segment_contrast(cv2.GaussianBlur(bright, (0, 0), 0.8))
     return Appearance(
         means=tuple(tuple(float(v) for v in m) for m in means),
@@ -480,7 +492,8 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout, dev: np.ndarray) 
         empty_sigma=empty_sigma,
         colour_sigma=colour_sigma,
         point_sigma=point_sigma,
-        glare_level=float(max(0.3, 6 * np.median(dev[inside]))),
+        point_empty_sigma=point_empty_sigma,
+        glare_level=0.2,  # share of the board colour washed out where fields become doubtful
     )
 
 

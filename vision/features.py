@@ -19,7 +19,7 @@ import numpy as np
 PPU = 32
 SIZE = 7 * PPU                      # 224: 6 squares + 2 half-square margins
 BG_SCALE = 4                        # background estimated at PPU / BG_SCALE px per square
-BG_KERNEL = 15                      # median window in background pixels (~1.9 squares)
+BG_KERNEL = 11                      # median window in background pixels (~1.4 squares)
 N_FEATURES = 5
 
 
@@ -39,11 +39,26 @@ def rectify(image: np.ndarray, H_board_to_img: np.ndarray) -> np.ndarray:
     return cv2.warpPerspective(image, M, (SIZE, SIZE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def background(rect: np.ndarray) -> np.ndarray:
-    """Local board colour, pieces removed: float32 SIZE x SIZE x 3."""
+def background(rect: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Local board colour with pieces removed (float32 SIZE x SIZE x 3), and the glare map.
+
+    Glare (the lamp mirrored in the varnish) makes the board locally brighter
+    *and* paler than the board's usual colour in this frame; the map is 0 (none)
+    .. 1 (the board's colour is washed out).
+    """
     small = cv2.resize(rect, (SIZE // BG_SCALE, SIZE // BG_SCALE), interpolation=cv2.INTER_AREA)
     med = cv2.medianBlur(small, BG_KERNEL)
-    return cv2.resize(med, (SIZE, SIZE), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    lm = np.log(med.astype(np.float32) + 8.0)
+    lum = lm.mean(axis=2)
+    cr = lm[..., 2] - lm[..., 1]
+    cb = lm[..., 0] - lm[..., 1]
+    inner = (slice(BG_KERNEL // 2, -(BG_KERNEL // 2)),) * 2
+    sat = np.hypot(cr, cb)  # saturation of the board colour (neutral grey = 0)
+    sat_ref = max(float(np.median(sat[inner])), 1e-3)
+    lum_ref = float(np.median(lum[inner]))
+    glare = np.clip(1 - sat / sat_ref, 0, 1) * np.clip((lum - lum_ref) / 0.1, 0, 1)
+    bg = cv2.resize(med, (SIZE, SIZE), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    return bg, cv2.resize(glare.astype(np.float32), (SIZE, SIZE), interpolation=cv2.INTER_LINEAR)
 
 
 _FIELD: dict[bool, np.ndarray] = {}
@@ -59,10 +74,9 @@ def field_mask(tight: bool = False) -> np.ndarray:
     return _FIELD[tight]
 
 
-def features(rect: np.ndarray, bg: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(features HxWx5 float32, background, chroma deviation of the background HxW)."""
-    if bg is None:
-        bg = background(rect)
+def features(rect: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(features HxWx5 float32, background, glare map HxW)."""
+    bg, glare = background(rect)
     li = np.log(rect.astype(np.float32) + 8.0)
     lb = np.log(bg + 8.0)
     ratio = li - lb
@@ -73,6 +87,4 @@ def features(rect: np.ndarray, bg: np.ndarray | None = None) -> tuple[np.ndarray
     feats[..., :3] = ratio
     feats[..., 3] = li[..., 2] - li[..., 1] - chroma_ref[0]
     feats[..., 4] = li[..., 0] - li[..., 1] - chroma_ref[1]
-    # how far the local board colour strays from the board's usual colour (glare, a hand)
-    dev = np.hypot(lb[..., 2] - lb[..., 1] - chroma_ref[0], lb[..., 0] - lb[..., 1] - chroma_ref[1])
-    return feats, bg, dev
+    return feats, bg, glare

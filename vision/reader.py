@@ -135,14 +135,17 @@ class BoardReader:
             _t((raw / eb - 1) / ss, ROBOT_DOF) - 0.5 * (c / sc) ** 2 + col_norm,
         ], axis=1)
         sp = _softmax(ll)
-        llp = np.stack([_t((ma - m) / app.point_sigma, d) for m, d in zip(app.point_means, (EMPTY_DOF, ROBOT_DOF))], axis=1)
+        llp = np.stack([
+            _t((ma - app.point_means[0]) / app.point_empty_sigma, EMPTY_DOF) - np.log(app.point_empty_sigma / app.point_sigma),
+            _t((ma - app.point_means[1]) / app.point_sigma, ROBOT_DOF),
+        ], axis=1)
         pp = _softmax(llp)
         # unexplained pixels in a field's window make its reading uncertain
         gs = window_mass(dev, self._swin)
         gp = window_mass(dev, self._pwin)
         gl = app.glare_level
-        us = np.clip(np.maximum((ow - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, (gs - gl) / gl), 0, 1)[:, None]
-        up = np.clip(np.maximum((op - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, (gp - gl) / gl), 0, 1)[:, None]
+        us = np.clip(np.maximum((ow - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, (gs - gl) / 0.3), 0, 1)[:, None]
+        up = np.clip(np.maximum((op - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, (gp - gl) / 0.3), 0, 1)[:, None]
         sp = (1 - us) * sp + us / 3
         pp = (1 - up) * pp + up / 2
 

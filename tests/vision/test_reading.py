@@ -86,7 +86,7 @@ def test_bad_corners(start_frame):
 
 def test_wrong_layout_is_refused(start_frame):
     other = BoardLayout.from_sets(white=range(30, 36), black=range(6), batteries=list(range(7, 14)) + list(range(35, 42)))
-    with pytest.raises(CalibrationError, match="does not look like the expected layout|look alike"):
+    with pytest.raises(CalibrationError, match="look darker"):
         calibrate(start_frame.image, other)
 
 

@@ -174,13 +174,14 @@ def test_cli_round_trip(tmp_path, capsys):
     img = tmp_path / "pos.png"
     assert main(["vision", "render", pos, "--out", str(img), "--seed", "77", "--markers"]) == 0
     capsys.readouterr()
-    code = main(["vision", "read", "--image", str(img), "--calibration", str(cal)])
+    code = main(["vision", "read", "--image", str(img), "--calibration", str(cal), "--min-confidence", "0.9"])
     out = capsys.readouterr()
     assert code == 0, out.err
     assert out.out.strip() == "BBBBB1/5B/6/2W3/6/WW1WWW 7/xxxxxxx/7/7/7/xxxxxxx/7"
-    assert main(["vision", "read", "--image", str(img), "--calibration", str(cal), "--json"]) == 0
+    assert main(["vision", "read", "--image", str(img), "--calibration", str(cal), "--json", "--min-confidence", "0.9"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["readable"] and data["squares"]["c3"]["white"] > 0.98 and data["points"]["A2"]["battery"] > 0.98
+    assert data["readable"] and data["squares"]["c3"]["white"] > 0.9 and data["points"]["A2"]["battery"] > 0.9
+    assert data["position_fields"] == "BBBBB1/5B/6/2W3/6/WW1WWW 7/xxxxxxx/7/7/7/xxxxxxx/7"
     ov = tmp_path / "ov.png"
     assert main(["vision", "overlay", "--image", str(img), "--calibration", str(cal), "--out", str(ov)]) == 0
     assert cv2.imread(str(ov)).shape == (960, 1280, 3)
