@@ -56,14 +56,15 @@ W_CONTROL = 1.2
 W_RACE_TO_MOVE = 260.0
 W_RACE_WAITING = 45.0
 W_CAPTURE_TO_MOVE = 14.0
+W_RACE_LEAD = 20.0
 
 
-def side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -> tuple[float, bool]:
-    """(static score, can finish the race this turn) for the player with ``robots``."""
+def side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -> tuple[float, bool, int]:
+    """(static score, can finish the race this turn, turns the race needs) for the player with ``robots``."""
     sqs = squares_of(robots)
     n = len(sqs)
     if n == 0:
-        return -5000.0, False
+        return -5000.0, False, 99
     need = (n + 1) >> 1
     white = color is WHITE
     dist = _DIST_W if white else _DIST_B
@@ -109,10 +110,14 @@ def side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -
         if ok:
             keys.append(1)
             ready += 1
+        elif e:
+            # turns to get there: this one with the energy it has, then about two squares a turn
+            keys.append(2 + (d - e) // 2 if d > e else 2)
         else:
-            keys.append(d + 1)
+            keys.append(2 + (d + 1) // 2)
     keys.sort()
     progress = sum(keys[:need])
+    race = keys[need - 1]  # turns until ``need`` robots can stand on the target row
     controlled = 0
     for p in squares_of(union):
         a = AROUND_MASK[p]
@@ -127,7 +132,7 @@ def side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -
         + W_MATERIAL * n
         + W_CONTROL * controlled
     )
-    return score, ready >= need
+    return score, ready >= need, race
 
 
 def capture_threats(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -> int:
@@ -161,9 +166,12 @@ def capture_threats(robots: int, enemy: int, bats: int, color: Color, rules: Rul
 
 def evaluate(own: int, enemy: int, bats: int, side: Color, rules: Rules) -> float:
     """Score of a non-terminal board for the side to move (``own`` robots, playing ``side``)."""
-    s_own, race_own = side_score(own, enemy, bats, side, rules)
-    s_enemy, race_enemy = side_score(enemy, own, bats, side.other, rules)
+    s_own, race_own, t_own = side_score(own, enemy, bats, side, rules)
+    s_enemy, race_enemy, t_enemy = side_score(enemy, own, bats, side.other, rules)
     score = s_own - s_enemy
+    # the race: who needs fewer turns, the side to move winning ties (it moves first)
+    lead = t_enemy - t_own + 0.5
+    score += W_RACE_LEAD * (lead if -2.5 < lead < 2.5 else (2.5 if lead > 0 else -2.5))
     if race_own:
         score += W_RACE_TO_MOVE
     if race_enemy:

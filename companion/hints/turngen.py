@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 from ..engine import (
     BATTERY_RAYS,
+    CORNER_MASK,
     Step,
     _capture_reachable,
     _state_key,
@@ -36,7 +37,7 @@ from ..engine import (
 from ..geometry import Color
 from ..moves import BatteryMove, RobotMove, Turn
 from ..rules import Rules
-from .board import Board, has_won, phase_context, phase_start
+from .board import Board, has_won, phase_context, phase_start, squares_of
 
 
 class RobotOutcome(NamedTuple):
