@@ -62,7 +62,7 @@ def mutate(turn: str, rng: random.Random) -> str:
     return " ".join(toks)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(game_situations(), st.integers(0, 2**32 - 1))
 def test_engine_and_naive_agree_on_mutated_turns(situation, seed):
     from companion.engine import apply_turn

@@ -137,7 +137,7 @@ def naive_points(names: str):
 
 # ------------------------------------------------------------- properties ----
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(game_situations())
 def test_explain_finds_a_turn_for_every_legal_turn(situation):
     """Property (issue 2): for random legal turns from random reachable
@@ -152,7 +152,7 @@ def test_explain_finds_a_turn_for_every_legal_turn(situation):
     explain_ok(before, after, options)
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(game_situations(), st.integers(0, 2**32 - 1))
 def test_explain_perturbed_after_positions(situation, seed2):
     """Property (issue 2): move one piece of a legal after-position (a robot

@@ -189,6 +189,8 @@ def test_R17_turn_whitespace():
     ("c1-c2-c3", "c1-c2-c3"),
     ("c1+c2", "c1+c2"),
     ("c1-c2 foo", "foo"),
+    # interpretation: a battery never captures, so 'x' in a battery move is malformed
+    ("c1-c2 C2xC3", "C2xC3"),
     # a robot move after a battery move
     ("c1-c2 C2-C3 d1-d2", "d1-d2"),
     ("c1-c2 C2-C3 E2-E3 d1xd2", "d1xd2"),

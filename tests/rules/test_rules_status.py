@@ -209,3 +209,35 @@ def test_R16_outcomes_do_not_ask_whether_the_game_is_over(ref):
     assert len(robots) > 0
     batteries = ref.battery_outcomes(won)
     assert won.batteries in batteries and len(batteries) > 1
+
+
+# ------------------------------------------------- random synthetic boards ----
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from referees import EngineReferee  # noqa: E402
+
+
+@st.composite
+def synthetic_positions(draw):
+    """Any valid position (not necessarily reachable): 0-6 robots a side
+    anywhere, 14 batteries anywhere, either side to move."""
+    squares = draw(st.lists(st.integers(0, 35), unique=True, max_size=12))
+    n_white = draw(st.integers(0, min(6, len(squares))))
+    white = frozenset(squares[:n_white])
+    black = frozenset(squares[n_white:n_white + 6])
+    bats = frozenset(draw(st.lists(st.integers(0, 48), unique=True, min_size=14, max_size=14)))
+    side = draw(st.sampled_from([WHITE, BLACK]))
+    return Position(white, black, bats, side)
+
+
+@settings(max_examples=150, deadline=None)
+@given(synthetic_positions(), st.sampled_from([(), *[(o,) for o in naive.OPTIONS]]))
+def test_status_and_robot_outcomes_agree_with_naive_on_any_board(pos, options):
+    """Section 3, R-5, R-15, R-18 (and R-16 robot outcomes) on arbitrary
+    valid boards: the engine's status and robot-phase outcomes equal the
+    naive oracle's."""
+    eng = EngineReferee()
+    assert eng.result(pos, options) == naive.status(pos, options).result, str(pos)
+    assert eng.robot_outcomes(pos, options) == naive.robot_outcomes(pos, options), str(pos)
