@@ -307,3 +307,17 @@ def test_rules_profile_default_is_original():
 
     assert Rules.from_names([]) == Rules()
     assert Rules.from_names(["jump-enemies"]) != Rules()
+
+
+def test_impossible_positions_are_rejected_with_a_reason():
+    """Issue 2: two pieces on one square, more than 6 robots of a colour, a
+    battery count other than 14 are rejected (NotationError, with a reason)."""
+    bats = Position.start().batteries
+    with pytest.raises(NotationError) as exc:
+        Position(frozenset({0}), frozenset({0}), bats, WHITE)
+    assert "a1" in str(exc.value)
+    with pytest.raises(NotationError):
+        Position(frozenset(range(7)), frozenset(), bats, WHITE)
+    with pytest.raises(NotationError) as exc:
+        Position(frozenset({0}), frozenset({35}), frozenset(list(bats)[:13]), WHITE)
+    assert "13" in str(exc.value)
