@@ -16,7 +16,12 @@ import numpy as np
 from .features import N_FEATURES, PPU, SIZE
 
 CLASSES = ("board", "white", "black", "battery", "ink", "shade")
-BOARD, WHITE, BLACK, BATTERY, INK, SHADE, OTHER = range(7)
+BOARD, WHITE, BLACK, BATTERY, INK, SHADE, OTHER, WHITE_SHADED, BLACK_SHADED = range(9)
+N_ALL = 9
+SHADED_PRIOR = 0.03
+# how far a piece's brightness ratio may stray when the local background is misjudged
+# (at the edge of a hard shadow, inside a glare spot), in log units along the grey axis
+SHADED_SPREAD = 0.35
 N_CLASSES = 6
 # class priors per pixel (board, white, black, battery, ink, shade, other)
 PRIORS = np.array([0.66, 0.07, 0.07, 0.04, 0.08, 0.06, 0.02])
@@ -60,13 +65,28 @@ class PixelModel:
         # one matrix over the monomials (x_i x_j, x_i, 1), so a pixel costs one matrix row
         iu = np.triu_indices(N_FEATURES)
         self._iu = iu
-        W = np.zeros((len(iu[0]) + N_FEATURES + 1, N_CLASSES + 1), np.float64)
-        for k in range(N_CLASSES):
-            inv = np.linalg.inv(covs[k])
-            chols.append(np.linalg.cholesky(inv).astype(np.float32))
-            const = np.log(PRIORS[k]) - 0.5 * np.linalg.slogdet(covs[k])[1]
-            consts.append(const)
-            mu = means[k]
+        W = np.zeros((len(iu[0]) + N_FEATURES + 1, N_ALL), np.float64)
+        # pieces seen against a misjudged background (a shadow edge, glare): their brightness
+        # ratio is shifted the way the board's shade is, their colour (chroma) is unchanged
+        shift = np.zeros(N_FEATURES)
+        shift[:3] = means[SHADE][:3] - means[BOARD][:3]
+        grey = np.zeros(N_FEATURES)
+        grey[:3] = 1 / np.sqrt(3)
+        derived = {WHITE_SHADED: WHITE, BLACK_SHADED: BLACK}
+        all_means = {k: means[k] for k in range(N_CLASSES)}
+        all_covs = {k: covs[k] for k in range(N_CLASSES)}
+        priors = {k: PRIORS[k] for k in range(N_CLASSES)}
+        for d, k in derived.items():
+            all_means[d] = means[k] + shift
+            all_covs[d] = covs[k] + SHADED_SPREAD**2 * np.outer(grey, grey)
+            priors[d] = SHADED_PRIOR
+        for k in all_means:
+            inv = np.linalg.inv(all_covs[k])
+            const = np.log(priors[k]) - 0.5 * np.linalg.slogdet(all_covs[k])[1]
+            if k < N_CLASSES:
+                chols.append(np.linalg.cholesky(inv).astype(np.float32))
+                consts.append(const)
+            mu = all_means[k]
             quad = -0.5 * inv
             W[: len(iu[0]), k] = np.where(iu[0] == iu[1], 1.0, 2.0) * quad[iu]
             W[len(iu[0]): -1, k] = inv @ mu
@@ -80,7 +100,7 @@ class PixelModel:
         self.consts = np.array(consts, np.float32)
 
     def log_likelihoods(self, feats: np.ndarray) -> np.ndarray:
-        """(7, ...) unnormalised log posteriors, classes in the order of CLASSES, then other."""
+        """(9, ...) unnormalised log posteriors: CLASSES, other, White and Black robots in shade."""
         flat = feats.reshape(-1, N_FEATURES)
         n = flat.shape[0]
         iu0, iu1 = self._iu
@@ -89,7 +109,7 @@ class PixelModel:
         X[:, len(iu0): -1] = flat
         X[:, -1] = 1.0
         out = (X @ self.W).T
-        return out.reshape((N_CLASSES + 1,) + feats.shape[:-1])
+        return out.reshape((N_ALL,) + feats.shape[:-1])
 
     def posteriors(self, feats: np.ndarray) -> np.ndarray:
         ll = self.log_likelihoods(feats)

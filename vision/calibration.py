@@ -25,6 +25,8 @@ from .appearance import (
     N_CLASSES,
     SHADE,
     WHITE,
+    WHITE_SHADED,
+    BLACK_SHADED,
     Appearance,
     PixelModel,
     fit_gaussian,
@@ -303,17 +305,20 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
     from .reader import BoardReader
 
     reading = BoardReader(cal, adapt=False).read(image)
-    wrong = reading.layout.differences(expected) if reading.layout is not None else None
-    if wrong is None:
-        guess = BoardLayout(
-            tuple(SquareState(("empty", "white", "black")[int(i)]) for i in reading.square_probs.argmax(axis=1)),
-            tuple(PointState(("empty", "battery")[int(i)]) for i in reading.point_probs.argmax(axis=1)),
-        )
-        wrong = guess.differences(expected)
-    if wrong:
+    # the calibration must explain its own frame: no field may be read confidently wrong,
+    # and only a few may be doubtful (a glare spot, say)
+    got_s = reading.square_probs.argmax(axis=1)
+    got_p = reading.point_probs.argmax(axis=1)
+    want_s = [("empty", "white", "black").index(s.value) for s in expected.squares]
+    want_p = [("empty", "battery").index(p.value) for p in expected.points]
+    wrong = [square_name(i) for i in range(36) if got_s[i] != want_s[i] and i not in reading.low_confidence_squares]
+    wrong += [point_name(i) for i in range(49) if got_p[i] != want_p[i] and i not in reading.low_confidence_points]
+    doubtful = reading.low_confidence_fields
+    if wrong or len(doubtful) > 8:
+        shown = wrong or doubtful
         raise CalibrationError(
             "the calibration frame does not look like the expected layout at "
-            + ", ".join(wrong[:10]) + (" ..." if len(wrong) > 10 else "")
+            + ", ".join(shown[:10]) + (" ..." if len(shown) > 10 else "")
             + ": is the start position set up, the board fully visible and nothing covering it?"
         )
     if reading.occluded_fraction > 0.02 or reading.alignment < 0.5:
@@ -444,10 +449,7 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout, dev: np.ndarray) 
 
     swin = square_windows(square_centres_for(lean))
     pwin = point_windows(pts)
-    bright = feats[..., :3].mean(axis=2)
-    q = (post[WHITE] + post[BLACK]) * field_mask(tight=True)
-    raw = window_mass(q, swin)
-    colour = window_mass(q * bright, swin) / np.maximum(raw, 1e-6)
+    raw, colour = robot_evidence(post, swin)
     mass_a = window_mass(post[BATTERY], pwin)
     ew = float(np.median(raw[white]))
     eb = float(np.median(raw[black]))
@@ -456,7 +458,7 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout, dev: np.ndarray) 
         raise CalibrationError("the pieces are barely visible in the calibration frame: is the board in focus and lit?")
     cw = float(np.median(colour[white]))
     cb = float(np.median(colour[black]))
-    if cw - cb < 0.2:
+    if cw - cb < 0.3:
         raise CalibrationError("White and Black robots look alike in the calibration frame: is the start position set up, White on rank 1?")
     empty = [i for i, st in enumerate(expected.squares) if st is SquareState.EMPTY]
     nobat = [i for i, st in enumerate(expected.points) if st is PointState.EMPTY]
@@ -495,6 +497,16 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout, dev: np.ndarray) 
         point_empty_sigma=point_empty_sigma,
         glare_level=0.2,  # share of the board colour washed out where fields become doubtful
     )
+
+
+def robot_evidence(post: np.ndarray, swin) -> tuple[np.ndarray, np.ndarray]:
+    """Per square: robot-pixel mass in its window, and the White share of that mass."""
+    tight = field_mask(tight=True)
+    qw = (post[WHITE] + post[WHITE_SHADED]) * tight
+    qb = (post[BLACK] + post[BLACK_SHADED]) * tight
+    mw, mb = window_mass(qw, swin), window_mass(qb, swin)
+    raw = mw + mb
+    return raw, mw / np.maximum(raw, 1e-6)
 
 
 def square_centres_for(lean: tuple[float, float, float]) -> np.ndarray:

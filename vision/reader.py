@@ -21,7 +21,7 @@ from .appearance import (
     square_windows,
     window_mass,
 )
-from .calibration import Calibration, blank_reason, check_image, locate_board, square_centres_for
+from .calibration import Calibration, blank_reason, check_image, locate_board, robot_evidence, square_centres_for
 from .errors import MarkersNotFound, VisionError
 from .features import features, field_mask, rectify
 from .geometry import point_coords, point_name, square_name
@@ -116,9 +116,7 @@ class BoardReader:
 
         post = self._model.posteriors(feats)
         ew, eb, ea = app.expected_mass
-        q = (post[WHITE] + post[BLACK]) * self._fmask_tight
-        raw = window_mass(q, self._swin)
-        colour = window_mass(q * bright, self._swin) / np.maximum(raw, 1e-6)
+        raw, colour = robot_evidence(post, self._swin)
         ma = window_mass(post[BATTERY], self._pwin) / ea
         ow = window_mass(post[OTHER], self._swin)
         op = window_mass(post[OTHER], self._pwin)
@@ -145,7 +143,7 @@ class BoardReader:
         gp = window_mass(dev, self._pwin)
         gl = app.glare_level
         us = np.clip(np.maximum((ow - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, (gs - gl) / 0.3), 0, 1)[:, None]
-        up = np.clip(np.maximum((op - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, (gp - gl) / 0.3), 0, 1)[:, None]
+        up = np.clip(np.maximum((op - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, (gp - gl) / 0.6), 0, 1)[:, None]
         sp = (1 - us) * sp + us / 3
         pp = (1 - up) * pp + up / 2
 

@@ -267,8 +267,14 @@ def _draw_cylinder(img, cam, cx, cy, z0, z1, r, color, light, n=28, phase=0.0, g
     view /= np.linalg.norm(view)
     half = light + view
     half /= np.linalg.norm(half)
-    spec = gloss * max(0.0, float(half[2])) ** 24
-    _fill(img, pt, np.clip(color * _shade(np.array([0, 0, 1.0]), light) * 1.04 + 255 * spec, 0, 255))
+    spec = gloss * max(0.0, float(half[2])) ** 8
+    base = color * _shade(np.array([0, 0, 1.0]), light) * 1.04
+    _fill(img, pt, np.clip(base, 0, 255))
+    if spec > 0.02:
+        # a small highlight where the slightly domed top mirrors the lamp
+        hx, hy = cx + 0.45 * r * half[0], cy + 0.45 * r * half[1]
+        ring, _ = _ring(hx, hy, 0.28 * r, z1 + 1e-3, 12)
+        _fill(img, cam.project(ring), np.clip(base + 255 * spec * 0.8, 0, 255))
     return top
 
 
@@ -361,7 +367,7 @@ def _random_conditions(rng, d: Degradations) -> Degradations:
         color_temp=pick(d.color_temp, lambda: rng.uniform(-0.3, 0.3)),
         uneven=pick(d.uneven, lambda: rng.uniform(0.0, 0.35)),
         shadow=pick(d.shadow, lambda: rng.uniform(0.25, 0.5) if rng.random() < 0.3 else 0.0),
-        glare=pick(d.glare, lambda: rng.uniform(0.2, 0.7) if rng.random() < 0.3 else 0.0),
+        glare=pick(d.glare, lambda: rng.uniform(0.1, 0.35) if rng.random() < 0.3 else 0.0),
         noise=pick(d.noise, lambda: rng.uniform(1.0, 5.0)),
         blur=pick(d.blur, lambda: rng.uniform(0.0, 1.0)),
         jpeg=pick(d.jpeg, lambda: int(rng.integers(70, 96))),
