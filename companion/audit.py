@@ -398,7 +398,7 @@ def audit_folder(
         note = f"calibration file {Path(calibration).name}"
     res = result if result is not None else AuditResult(Path(folder), rules)
     res.folder, res.rules, res.start = Path(folder), rules, start_pos
-    res.date = _photo_date(first_photo)
+    res.date = _meta_date(meta) or _photo_date(first_photo)
     res.final = audit.referee.position
     res.status = audit.referee.status
     start = ImageVerdict(first_photo.name, START, None, note=note, start=start_pos)
@@ -420,6 +420,17 @@ def audit_folder(
         item = ImageVerdict(path.name, verdict.kind, verdict, ply=ply, undone=tuple(undone))
         res.verdicts.append(item)
         yield item
+
+
+def _meta_date(meta: dict | None) -> str | None:
+    """The day the game began, as the frame archive recorded it."""
+    started = meta.get("started_at") if meta else None
+    if not isinstance(started, str):
+        return None
+    try:
+        return datetime.fromisoformat(started).astimezone(timezone.utc).date().isoformat()
+    except ValueError:
+        return None
 
 
 def _photo_date(path: Path) -> str:
