@@ -18,7 +18,8 @@ from .features import N_FEATURES, PPU, SIZE
 CLASSES = ("board", "white", "black", "battery", "ink", "shade")
 BOARD, WHITE, BLACK, BATTERY, INK, SHADE, OTHER, WHITE_SHADED, BLACK_SHADED = range(9)
 N_ALL = 9
-SHADED_PRIOR = 0.03
+SHADED_PRIOR = 0.01
+SHADED_SHIFT = -0.45  # typical error of the background estimate there, log units (a hard shadow's depth)
 # how far a piece's brightness ratio may stray when the local background is misjudged
 # (at the edge of a hard shadow, inside a glare spot), in log units along the grey axis
 SHADED_SPREAD = 0.35
@@ -69,7 +70,7 @@ class PixelModel:
         # pieces seen against a misjudged background (a shadow edge, glare): their brightness
         # ratio is shifted the way the board's shade is, their colour (chroma) is unchanged
         shift = np.zeros(N_FEATURES)
-        shift[:3] = means[SHADE][:3] - means[BOARD][:3]
+        shift[:3] = SHADED_SHIFT
         grey = np.zeros(N_FEATURES)
         grey[:3] = 1 / np.sqrt(3)
         derived = {WHITE_SHADED: WHITE, BLACK_SHADED: BLACK}

@@ -44,7 +44,8 @@ from .markers import detect_markers, homography_from_markers
 
 FORMAT = "netzwerk-vision-calibration"
 VERSION = 1
-CHI2_5_999 = 20.5  # chi-square 99.9% quantile, 5 degrees of freedom
+CHI2_5_999 = 20.5
+GLARE_CALIBRATION = 0.2  # washed-out share above which the calibration frame is refused  # chi-square 99.9% quantile, 5 degrees of freedom
 
 
 @dataclass(frozen=True)
@@ -299,6 +300,16 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
     _check_geometry(H, size)
     rect = rectify(image, H)
     feats, _, dev = features(rect)
+    # the pieces must be seen in their own colours: refuse glare over them
+    glare_s = window_mass(dev, square_windows(square_centers()))
+    glare_p = window_mass(dev, point_windows(point_coords()))
+    glared = [square_name(i) for i in range(36) if expected.squares[i] is not SquareState.EMPTY and glare_s[i] > GLARE_CALIBRATION]
+    glared += [point_name(i) for i in range(49) if expected.points[i] is PointState.BATTERY and glare_p[i] > GLARE_CALIBRATION]
+    if glared:
+        raise CalibrationError(
+            f"glare on the board at {', '.join(glared[:8])}{' ...' if len(glared) > 8 else ''}: the lamp is mirrored "
+            "in the board there; move the lamp or the camera a little and calibrate again"
+        )
     app = learn_appearance(feats, expected, dev)
     cal = Calibration(size, _mat(H), method, side, app)
     # the calibration must explain its own frame
@@ -495,7 +506,7 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout, dev: np.ndarray) 
         colour_sigma=colour_sigma,
         point_sigma=point_sigma,
         point_empty_sigma=point_empty_sigma,
-        glare_level=0.2,  # share of the board colour washed out where fields become doubtful
+        glare_level=0.3,  # share of the board colour washed out where fields become doubtful
     )
 
 

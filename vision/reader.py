@@ -142,8 +142,8 @@ class BoardReader:
         gs = window_mass(dev, self._swin)
         gp = window_mass(dev, self._pwin)
         gl = app.glare_level
-        us = np.clip(np.maximum((ow - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, (gs - gl) / 0.3), 0, 1)[:, None]
-        up = np.clip(np.maximum((op - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, (gp - gl) / 0.6), 0, 1)[:, None]
+        us = np.clip(np.maximum((ow - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, (gs - gl) / 0.4), 0, 1)[:, None]
+        up = np.clip(np.maximum((op - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, (gp - gl) / 0.8), 0, 1)[:, None]
         sp = (1 - us) * sp + us / 3
         pp = (1 - up) * pp + up / 2
 
