@@ -416,11 +416,11 @@ class Companion:
             self.check_purpose = START
             self.expected = Placement.of(self.referee.position)
         self.phase = CHECK if self.reader is not None else SETUP
-        self._enter_phase_signals()
         if self.notifier is not None:
-            self._watchdog_every = (self.timings.watchdog_seconds or None) if self.timings.watchdog_seconds else \
-                self.notifier.watchdog_interval()
+            # READY once the camera and the panel are up (they are: both were handed in open).
+            self._watchdog_every = self.timings.watchdog_seconds or self.notifier.watchdog_interval()
             self.notifier.ready(self.status_text())
+        self._enter_phase_signals()
 
     def stop(self) -> None:
         self.stopped = True

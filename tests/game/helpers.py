@@ -141,9 +141,9 @@ def write_table(path: Path, board: Placement) -> None:
 
 
 def make(tmp_path: Path, board: Placement | Position | None = None, *, source=None, journal: Journal | None = None,
-         **kw):
+         clock: ManualClock | None = None, **kw):
     """A companion on mock pins, a ManualClock and the fake table; returns (companion, table)."""
-    clock = ManualClock()
+    clock = clock or ManualClock()
     panel = Panel(None, MockPanelFactory(), clock=clock)
     table = Table(Placement.of(board if board is not None else Position.start()))
     src = source if source is not None else TableCamera(table, clock)

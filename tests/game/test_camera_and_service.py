@@ -1,0 +1,170 @@
+"""A failing camera (raises, black frames, stalls), sd_notify from the loop, camera specs, the CLI."""
+
+from __future__ import annotations
+
+import random
+import socket
+import time
+
+import pytest
+
+from companion.cameras import CameraError, GuardedSource, ReplayCamera, open_camera
+from companion.engine import apply_turn, random_turn
+from companion.game import PLAYING
+from companion.position import Placement
+from companion.sd_notify import Notifier
+
+from companion.position import Position
+
+from .helpers import Table, TableCamera, close, make, play, press, ready
+
+
+@pytest.fixture
+def game(tmp_path):
+    comp, table = make(tmp_path)
+    ready(comp)
+    assert comp.phase == PLAYING
+    yield comp, table
+    close(comp)
+
+
+def test_camera_that_raises_amber_with_the_message_nothing_lost(game):
+    comp, table = game
+    r = random.Random(1)
+    play(comp, table, random_turn(comp.referee.position, r))
+    pos = comp.referee.position
+    turn = random_turn(pos, r)
+    table.board = Placement.of(apply_turn(pos, turn))
+    table.mode = "raise"
+    comp.run_for(0.3)
+    assert comp.panel.state().status == "unreadable"
+    assert comp.log[-1].kind == "camera" and "unplugged" in comp.log[-1].text
+    press(comp, "confirm_black")
+    comp.run_for(comp.timings.confirm_timeout + 0.3)
+    assert comp.pending is None and "no frame from the camera" in comp.log[-1].text
+    assert comp.referee.position == pos and len(comp.journal.game(comp.game_id).turns) == 1
+    table.mode = "ok"
+    comp.run_for(0.5)
+    assert any(e.text == "the camera delivers frames again" for e in comp.log)
+    press(comp, "confirm_black")
+    comp.run_for(0.3)
+    assert comp.panel.state().status == "accepted"
+    assert [t.turn for t in comp.journal.game(comp.game_id).turns][-1] == str(turn)
+
+
+def test_black_frames_are_unreadable_never_a_turn(game):
+    comp, table = game
+    pos = comp.referee.position
+    table.board = Placement.of(apply_turn(pos, random_turn(pos, random.Random(2))))
+    table.mode = "black"
+    comp.run_for(0.5)
+    press(comp, "confirm_white")
+    comp.run_for(0.8)
+    assert comp.panel.state().status == "unreadable"
+    assert "black" in comp.log[-1].text
+    assert comp.referee.position == pos
+    table.mode = "ok"
+    comp.run_for(0.5)
+    assert comp.panel.state().status == "accepted"  # the same press, read again
+
+
+def test_a_stalled_camera_is_reported_not_waited_for(tmp_path):
+    from hardware.timing import ManualClock
+
+    clock = ManualClock()
+    table = Table(Placement.of(Position.start()))
+    guarded = GuardedSource(TableCamera(table, clock), timeout=0.2)
+    comp, _ = make(tmp_path, source=guarded, clock=clock)
+    try:
+        comp.run_for(2.0)
+        assert comp.phase == PLAYING
+        table.mode = "stall"
+        t0 = time.perf_counter()
+        comp.run_for(0.3)
+        assert time.perf_counter() - t0 < 2.0, "the loop did not hang on the camera"
+        assert comp.log[-1].kind == "camera" and "stalled" in comp.log[-1].text
+        assert comp.panel.state().status == "unreadable"
+    finally:
+        table.mode = "ok"
+        close(comp)
+
+
+def test_ready_status_and_watchdog_pings_from_the_loop(tmp_path):
+    import threading
+
+    path = tmp_path / "notify.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(str(path))
+    server.settimeout(0.2)
+    messages: list[str] = []
+    done = threading.Event()
+
+    def listen() -> None:  # like systemd: read every datagram as it comes
+        while not done.is_set():
+            try:
+                messages.append(server.recv(4096).decode())
+            except TimeoutError:
+                continue
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    notifier = Notifier({"NOTIFY_SOCKET": str(path), "WATCHDOG_USEC": "400000"})
+    comp, table = make(tmp_path, notifier=notifier)
+    try:
+        comp.run_for(2.0)
+        comp.close()
+        time.sleep(0.3)
+    finally:
+        done.set()
+        listener.join(2)
+        server.close()
+        comp.panel.close()
+        comp.journal.close()
+    assert messages and messages[0].startswith("READY=1")
+    pings = sum(1 for m in messages if m == "WATCHDOG=1")
+    assert pings >= 8  # every 0.2 s of the loop's clock for 2 s
+    assert any(m.startswith("STATUS=") and "White to move" in m for m in messages)
+    assert messages[-1].startswith("STOPPING=1")
+
+
+def test_camera_specs_and_clear_errors(tmp_path):
+    with pytest.raises(CameraError, match="does not exist"):
+        open_camera(f"replay:{tmp_path / 'nope'}")
+    with pytest.raises(CameraError, match="no .jpg"):
+        open_camera(f"replay:{tmp_path}")
+    with pytest.raises(ValueError, match="unknown camera"):
+        open_camera("webcam")
+    with pytest.raises(CameraError, match="picamera2"):
+        open_camera("picamera2")
+    with pytest.raises(CameraError, match="camera 7"):
+        open_camera("opencv:7")
+    import cv2
+    import numpy as np
+
+    for i in range(2):
+        cv2.imwrite(str(tmp_path / f"{i:02d}.png"), np.full((40, 60, 3), 60 + 80 * i, np.uint8))
+    (tmp_path / "03.png").write_text("not an image")
+    now = [0.0]
+    cam = ReplayCamera(tmp_path, hold=1.0, clock=lambda: now[0])
+    assert cam.grab().name == "00.png"
+    now[0] = 1.5
+    assert cam.grab().name == "01.png"
+    now[0] = 2.5
+    with pytest.raises(CameraError, match="03.png"):
+        cam.grab()
+
+
+def test_cli_run_without_a_pi_exits_2_with_a_message(capsys, tmp_path):
+    from companion.cli import main
+
+    assert main(["run", "--gpio", "auto", "--journal", str(tmp_path / "j.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("netzwerk run: ") and "GPIO" in err and "\n" == err[-1] and err.count("\n") == 1
+    assert main(["run", "--gpio", "mock", "--camera", "opencv:9", "--journal", str(tmp_path / "j.sqlite")]) == 2
+    assert "camera" in capsys.readouterr().err
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[camera]\nsource = 3\n")
+    assert main(["run", "--gpio", "mock", "--config", str(bad)]) == 2
+    assert "line 2" in capsys.readouterr().err
+    assert main(["demo", "--option", "nonsense"]) == 2
+    assert "unknown rule option" in capsys.readouterr().err
