@@ -416,6 +416,13 @@ class Companion:
             self.check_purpose = START
             self.expected = Placement.of(self.referee.position)
         self.phase = CHECK if self.reader is not None else SETUP
+        st = self.referee.status
+        if self.game_id is not None and st.over and st.winner is not None:
+            # Killed between the winning turn's commit and closing the game: close it now.
+            self.journal.finish_game(self.game_id, st.result, st.reason)
+            self.phase = OVER
+            self.panel.show_win(st.winner.name.lower())
+            self._log("win", f"{st.result}: {st.reason}")
         if self.notifier is not None:
             # READY once the camera and the panel are up (they are: both were handed in open).
             self._watchdog_every = self.timings.watchdog_seconds or self.notifier.watchdog_interval()
