@@ -203,3 +203,13 @@ def test_help(capsys):
         main(["audit", "--help"])
     assert exc.value.code == 0
     assert "--calibration" in capsys.readouterr().out
+
+
+def test_first_player(default_game, capsys):
+    """--first black: the photos of a game White began are then Black's turn first -> illegal."""
+    code, out, err = run(capsys, default_game.folder, "--json", "--first", "black")
+    assert code == 0, err
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert objs[0]["position"].endswith(" b")
+    assert objs[1]["verdict"] == "rejected" and "during Black's turn" in objs[1]["reason"]
+    assert parse_record(objs[-1]["record"]).start.endswith(" b")
