@@ -506,7 +506,7 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout, dev: np.ndarray) 
         colour_sigma=colour_sigma,
         point_sigma=point_sigma,
         point_empty_sigma=point_empty_sigma,
-        glare_level=0.3,  # share of the board colour washed out where fields become doubtful
+        glare_level=0.12,  # share of the board colour washed out where fields become doubtful
     )
 
 

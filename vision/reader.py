@@ -31,6 +31,7 @@ from .reading import BoardReading, unreadable
 MIN_ALIGNMENT = 0.4          # median line contrast relative to calibration below this: board moved
 OCCLUSION_TOLERANCE = 0.08  # share of a field's window that may be unexplained (glints, dust)
 OCCLUDED_FIELD = 0.20        # share of a field's window unexplained -> that field is occluded
+GLARE_SPAN = 0.25           # glare above the calibration's level by this much: "empty" is a coin toss
 LINE_LOST = 0.3             # a line segment this much fainter than at calibration is hidden
 LOST_LINE_WEIGHT = 0.012    # each hidden segment beside empty squares counts as this much occlusion
 OCCLUDED_BOARD = 0.02        # share of the whole field unexplained -> "hand or object over the board"
@@ -139,13 +140,17 @@ class BoardReader:
         ], axis=1)
         pp = _softmax(llp)
         # unexplained pixels in a field's window make its reading uncertain
-        gs = window_mass(dev, self._swin)
-        gp = window_mass(dev, self._pwin)
-        gl = app.glare_level
-        us = np.clip(np.maximum((ow - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, (gs - gl) / 0.4), 0, 1)[:, None]
-        up = np.clip(np.maximum((op - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, (gp - gl) / 0.8), 0, 1)[:, None]
+        us = np.clip((ow - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, 0, 1)[:, None]
+        up = np.clip((op - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, 0, 1)[:, None]
         sp = (1 - us) * sp + us / 3
         pp = (1 - up) * pp + up / 2
+        # glare washes a White robot into the board: there "empty" may be a White robot
+        # (Black robots and the red batteries stay visible in glare)
+        gs = window_mass(dev, self._swin)
+        ug = np.clip((gs - app.glare_level) / GLARE_SPAN, 0, 1)
+        moved = sp[:, 0] * ug / 2
+        sp[:, 0] -= moved
+        sp[:, 1] += moved
 
         # energy lines that vanished beside empty squares: something lies over them (a hand)
         robot_sq = sp.argmax(axis=1) != 0
