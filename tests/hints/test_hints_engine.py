@@ -148,8 +148,9 @@ def test_winning_robot_phase_only_when_it_wins() -> None:
 
 
 def test_search_sees_the_opponents_win_coming() -> None:
-    """Black threatens e2-e1 (2 robots: 1 needed); White has no win, so every
-    turn that leaves e2 and f2 free to advance loses; depth 2 must see it."""
+    """Black's e2 and f2 each reach rank 1 next turn (2 robots: 1 needed) on
+    batteries White cannot win control of, and White has no win itself: every
+    White turn loses, and a depth-2 search must say so."""
     pos = Position.from_string("6/6/6/6/4BB/WW4 xxxxxxx/xxx4/7/7/4x1x/xx5/7 w")
     assert not status(pos).over
     searcher = Searcher(ORIGINAL, SearchLimits())
