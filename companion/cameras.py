@@ -181,6 +181,11 @@ class SimCamera:
         self._cache: dict[tuple, np.ndarray] = {}
         self.renders = 0
 
+    def move_lamp(self, seed: int) -> None:
+        """Another setup (camera pose, lamp, table): what a person does when the light is bad."""
+        self.seed = int(seed)
+        self._cache.clear()
+
     def show(self, board: Placement | Position, hand: bool = False) -> None:
         self.scene = Scene(Placement.of(board), hand)
 

@@ -34,8 +34,9 @@ from .position import Placement, Position
 from .record import GameText, format_record
 from .rules import Rules
 
-DEMO_TIMINGS = LoopTimings(stable_seconds=0.3, confirm_timeout=6.0, camera_timeout=5.0, poll_interval=0.1,
+DEMO_TIMINGS = LoopTimings(stable_seconds=0.3, confirm_timeout=6.0, camera_timeout=5.0, poll_interval=0.15,
                            calibration_retry=0.5, hint_budget=0.15)
+WATCHED_PLIES = 4  # the first turns are played one piece at a time (the gauge follows); later ones at once
 MAX_PLIES = 120
 
 
@@ -171,7 +172,7 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
 
     def on_log(entry: LogEntry) -> None:
         if entry.kind in ("accepted", "rejected", "unreadable", "unchanged", "win", "undo", "hint", "control",
-                          "warning", "new-game", "check", "setup", "camera"):
+                          "warning", "new-game", "check", "setup", "camera", "energy"):
             say(f"  {_paint(entry.kind, color)} {entry.line().strip()[len(entry.kind):].strip()}")
 
     companion = Companion(panel, camera, journal, rules=rules, timings=DEMO_TIMINGS, live_watch=True, on_log=on_log)
@@ -193,16 +194,18 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
         say("The synthetic camera looks at the table; buttons are pressed on mock pins; the companion is the")
         say("same game loop as `netzwerk run`.\n")
         companion.start()
-        for _ in range(60):
-            companion.run_for(0.5)
+        for attempt in range(4):
+            companion.run_for(2.5)
             if companion.phase == PLAYING:
                 break
+            camera.move_lamp(camera.seed + 1000)
+            say(f"  (the camera cannot be calibrated under this light: the lamp is moved, setup {camera.seed})")
         if companion.phase != PLAYING:
             raise RuntimeError("the companion did not get ready: " + "; ".join(e.text for e in companion.log[-3:]))
         show("ready: White's turn LED is lit")
 
         ply = 0
-        events = {3: "slip", 5: "control", 6: "hand", 8: "wrong-button", 9: "hint", 11: "undo", 14: "slip"}
+        events = {2: "control", 3: "slip", 5: "hand", 6: "wrong-button", 7: "undo", 8: "hint", 10: "slip"}
         did_undo = False
         while companion.phase != OVER and ply < max_plies:
             pos = companion.referee.position
@@ -214,7 +217,7 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
             if event == "control":
                 press(panel, "control")
                 companion.run_for(0.2)
-                show("control: the pointer walks over the batteries White/Black controls")
+                show(f"control: the pointer walks over the batteries {pos.to_move.label} controls")
             if event == "hint":
                 press(panel, "hint")
                 companion.run_for(0.2)
@@ -222,7 +225,7 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
                 if hint_turns:
                     turn = Turn.parse(hint_turns[-1])
                     say(f"  the player follows the hint: {turn}")
-                show("hint: the pointer shows the suggested moves")
+                show("hint: the pointer shows the suggested moves, one after the other")
             if event == "slip":
                 slip = slip_of(pos, turn, rules, rng)
                 if slip is not None:
@@ -235,9 +238,10 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
                     show("illegal: red, buzzer, the pointer at the piece")
                     board_view(board, companion.log[-1].squares)
             # the player moves the pieces one by one
-            for board in _steps(pos, turn, rules):
+            steps = _steps(pos, turn, rules)
+            for board in steps if ply <= WATCHED_PLIES else steps[-1:]:
                 camera.show(board)
-                companion.run_for(0.4 if not fast else 0.3)
+                companion.run_for(0.35)
             if event == "wrong-button":
                 other = "black" if side == "white" else "white"
                 say(f"  ({other} presses their confirm button by mistake: ignored, amber blinks)")

@@ -100,7 +100,7 @@ class LoopTimings:
 @dataclass(frozen=True)
 class LogEntry:
     """One line of the game's log: ``kind`` is accepted, rejected, unreadable, unchanged,
-    win, undo, hint, control, new-game, check, camera, setup, warning or info."""
+    win, undo, hint, control, new-game, check, camera, setup, warning, energy or info."""
 
     at: float
     kind: str
@@ -829,6 +829,7 @@ class Companion:
         if st is not None and st.over and st.winner is not None:
             self.journal.finish_game(self.game_id, st.result, st.reason)
             self.phase = OVER
+            self.panel.clear_gauge()
             self.panel.show_win(st.winner.name.lower())
             self._log("win", f"{st.result}: {st.reason}")
             self._status(f"game {self.game_id}: {st.result}")
@@ -901,7 +902,9 @@ class Companion:
             ex = explain(pos, Placement(board.white, board.black, pos.batteries), self.rules)
             cost = robot_phase_cost(pos, ex.turn, self.rules) if ex.turn is not None else None
             if cost is not None:
-                self._show_energy(max(0, self._energy0 - cost))
+                left = max(0, self._energy0 - cost)
+                self._show_energy(left)
+                self._log("energy", f"{color.label}: {left} of {self._energy0} energy left after {ex.turn}")
             return
         ex = explain(pos, Placement(board.white, board.black, pos.batteries), self.rules)
         squares = ex.squares or tuple(sorted((board.robots(color) - pos.robots(color))))
