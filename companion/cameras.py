@@ -217,7 +217,8 @@ class SimCamera:
 
 
 class GuardedSource:
-    """Wraps a source so that ``grab`` never blocks longer than ``timeout`` seconds.
+    """Wraps a source so that ``grab`` never blocks longer than ``timeout`` seconds
+    (for sources without a timeout of their own; the ``vision.sources`` cameras have one).
 
     The grab runs on a worker thread; if it does not return in time a
     :class:`CameraError` says so, and while that grab is still stuck every
@@ -263,15 +264,17 @@ class GuardedSource:
 
 
 def open_camera(spec: str, *, resolution: tuple[int, int] = (1640, 1232), clock: Callable[[], float] = time.monotonic,
-                seed: int = 1, replay_hold: float = 2.0) -> FrameSource:
+                seed: int = 1, replay_hold: float = 2.0, timeout: float = 5.0) -> FrameSource:
     """Build the source named by ``spec`` (``picamera2``, ``opencv:INDEX``, ``replay:DIR``, ``sim``).
+
+    ``timeout``: a real camera that delivers no frame for this long is reported (never waited for).
 
     Raises :class:`CameraError` (missing camera, empty folder) or ``ValueError`` (a bad spec).
     """
     if spec == "picamera2":
         from vision.sources import PiCamera2Source
 
-        return _vision_camera(lambda: PiCamera2Source(tuple(resolution)), "the Pi camera", clock)
+        return _vision_camera(lambda: PiCamera2Source(tuple(resolution), timeout), "the Pi camera", clock)
     if spec == "sim":
         return SimCamera(seed, clock=clock)
     kind, sep, arg = spec.partition(":")
@@ -281,7 +284,7 @@ def open_camera(spec: str, *, resolution: tuple[int, int] = (1640, 1232), clock:
         from vision.sources import OpenCVSource
 
         index = int(arg)
-        return _vision_camera(lambda: OpenCVSource(index, tuple(resolution)), f"camera opencv:{index}", clock)
+        return _vision_camera(lambda: OpenCVSource(index, tuple(resolution), timeout), f"camera opencv:{index}", clock)
     if sep and kind == "replay":
         if not arg:
             raise ValueError(f"bad camera {spec!r}: replay:DIR needs a folder")

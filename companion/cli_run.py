@@ -102,7 +102,7 @@ def _run(args: argparse.Namespace) -> int:
     from hardware.factories import open_panel
     from hardware.pinmap import PinMap
 
-    from .cameras import CameraError, GuardedSource, open_camera
+    from .cameras import CameraError, open_camera
     from .config import ConfigError, check_camera_source, load_config
     from .game import Companion, LogEntry, LoopTimings
     from .geometry import BLACK, WHITE
@@ -131,10 +131,9 @@ def _run(args: argparse.Namespace) -> int:
     try:
         try:
             _quiet_opencv()
-            source = open_camera(camera_spec, resolution=config.camera.resolution)
+            source = open_camera(camera_spec, resolution=config.camera.resolution, timeout=timings.camera_timeout)
         except (CameraError, ValueError) as exc:
             raise _Usage(str(exc)) from None
-        source = GuardedSource(source, timings.camera_timeout)
         journal_path = Path(args.journal) if args.journal else config.journal.path
         try:
             journal = Journal(journal_path)

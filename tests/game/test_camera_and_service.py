@@ -168,3 +168,23 @@ def test_cli_run_without_a_pi_exits_2_with_a_message(capsys, tmp_path):
     assert "line 2" in capsys.readouterr().err
     assert main(["demo", "--option", "nonsense"]) == 2
     assert "unknown rule option" in capsys.readouterr().err
+
+
+def test_save_frames_keeps_the_start_and_every_press_for_the_audit(tmp_path):
+    from companion.frames import FrameArchive
+
+    archive = FrameArchive(tmp_path / "frames", cap_mib=10, suffix=".png")
+    comp, table = make(tmp_path, frames=archive)
+    try:
+        ready(comp)
+        pos = comp.referee.position
+        turn = random_turn(pos, random.Random(3))
+        table.board = Placement((pos.white - {0}) | {20}, pos.black, pos.batteries)  # a slip
+        comp.run_for(0.5)
+        press(comp, "confirm_white")
+        comp.run_for(0.3)
+        play(comp, table, turn)
+        names = sorted(p.name for p in (tmp_path / "frames" / "game-000001").iterdir() if not p.name.startswith("."))
+        assert names == ["00000-start.png", "00001-ply0001-try1.png", "00002-ply0001-try2.png"]
+    finally:
+        close(comp)
