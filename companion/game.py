@@ -515,8 +515,14 @@ class Companion:
         elif kind == "new_game":
             self._on_new_game()
 
+    def _in_game(self) -> bool:
+        """Is there a game to play on (not waiting for the start of a new one, not over)?"""
+        if self.game_id is None or self.phase in (SETUP, OVER):
+            return False
+        return not (self.phase == CHECK and self.check_purpose in (START, NEW_GAME))
+
     def _on_confirm(self, side: str) -> None:
-        if self.phase not in (PLAYING, CHECK) or self.game_id is None:
+        if not self._in_game():
             return
         if side != self.referee.position.to_move.name.lower():  # the panel checks too; never trust a stale event
             return
@@ -530,11 +536,16 @@ class Companion:
             self._log("undo", "the game is over: no undo (press new game for the next one)")
             self.panel.blink_wrong_player()
             return
-        if self.game_id is None or not self.referee.history:
+        if not self._in_game() or not self.referee.history:
             self._log("undo", "nothing to take back")
             self.panel.blink_wrong_player()
             return
-        record = self.journal.undo_last_turn(self.game_id)
+        try:
+            record = self.journal.undo_last_turn(self.game_id)
+        except JournalError as exc:
+            self._log("undo", f"the undo could not be written to the journal ({exc}); nothing was taken back")
+            self.panel.signal_unreadable()
+            return
         last = self.referee.undo()
         self.pending = None
         assert last is not None
@@ -543,7 +554,7 @@ class Companion:
         self._begin_check(UNDO, self.referee.position)
 
     def _on_hint(self) -> None:
-        if self.phase not in (PLAYING, CHECK) or self.game_id is None or self.pending is not None:
+        if not self._in_game() or self.pending is not None:
             return
         if not self.hints_enabled:
             self._log("hint", "hints are off")
@@ -562,7 +573,7 @@ class Companion:
         self._log("hint", f"{self.referee.position.to_move.label} could play {h.turn} ({h.reason})", turn=str(h.turn))
 
     def _on_control(self) -> None:
-        if self.game_id is None or self.phase == SETUP:
+        if not self._in_game():
             return
         pos = self.referee.position
         own, enemy = mask_of(pos.robots(pos.to_move)), mask_of(pos.robots(pos.to_move.other))
@@ -758,10 +769,15 @@ class Companion:
         after_press = seen.frame.at >= pending.at
         if not after_press:
             return
-        if not stable and not timed_out:
+        if not stable:
+            reason = None if getattr(seen.reading, "readable", True) else seen.reading.reason
+            if timed_out:  # never judge a board that would not keep still
+                self._final_unreadable(reason or f"the board did not keep still for {self.timings.stable_seconds:g} s "
+                                                 f"within {self.timings.confirm_timeout:g} s", None)
+                return
             # A hand over the board or pieces still moving: say so once it lasts, keep reading.
-            if now - pending.at >= self.timings.stable_seconds and not getattr(seen.reading, "readable", True):
-                self._interim_unreadable(seen.reading.reason or "the board cannot be read")
+            if now - pending.at >= self.timings.stable_seconds and reason is not None:
+                self._interim_unreadable(reason)
             return
         t0 = time.perf_counter()
         verdict = self.referee.judge(seen.reading)

@@ -350,3 +350,49 @@ def test_journal_refusing_a_turn_never_lights_accepted(game, monkeypatch):
     play(comp, table, random_turn(pos, random.Random(14)))
     assert comp.panel.state().status == "unreadable"
     assert comp.referee.position == pos
+
+
+def test_a_board_that_never_keeps_still_is_not_judged(tmp_path):
+    from .helpers import TableCamera
+
+    class Flicker(TableCamera):
+        """Pieces still moving: the board changes every frame."""
+
+        boards: tuple = ()
+
+        def grab(self):  # noqa: ANN201
+            if self.boards:
+                self.table.board = self.boards[self.count % 2]
+            return super().grab()
+
+    from hardware.timing import ManualClock
+    from .helpers import Table
+
+    clock = ManualClock()
+    table = Table(Placement.of(Position.start()))
+    cam = Flicker(table, clock)
+    comp, _ = make(tmp_path, source=cam, clock=clock)
+    try:
+        ready(comp)
+        pos = comp.referee.position
+        cam.boards = (Placement.of(apply_turn(pos, "a1-a2")), Placement.of(apply_turn(pos, "a1-a3")))
+        press(comp, "confirm_white")
+        comp.run_for(comp.timings.confirm_timeout + 0.5)
+        assert comp.referee.position == pos and comp.log[-1].kind == "unreadable"
+        assert "did not keep still" in comp.log[-1].text
+    finally:
+        close(comp)
+
+
+def test_buttons_of_a_finished_game_do_nothing_while_waiting_for_the_start(game):
+    comp, table = game
+    play(comp, table, random_turn(comp.referee.position, random.Random(15)))
+    hold_both_confirms(comp)
+    comp.run_for(0.3)
+    n_turns = len(comp.journal.game(1).turns)
+    press(comp, "undo", hold=2.2)
+    press(comp, "hint")
+    press(comp, "confirm_black")
+    comp.run_for(0.3)
+    assert comp.phase == CHECK and len(comp.journal.game(1).turns) == n_turns == 1
+    assert comp.pending is None
