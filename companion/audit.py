@@ -36,6 +36,9 @@ from .referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Refer
 from .rules import Rules
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+#: Photos larger than this (longer side, pixels) are scaled down before reading:
+#: a phone's 12-megapixel photo reads best, and fastest, at camera-like sizes.
+MAX_SIDE = 1640
 #: Written by :class:`companion.frames.FrameArchive` into each game's folder (hidden: not a photo).
 GAME_META = ".netzwerk-game.json"
 #: A press frame's name in such a folder: sequence, the ply the press was for, the attempt.
@@ -290,13 +293,41 @@ def calibrate_from(image: np.ndarray, name: str, corners=None):
         raise AuditError(f"first photo {name}: {exc}") from None
 
 
+def working_size(width: int, height: int) -> tuple[int, int]:
+    """The size photos of ``width`` x ``height`` are read at (scaled down beyond :data:`MAX_SIDE`)."""
+    side = max(width, height)
+    if side <= MAX_SIDE:
+        return (width, height)
+    k = MAX_SIDE / side
+    return (max(1, round(width * k)), max(1, round(height * k)))
+
+
+def fit(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``image`` scaled to ``size`` (width, height) if it has the same shape of frame (aspect within 1%).
+
+    A photo of another aspect is left as it is (the reader then says it does not fit the calibration)."""
+    import cv2
+
+    h, w = image.shape[:2]
+    if (w, h) == tuple(size):
+        return image
+    if abs((w / h) / (size[0] / size[1]) - 1) > 0.01:
+        return image
+    interp = cv2.INTER_AREA if w > size[0] else cv2.INTER_LINEAR
+    return cv2.resize(image, tuple(size), interpolation=interp)
+
+
 class Audit:
-    """Feeds photos to one :class:`Referee`, one confirm press per photo."""
+    """Feeds photos to one :class:`Referee`, one confirm press per photo.
+
+    Photos are scaled to the calibration's image size when they have its aspect
+    (a phone's full-size photos against a calibration made at a smaller size)."""
 
     def __init__(self, calibration, rules: Rules = Rules(), *, referee: Referee | None = None,
                  start: Position | None = None) -> None:
         from vision.reader import BoardReader
 
+        self.size = tuple(calibration.image_size)
         self.rules = rules
         self.referee = referee if referee is not None else Referee(rules, start or Position.start())
         self.reader = BoardReader(calibration)
@@ -307,7 +338,7 @@ class Audit:
         from vision.errors import VisionError
 
         try:
-            reading = self.reader.read(image)
+            reading = self.reader.read(fit(image, self.size))
         except VisionError as exc:
             raise AuditError(f"first photo {name} cannot be read with this calibration: {exc}") from None
         if reading.layout is None:
@@ -335,7 +366,7 @@ class Audit:
         from vision.errors import VisionError
 
         try:
-            reading = self.reader.read(image)
+            reading = self.reader.read(fit(image, self.size))
         except VisionError as exc:
             return Verdict(UNREADABLE, self.referee.position, reason=str(exc), status=self.referee.status)
         verdict = self.referee.judge(reading)
@@ -389,6 +420,12 @@ def audit_folder(
     first_photo = images[0]
     image = load_image(first_photo)
     if cal is None:
+        h, w = image.shape[:2]
+        size = working_size(w, h)
+        if size != (w, h):
+            image = fit(image, size)
+            if corners is not None:
+                corners = np.asarray(corners, np.float64) * (size[0] / w)
         cal = calibrate_from(image, first_photo.name, corners)
         note = "calibrated from the field corners given" if corners is not None else "calibrated from the corner markers"
         audit = Audit(cal, rules, start=start_pos)

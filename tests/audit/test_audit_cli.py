@@ -213,3 +213,22 @@ def test_first_player(default_game, capsys):
     assert objs[0]["position"].endswith(" b")
     assert objs[1]["verdict"] == "rejected" and "during Black's turn" in objs[1]["reason"]
     assert parse_record(objs[-1]["record"]).start.endswith(" b")
+
+
+def test_big_phone_photos_are_read_at_a_camera_size(corners_game, capsys, tmp_path):
+    """Photos over 1640 px are scaled down (corners given in the big photo's pixels scale along)."""
+    from companion.audit import MAX_SIDE, fit, working_size
+
+    assert working_size(4032, 3024) == (MAX_SIDE, 1230) and working_size(800, 600) == (800, 600)
+    assert fit(np.zeros((300, 400, 3), np.uint8), (800, 600)).shape == (600, 800, 3)
+    assert fit(np.zeros((300, 300, 3), np.uint8), (800, 600)).shape == (300, 300, 3)  # other aspect: left alone
+    big = tmp_path / "big"
+    big.mkdir()
+    for p in list_images(corners_game.folder):
+        img = cv2.imread(str(p))
+        cv2.imwrite(str(big / p.name), cv2.resize(img, (2000, 1500), interpolation=cv2.INTER_CUBIC))
+    corners = np.asarray(corners_game.corners) * 2.5
+    code, out, err = run(capsys, big, "--json", "--corners", corners_text(corners))
+    assert code == 0, err
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert [o["verdict"] for o in objs[1:-1]] == [s.expect for s in corners_game.shots]
