@@ -181,7 +181,7 @@ def test_a_photo_of_another_size_is_unreadable_not_an_error(default_game, capsys
     folder.mkdir()
     photos = list_images(default_game.folder)
     shutil.copy(photos[0], folder / "a1.jpg")
-    small = cv2.resize(cv2.imread(str(photos[1])), (400, 300))
+    small = cv2.resize(cv2.imread(str(photos[1])), (500, 300))  # another aspect: cannot be scaled to fit
     cv2.imwrite(str(folder / "a2.jpg"), small)
     cv2.imwrite(str(folder / "a3.png"), np.zeros((600, 800, 3), np.uint8))  # a black frame
     shutil.copy(photos[1], folder / "a4.jpg")
@@ -189,7 +189,7 @@ def test_a_photo_of_another_size_is_unreadable_not_an_error(default_game, capsys
     assert code == 0, err
     objs = [json.loads(line) for line in out.splitlines()]
     assert [o["verdict"] for o in objs[:-1]] == ["start", "unreadable", "unreadable", "accepted"]
-    assert "400x300" in objs[1]["reason"] and "black" in objs[2]["reason"]
+    assert "500x300" in objs[1]["reason"] and "black" in objs[2]["reason"]
 
 
 def test_name_order_counts_digit_runs_as_numbers(tmp_path):
