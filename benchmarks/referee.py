@@ -12,9 +12,9 @@ takes the hand away and reaches for the button).
 
 Measured in wall time, per press: from driving the confirm button's pin low
 (the press; held 0.1 s of the virtual clock, then released) until the panel
-shows the verdict (green, red or amber), i.e. the button logic, one fresh
-frame read by ``vision``, the referee's judgement, the journal commit (fsync)
-and the panel. Rendering the frame is not counted (a real camera delivers
+shows the verdict (green, red or amber: the moment the loop logs it, right
+after setting the LEDs), i.e. the button logic, one fresh frame read by
+``vision``, the referee's judgement, the journal commit (fsync) and the panel. Rendering the frame is not counted (a real camera delivers
 frames on its own). Printed: median, p95, max, and the parts (read, judge +
 journal + panel).
 """
@@ -91,7 +91,9 @@ def main(argv: list[str] | None = None) -> int:
         panel = Panel(None, MockPanelFactory(), clock=clock)
         camera = SimCamera(seed=args.seed, size=(w, h), clock=clock.now)
         journal = Journal(Path(tmp) / "journal.sqlite")
-        comp = Companion(panel, camera, journal, rules=rules, timings=timings, make_reader=make_reader)
+        logged: list[float] = []  # wall time at which each log entry was made (the LEDs are set just before)
+        comp = Companion(panel, camera, journal, rules=rules, timings=timings, make_reader=make_reader,
+                         on_log=lambda entry: logged.append(time.perf_counter()))
         judge_times: list[float] = []
 
         def timed(judge):  # noqa: ANN001, ANN202
@@ -122,10 +124,12 @@ def main(argv: list[str] | None = None) -> int:
             pin.drive_high()
             for _ in range(200):
                 comp.tick()
-                done = [e for e in comp.log[n:] if e.kind in VERDICTS]
+                done = [(i, e) for i, e in enumerate(comp.log[n:], n) if e.kind in VERDICTS]
                 if done:
                     break
-            t1 = time.perf_counter()
+            index, entry = done[0]
+            t1 = logged[index]
+            done = [entry]
             total.append(t1 - t0)
             read = readers[-1].last
             reads.append(read)
