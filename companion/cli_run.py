@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-import time
 from datetime import datetime
 from pathlib import Path
 

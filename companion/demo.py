@@ -24,7 +24,7 @@ from typing import Callable, TextIO
 
 from .cameras import SimCamera
 from .drawing import terminal_board
-from .engine import apply_turn, random_turn, status
+from .engine import apply_turn, random_turn
 from .explain import explain
 from .game import OVER, PLAYING, Companion, LogEntry, LoopTimings
 from .geometry import square_name

@@ -58,7 +58,7 @@ from .engine import (
 )
 from .errors import NotationError
 from .explain import explain
-from .geometry import BLACK, WHITE, Color, point_name, square_name
+from .geometry import WHITE, Color, point_name, square_name
 from .journal import Journal, JournalError
 from .moves import Turn
 from .position import Placement, Position

@@ -8,7 +8,6 @@ import pytest
 
 from companion.engine import apply_turn, random_turn, status
 from companion.game import CHECK, OVER, PLAYING, SETUP
-from companion.journal import Journal
 from companion.moves import Turn
 from companion.position import Placement, Position
 
