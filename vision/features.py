@@ -68,7 +68,7 @@ def field_mask(tight: bool = False) -> np.ndarray:
     """Pixels of the 6x6 field plus a little (``tight``: the field only, where robots can stand)."""
     if tight not in _FIELD:
         m = np.zeros((SIZE, SIZE), bool)
-        a = PPU // 2 if tight else PPU // 4
+        a = PPU // 2 - PPU // 5 if tight else PPU // 4
         m[a: SIZE - a, a: SIZE - a] = True
         _FIELD[tight] = m
     return _FIELD[tight]
