@@ -92,6 +92,12 @@ def list_images(folder: str | Path) -> list[Path]:
         )
     images = sorted(files, key=lambda p: _natural_key(p.name))
     if not images:
+        games = sorted((p.name for p in entries if p.is_dir() and (p / GAME_META).is_file()), key=_natural_key)
+        if games:
+            raise AuditError(
+                f"folder {str(path)!r} holds the frames of {len(games)} game(s), not photos: audit one game, "
+                f"e.g. {str(path / games[-1])!r}"
+            )
         raise AuditError(
             f"folder {str(path)!r} holds no photos ({', '.join(IMAGE_SUFFIXES)}): "
             "the first must show the start position, then one per confirm press"

@@ -179,3 +179,14 @@ def test_who_moved_first_comes_from_the_archive(default_game, tmp_path, capsys):
     assert main(["audit", str(game), "--json", "--first", "white"]) == 0
     objs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert objs[1]["verdict"] == ACCEPTED
+
+
+def test_auditing_the_frames_root_names_a_game(tmp_path, capsys):
+    from companion.cli import main
+
+    arch = FrameArchive(tmp_path, None)
+    arch.start_game(1, noise(0))
+    arch.start_game(2, noise(1))
+    assert main(["audit", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "frames of 2 game(s)" in err and "game-000002" in err
