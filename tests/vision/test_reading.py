@@ -186,3 +186,16 @@ def test_layout_type():
         BoardLayout((SquareState.EMPTY,) * 35, (PointState.EMPTY,) * 49)
     with pytest.raises(ValueError):
         BoardLayout.from_sets(white=[1], black=[1])
+
+
+def test_camera_nudged_markers_found_again(calibration):
+    """The markers are not searched on every frame, but again when the board is no longer where it was."""
+    truth = BoardLayout.from_sets(white=[2, 7], black=[33], batteries=list(range(7, 14)) + list(range(35, 42)))
+    image = render(truth, SETUP_SEED, frame=30, **SETUP).image
+    nudged = np.roll(image, (14, -18), axis=(0, 1))
+    reader = BoardReader(calibration)
+    reading = reader.read(nudged)
+    assert_no_confident_misread(reading, truth)
+    assert reading.alignment > 0.6
+    moved = reader.calibration.corners_px - calibration.corners_px
+    assert np.allclose(moved.mean(axis=0), (-18, 14), atol=1.5)
