@@ -671,7 +671,8 @@ class Companion:
             except Exception as exc:
                 self._log("setup", f"calibration not saved ({exc})")
         self._log("setup", "camera calibrated from the board")
-        self.phase = CHECK
+        if self.phase == SETUP:
+            self.phase = CHECK
         self.seen = None
         self._last_signal = None
         self._enter_phase_signals()
