@@ -96,7 +96,13 @@ def main() -> int:
                            and (s.expect != ACCEPTED or v.verdict.position != s.after))
         legal_rejected = sum(1 for s, v in zip(shots, res.verdicts[1:]) if v.kind == REJECTED and s.expect == ACCEPTED)
         hands_rejected = sum(1 for s, v in zip(shots, res.verdicts[1:]) if s.hand and v.kind == REJECTED)
-        print(f"verdicts: {exact}/{len(shots)} exactly as the engine expects; wrong accepts {wrong_accept}, "
+        off: dict[str, int] = {}
+        for shot, v in zip(shots, res.verdicts[1:]):
+            if v.kind != shot.expect:
+                key = f"{shot.expect}->{v.kind}"
+                off[key] = off.get(key, 0) + 1
+        print(f"verdicts: {exact}/{len(shots)} exactly as the engine expects "
+              f"({', '.join(f'{k} {n}' for k, n in sorted(off.items())) or 'all exact'}); wrong accepts {wrong_accept}, "
               f"legal turns called illegal {legal_rejected}, hands called illegal {hands_rejected}; "
               f"{res.summary_line()}")
     return 0

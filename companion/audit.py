@@ -39,6 +39,11 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 #: Photos larger than this (longer side, pixels) are scaled down before reading:
 #: a phone's 12-megapixel photo reads best, and fastest, at camera-like sizes.
 MAX_SIDE = 1640
+#: The referee's ``min_field_prob`` for photos: a state of an unsure field is tried
+#: down to this probability. ``netzwerk run`` can look again when unsure; a photo
+#: is the only look the audit gets, so it tries more readings of an unsure field
+#: (still only a reading that a legal turn explains, and only when exactly one does).
+AUDIT_MIN_FIELD_PROB = 0.02
 #: Written by :class:`companion.frames.FrameArchive` into each game's folder (hidden: not a photo).
 GAME_META = ".netzwerk-game.json"
 #: A press frame's name in such a folder: sequence, the ply the press was for, the attempt.
@@ -335,7 +340,8 @@ class Audit:
 
         self.size = tuple(calibration.image_size)
         self.rules = rules
-        self.referee = referee if referee is not None else Referee(rules, start or Position.start())
+        self.referee = referee if referee is not None else Referee(
+            rules, start or Position.start(), min_field_prob=AUDIT_MIN_FIELD_PROB)
         self.reader = BoardReader(calibration)
         self.ply = len(self.referee.history)
 
