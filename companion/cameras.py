@@ -179,6 +179,7 @@ class SimCamera:
         self._clock = clock
         self._count = 0
         self._cache: dict[tuple, np.ndarray] = {}
+        self._variant = 0
         self.renders = 0
 
     def move_lamp(self, seed: int) -> None:
@@ -189,15 +190,19 @@ class SimCamera:
     def show(self, board: Placement | Position, hand: bool = False) -> None:
         self.scene = Scene(Placement.of(board), hand)
 
+    def refresh(self) -> None:
+        """Render the scene anew (new sensor noise), as after someone touched the pieces."""
+        self._variant += 1
+
     def image_of(self, board: Placement, hand: bool) -> np.ndarray:
         from vision.layout import BoardLayout
         from vision.render import render
 
-        key = (board.white, board.black, board.batteries, hand)
+        key = (board.white, board.black, board.batteries, hand, self._variant)
         image = self._cache.get(key)
         if image is None:
             layout = BoardLayout.from_sets(board.white, board.black, board.batteries)
-            image = render(layout, self.seed, size=self.size, hand=hand, frame=len(self._cache), **self.conditions).image
+            image = render(layout, self.seed, size=self.size, hand=hand, frame=self.renders, **self.conditions).image
             self.renders += 1
             if len(self._cache) > 64:
                 self._cache.clear()

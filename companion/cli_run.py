@@ -59,7 +59,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "synthetic camera, pressing their buttons on mock pins; the companion referees it through the "
                     "same game loop as `netzwerk run`. Prints the virtual panel, the log and the game record.",
     )
-    d.add_argument("--seed", type=int, default=1, help="seed of the players and the camera setup (default 1)")
+    d.add_argument("--seed", type=int, default=1, help="seed of the players' choices (default 1)")
+    d.add_argument("--camera-seed", type=int, default=1, metavar="N",
+                   help="the synthetic camera's setup: pose, lamp, table (default 1)")
     d.add_argument("--fast", action="store_true", help="no pauses, fewer panel drawings")
     d.add_argument("--option", action="append", default=[], metavar="NAME",
                    help=f"a rule option (repeatable): {', '.join(OPTIONS)}")
@@ -85,11 +87,12 @@ def _demo(args: argparse.Namespace) -> int:
     for name in args.option:
         if name not in OPTIONS:
             raise _Usage(f"unknown rule option {name!r}: known options are {', '.join(OPTIONS)}")
-    if args.seed < 0:
-        raise _Usage(f"--seed must be 0 or more, got {args.seed}")
+    if args.seed < 0 or args.camera_seed < 0:
+        raise _Usage(f"--seed and --camera-seed must be 0 or more, got {args.seed}, {args.camera_seed}")
     from .demo import run_demo
 
-    run_demo(seed=args.seed, fast=args.fast, options=tuple(dict.fromkeys(args.option)), color=args.color)
+    run_demo(seed=args.seed, fast=args.fast, options=tuple(dict.fromkeys(args.option)), color=args.color,
+             camera_seed=args.camera_seed)
     return 0
 
 

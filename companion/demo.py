@@ -145,7 +145,7 @@ def press(panel, name: str, hold: float = 0.12) -> None:  # noqa: ANN001
 
 def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = (), out: TextIO | None = None,
              color: bool | None = None, journal_path: Path | None = None, show_panel: bool = True,
-             max_plies: int = MAX_PLIES) -> DemoResult:
+             max_plies: int = MAX_PLIES, camera_seed: int = 1) -> DemoResult:
     """Play the demo game; returns what happened. Prints to ``out`` (stdout)."""
     from hardware.mockpins import MockPanelFactory
     from hardware.panel import Panel
@@ -167,7 +167,7 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
     clock = ManualClock()
     panel = Panel(None, MockPanelFactory(), clock=clock)
     virtual = VirtualPanel(panel)
-    camera = SimCamera(seed=seed, clock=clock.now)
+    camera = SimCamera(seed=camera_seed, clock=clock.now)
     journal = Journal(journal_path)
 
     def on_log(entry: LogEntry) -> None:
@@ -190,7 +190,8 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
             say(terminal_board(board, marks_squares=marks, color=color))
 
     try:
-        say(f"Netzwerk Companion demo: seed {seed}, rules {rules.name}, players: {choose.name} vs {choose.name}")
+        say(f"Netzwerk Companion demo: seed {seed}, rules {rules.name}, players: {choose.name} vs {choose.name}, "
+            f"camera setup {camera_seed}")
         say("The synthetic camera looks at the table; buttons are pressed on mock pins; the companion is the")
         say("same game loop as `netzwerk run`.\n")
         companion.start()
@@ -205,12 +206,23 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
         show("ready: White's turn LED is lit")
 
         ply = 0
+        tries: dict[int, int] = {}
+        stopped = None
         events = {2: "control", 3: "slip", 5: "hand", 6: "wrong-button", 7: "undo", 8: "hint", 10: "slip"}
         did_undo = False
         while companion.phase != OVER and ply < max_plies:
             pos = companion.referee.position
             side = pos.to_move.name.lower()
             ply = len(companion.referee.history) + 1
+            tries[ply] = tries.get(ply, 0) + 1
+            if tries[ply] > 3:
+                stopped = (f"the camera could not read the board of turn {ply} after 3 tries "
+                           f"(try another --camera-seed: another table and lamp)")
+                say(f"  ({stopped}; the demo stops here)")
+                break
+            if tries[ply] > 1:
+                say("  (the players straighten the pieces and try again)")
+                camera.refresh()
             event = events.pop(ply, None)
             turn = choose(pos, rng)
             say(f"\n{ply:>3}. {pos.to_move.label} to move")
@@ -286,8 +298,10 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
         say(text.rstrip())
         seconds = time.perf_counter() - t_start
         result = game.result or "*"
+        if not game.result and stopped is None:
+            stopped = f"stopped after {max_plies} plies (no result)"
         say(f"\n{len(game.turns)} turns accepted, {len(game.rejections)} rejected or unreadable attempts; "
-            f"result: {result if game.result else 'stopped after ' + str(max_plies) + ' plies (no result)'}; "
+            f"result: {result if game.result else stopped}; "
             f"{camera.renders} frames rendered, {companion.frames_read} read, {seconds:.1f} s.")
         return DemoResult(companion.game_id or 0, result, len(game.turns), counts, text, seconds, camera.renders,
                           companion.frames_read, [t * 1000 for t in companion.verdict_times])
