@@ -92,3 +92,15 @@ def test_unsure_legal_turn_is_still_resolved_by_the_rules():
     after = apply_turn(START, "c1-c3")
     v = Referee().judge(reading(after, {14: [0.45, 0.5, 0.05]}))
     assert v.kind == ACCEPTED and v.position == after
+
+
+def test_the_audit_tries_less_likely_states_of_an_unsure_field():
+    """a1 left by a1-a2, but the photo says 'White robot' at 89%, 'empty' at 8%: one look is all the audit
+    gets, so it tries the 8% reading too (the live referee asks again instead)."""
+    from companion.audit import AUDIT_MIN_FIELD_PROB
+
+    after = apply_turn(START, "a1-a2")
+    r = reading(after, {0: [0.08, 0.89, 0.03]})
+    assert Referee().judge(r).kind == UNREADABLE
+    v = Referee(min_field_prob=AUDIT_MIN_FIELD_PROB).judge(r)
+    assert v.kind == ACCEPTED and v.position == after
