@@ -188,3 +188,43 @@ def test_save_frames_keeps_the_start_and_every_press_for_the_audit(tmp_path):
         assert names == ["00000-start.png", "00001-ply0001-try1.png", "00002-ply0001-try2.png"]
     finally:
         close(comp)
+
+
+def test_netzwerk_run_in_real_time_on_mock_pins_and_the_sim_camera(tmp_path):
+    """The service path: a real process, real time, READY over the notify socket, SIGTERM -> exit 0."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from companion.journal import Journal
+
+    sock_path = tmp_path / "notify.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(str(sock_path))
+    server.settimeout(60)
+    env = dict(os.environ, NOTIFY_SOCKET=str(sock_path), STATE_DIRECTORY=str(tmp_path / "state"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "run", "--gpio", "mock", "--camera", "sim",
+         "--journal", str(tmp_path / "journal.sqlite"), "--no-save-frames"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = server.recv(4096).decode()
+        assert first.startswith("READY=1")
+        deadline = time.monotonic() + 60
+        seen = ""
+        while "White to move" not in seen and time.monotonic() < deadline:
+            seen = server.recv(4096).decode()
+        assert "White to move" in seen, "the start position was seen and a game opened"
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        server.close()
+    assert proc.returncode == 0, err
+    assert "game 1 begins" in out
+    with Journal(tmp_path / "journal.sqlite", readonly=True) as j:
+        assert j.open_game().id == 1
+    assert (tmp_path / "calibration.json").exists()

@@ -87,7 +87,7 @@ def test_sigkill_at_random_points_loses_no_accepted_turn(tmp_path):
         assert os.WIFSIGNALED(st) and os.WTERMSIG(st) == signal.SIGKILL, f"run {k} ended by itself: {st}"
 
     witnessed = [line.split(" ", 2) for line in (tmp_path / "witness.txt").read_text().splitlines()]
-    assert len(witnessed) >= 20, "the runs made progress"
+    assert len(witnessed) >= 10, f"the runs made progress ({len(witnessed)} accepted turns seen)"
     with Journal(tmp_path / "journal.sqlite") as journal:
         for game_id, ply, turn in witnessed:
             game = journal.game(int(game_id))
