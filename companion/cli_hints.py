@@ -120,6 +120,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
                 "seconds": round(h.elapsed, 3),
                 "side": str(pos.to_move),
                 "rules": rules.name,
+                "fallback": h.fallback,
             }
         )
     else:

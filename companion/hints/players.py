@@ -154,6 +154,7 @@ class Hint:
     depth: int  # turns searched ahead
     nodes: int
     elapsed: float
+    fallback: bool = False  # True if the search failed and a random legal turn was given instead
 
     @property
     def outcome(self) -> str | None:
@@ -203,10 +204,11 @@ def hint(
     try:
         best, value = searcher.search(board, budget)
         cands = [best]
-    except IllegalTurn:  # pragma: no cover - generation never meets an illegal state
+    except Exception:  # pragma: no cover - a hint must not fail the referee: fall back, and say so
         cands, value = [], 0.0
     turn, chosen = _first_legal(pos, rules, cands, rng)
-    if chosen is None:
+    fallback = chosen is None
+    if fallback:  # pragma: no cover - only if the search's turn were ever refused by apply_turn
         value = 0.0
     after = apply_turn(pos, turn, rules)
     stats = searcher.stats
@@ -216,8 +218,9 @@ def hint(
         turn=turn,
         value=value,
         expected=expected_score(value),
-        reason=reason_for(pos, turn, after, rules, value),
+        reason=reason_for(pos, turn, after, rules, value) + (" (fallback: a random legal turn)" if fallback else ""),
         depth=stats.depth,
         nodes=stats.nodes,
         elapsed=time.perf_counter() - t0,
+        fallback=fallback,
     )

@@ -53,6 +53,7 @@ def test_hint_is_legal_from_random_positions(rules: Rules) -> None:
         h = hint(pos, rules, budget=TINY)
         after = apply_turn(pos, h.turn, rules)  # raises if illegal
         assert after.to_move is pos.to_move.other
+        assert not h.fallback, "the search's own turn, not the random fallback"
         assert h.reason
         assert 0.0 <= h.expected <= 1.0
 
