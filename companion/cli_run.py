@@ -179,6 +179,10 @@ def _run(args: argparse.Namespace) -> int:
             companion.run()
         except KeyboardInterrupt:
             pass
+        except CameraError as exc:
+            print(f"netzwerk run: the camera failed: {exc}; exiting so that the service restarts it "
+                  "(the game resumes from the journal)", file=sys.stderr)
+            return 1
         finally:
             companion.close()
         return 0

@@ -38,6 +38,7 @@ brought it.
 from __future__ import annotations
 
 import queue
+import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -89,6 +90,7 @@ class LoopTimings:
     watchdog_seconds: float = 0.0  # 0: from $WATCHDOG_USEC
     calibration_retry: float = 1.0
     hint_budget: float = 1.0
+    camera_giveup: float = 60.0  # run(): a camera failing this long ends the loop (the service restarts it)
 
     @classmethod
     def from_config(cls, t: Any, **kw: Any) -> "LoopTimings":
@@ -272,6 +274,10 @@ class _Pending:
     shown: set = field(default_factory=set)  # interim reasons already signalled
 
 
+def _gist(message: str | None) -> str | None:
+    return None if message is None else re.sub(r"\d+(\.\d+)?", "#", message)
+
+
 def default_calibrate(image: np.ndarray, expected: Placement, corners=None):
     from vision.calibration import calibrate
 
@@ -354,6 +360,7 @@ class Companion:
         self._last_calibration_try = -1e18
         self._last_signal: tuple | None = None
         self._last_camera_error: str | None = None
+        self._failing_since: float | None = None
         self._last_setup_error: str | None = None
         self._watch_key: tuple | None = None
         self._outcomes: tuple[Position, set] | None = None
@@ -443,10 +450,19 @@ class Companion:
             pass
 
     def run(self) -> None:
-        """Referee until :meth:`stop` (real time)."""
+        """Referee until :meth:`stop` (real time).
+
+        Raises :class:`CameraError` when the camera has delivered no usable frame for
+        ``camera_giveup`` seconds: under systemd (``Restart=on-failure``) the service is
+        restarted, the camera opened again and the game resumed from the journal.
+        """
         self.start()
         while not self.stopped:
             self.tick()
+            since = self._failing_since
+            if since is not None and self.clock.now() - since >= self.timings.camera_giveup:
+                raise CameraError(f"no usable frame for {self.timings.camera_giveup:g} s "
+                                  f"(last: {self._last_camera_error})")
 
     def run_for(self, seconds: float) -> None:
         """Tick for ``seconds`` of the loop's clock (the demo and tests on a ManualClock)."""
@@ -606,6 +622,7 @@ class Companion:
         except Exception as exc:  # a source must not take the loop down
             self._camera_failed(f"camera failed: {type(exc).__name__}: {exc}")
             return None
+        self._failing_since = None
         if self._last_camera_error is not None:
             self._log("camera", "the camera delivers frames again")
             self._last_camera_error = None
@@ -615,7 +632,9 @@ class Companion:
 
     def _camera_failed(self, message: str) -> None:
         self.camera_failures += 1
-        if message != self._last_camera_error:
+        if self._failing_since is None:
+            self._failing_since = self.clock.now()
+        if _gist(message) != _gist(self._last_camera_error):  # "5 bad frames", "6 bad frames": said once
             self._last_camera_error = message
             self._log("camera", message)
             self.panel.signal_unreadable()

@@ -208,14 +208,14 @@ def test_netzwerk_run_in_real_time_on_mock_pins_and_the_sim_camera(tmp_path):
         [sys.executable, "-m", "companion.cli", "run", "--gpio", "mock", "--camera", "sim",
          "--journal", str(tmp_path / "journal.sqlite"), "--no-save-frames"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    messages: list[str] = []
     try:
-        first = server.recv(4096).decode()
-        assert first.startswith("READY=1")
         deadline = time.monotonic() + 60
-        seen = ""
-        while "White to move" not in seen and time.monotonic() < deadline:
-            seen = server.recv(4096).decode()
-        assert "White to move" in seen, "the start position was seen and a game opened"
+        while not any("White to move" in m for m in messages) and time.monotonic() < deadline:
+            try:
+                messages.append(server.recv(4096).decode())
+            except TimeoutError:
+                break
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
     finally:
@@ -223,8 +223,27 @@ def test_netzwerk_run_in_real_time_on_mock_pins_and_the_sim_camera(tmp_path):
             proc.kill()
             proc.wait()
         server.close()
+    assert messages and messages[0].startswith("READY=1"), (messages, err)
+    assert any("White to move" in m for m in messages), ("no game opened", messages, err)
     assert proc.returncode == 0, err
     assert "game 1 begins" in out
     with Journal(tmp_path / "journal.sqlite", readonly=True) as j:
         assert j.open_game().id == 1
     assert (tmp_path / "calibration.json").exists()
+
+
+def test_a_camera_that_stays_dead_ends_run_so_the_service_restarts_it(tmp_path):
+    from dataclasses import replace
+
+    from .helpers import TIMINGS
+
+    comp, table = make(tmp_path, timings=replace(TIMINGS, camera_giveup=3.0))
+    try:
+        comp.run_for(2.0)
+        table.mode = "raise"
+        with pytest.raises(CameraError, match="no usable frame for 3 s"):
+            comp.run()
+        assert [e.kind for e in comp.log].count("camera") == 1  # said once, not every frame
+        assert len(comp.journal.games()) == 1
+    finally:
+        close(comp)
