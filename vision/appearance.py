@@ -16,8 +16,8 @@ import numpy as np
 from .features import N_FEATURES, PPU, SIZE
 
 CLASSES = ("board", "white", "black", "battery", "ink", "shade")
-BOARD, WHITE, BLACK, BATTERY, INK, SHADE, OTHER, WHITE_SHADED, BLACK_SHADED = range(9)
-N_ALL = 9
+BOARD, WHITE, BLACK, BATTERY, INK, SHADE, OTHER, WHITE_SHADED, BLACK_SHADED, BOARD_LIT = range(10)
+N_ALL = 10
 SHADED_PRIOR = 0.01
 SHADED_SHIFT = -0.45  # typical error of the background estimate there, log units (a hard shadow's depth)
 # how far a piece's brightness ratio may stray when the local background is misjudged
@@ -81,6 +81,10 @@ class PixelModel:
             all_means[d] = means[k] + shift
             all_covs[d] = covs[k] + SHADED_SPREAD**2 * np.outer(grey, grey)
             priors[d] = SHADED_PRIOR
+        # and the board just outside a hard shadow, brighter than its misjudged background
+        all_means[BOARD_LIT] = means[BOARD] - shift
+        all_covs[BOARD_LIT] = covs[BOARD] + SHADED_SPREAD**2 * np.outer(grey, grey)
+        priors[BOARD_LIT] = SHADED_PRIOR
         for k in all_means:
             inv = np.linalg.inv(all_covs[k])
             const = np.log(priors[k]) - 0.5 * np.linalg.slogdet(all_covs[k])[1]
@@ -101,7 +105,7 @@ class PixelModel:
         self.consts = np.array(consts, np.float32)
 
     def log_likelihoods(self, feats: np.ndarray) -> np.ndarray:
-        """(9, ...) unnormalised log posteriors: CLASSES, other, White and Black robots in shade."""
+        """(10, ...) unnormalised log posteriors: CLASSES, other, White and Black robots in shade, lit board."""
         flat = feats.reshape(-1, N_FEATURES)
         n = flat.shape[0]
         iu0, iu1 = self._iu

@@ -10,8 +10,12 @@ import numpy as np
 from .appearance import (
     BATTERY,
     BLACK,
+    BOARD,
+    BOARD_LIT,
+    INK,
     N_CLASSES,
     OTHER,
+    SHADE,
     WHITE,
     Appearance,
     PixelModel,
@@ -32,6 +36,9 @@ MIN_ALIGNMENT = 0.4          # median line contrast relative to calibration belo
 OCCLUSION_TOLERANCE = 0.08  # share of a field's window that may be unexplained (glints, dust)
 OCCLUDED_FIELD = 0.20        # share of a field's window unexplained -> that field is occluded
 GLARE_SPAN = 0.25           # glare above the calibration's level by this much: "empty" is a coin toss
+CLIPPED_LEVEL = 250         # a channel this bright is (nearly) saturated
+CLIPPED_SHARE = 0.05        # share of a square's window where the board may be saturated
+CLIPPED_SPAN = 0.15
 LINE_LOST = 0.3             # a line segment this much fainter than at calibration is hidden
 LOST_LINE_WEIGHT = 0.012    # each hidden segment beside empty squares counts as this much occlusion
 OCCLUDED_BOARD = 0.02        # share of the whole field unexplained -> "hand or object over the board"
@@ -144,13 +151,17 @@ class BoardReader:
         up = np.clip((op - OCCLUSION_TOLERANCE) / OCCLUDED_FIELD, 0, 1)[:, None]
         sp = (1 - us) * sp + us / 3
         pp = (1 - up) * pp + up / 2
-        # glare washes a White robot into the board: there "empty" may be a White robot
+        # glare washes a White robot into the board (and the board towards ivory): there
+        # "empty" and "White" cannot be told apart
         # (Black robots and the red batteries stay visible in glare)
+        # the same where the camera is overexposed: a clipped board and a White robot look alike
         gs = window_mass(dev, self._swin)
-        ug = np.clip((gs - app.glare_level) / GLARE_SPAN, 0, 1)
-        moved = sp[:, 0] * ug / 2
-        sp[:, 0] -= moved
-        sp[:, 1] += moved
+        boardish = post[BOARD] + post[BOARD_LIT] + post[INK] + post[SHADE]
+        clipped = window_mass(((rect.max(axis=2) >= CLIPPED_LEVEL) & (boardish > 0.5)).astype(np.float32), self._swin)
+        ug = np.clip(np.maximum((gs - app.glare_level) / GLARE_SPAN, (clipped - CLIPPED_SHARE) / CLIPPED_SPAN), 0, 1)
+        ew_mean = (sp[:, 0] + sp[:, 1]) / 2
+        sp[:, 0] = (1 - ug) * sp[:, 0] + ug * ew_mean
+        sp[:, 1] = (1 - ug) * sp[:, 1] + ug * ew_mean
 
         # energy lines that vanished beside empty squares: something lies over them (a hand)
         robot_sq = sp.argmax(axis=1) != 0
