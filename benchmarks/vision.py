@@ -150,11 +150,12 @@ def latency(seed: int, reps: int) -> dict:
     reader = BoardReader(cal, adapt=True)
     frame = render(random_layout(np.random.default_rng(seed)), seed, frame=1).image
     reader.read(frame)  # warm up
-    times = []
+    times, cpu = [], []
     for _ in range(reps):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         reader.read(frame)
         times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
     loc = []
     for _ in range(max(5, reps // 4)):
         t = time.perf_counter()
@@ -170,6 +171,7 @@ def latency(seed: int, reps: int) -> dict:
     return {
         "read_median": ms(statistics.median(times)),
         "read_p90": ms(float(np.percentile(times, 90))),
+        "read_cpu_median": ms(statistics.median(cpu)),
         "localise_median": ms(statistics.median(loc)),
         "calibrate_median": ms(statistics.median(cal_t)),
     }
@@ -180,6 +182,7 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="a small run (smoke test)")
     ap.add_argument("--seed-base", type=int, default=800000, help="first setup seed (default: never used in development)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--only", choices=("accuracy", "sweep", "latency"), help="run one part only")
     args = ap.parse_args(argv)
     setups, per = (20, 3) if args.quick else (125, 5)
     sweep_setups, sweep_per = (3, 2) if args.quick else (12, 3)
@@ -188,48 +191,64 @@ def main(argv=None) -> int:
     print(f"vision benchmark ({'quick' if args.quick else 'full'}), seeds from {args.seed_base}, {args.jobs} workers")
 
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        jobs = [(args.seed_base + i, per, {}, {}) for i in range(setups)]
-        main_res = summarise(list(pool.map(run_setup, jobs)))
-        print("\n== accuracy: random layouts, random conditions (tilt 0-25, any rotation, light, shadow, glare, noise, blur, JPEG)")
-        print(f"  setups {main_res['setups']} (calibration refused: {main_res['calibration_failures']}), "
-              f"images read {main_res['images']}")
-        print(f"  board-level accuracy (all 85 fields right): {main_res['accuracy']:.2%}")
-        print(f"  confident misreads (a wrong field not flagged low-confidence): {main_res['confident_misreads']}")
-        print(f"  readable (no field below the confidence threshold, nothing covering): {main_res['readable']:.2%}; "
-              f"of those right: {main_res['readable_right']}/{main_res['readable_count']}")
-        print(f"  wrong fields: {main_res['wrong_fields']} of {main_res['images'] * 85}")
-        kinds: dict[str, int] = {}
-        for e in main_res["errors"]:
-            key = "glare over the start pieces" if "glare" in e else e[:90]
-            kinds[key] = kinds.get(key, 0) + 1
-        for k, v in sorted(kinds.items(), key=lambda kv: -kv[1]):
-            print(f"  calibration refused {v}x: {k}")
-        print("  reliability (are the probabilities honest?):")
-        for line in reliability(main_res["pairs"]):
-            print(line)
-
-        print("\n== robustness sweep (others mild; * = changed only after calibration)")
-        print(f"  {'condition':34s} {'images':>6s} {'accuracy':>9s} {'readable':>9s} {'conf.misreads':>13s}")
-        base = 900000 + args.seed_base
-        for entry in SWEEP:
-            name, cond = entry[0], entry[1]
-            after = len(entry) > 2
-            calib_cond = MILD if after else {**MILD, **cond}
-            read_cond = cond if after else {}
-            ramp = len(entry) > 3
-            jobs = [(base + i, sweep_per, calib_cond, read_cond, ramp) for i in range(sweep_setups)]
-            r = summarise(list(pool.map(run_setup, jobs)))
-            label = name + (" *" if after else "")
-            print(f"  {label:34s} {r['images']:6d} {r['accuracy']:9.1%} {r['readable']:9.1%} {r['confident_misreads']:13d}"
-                  + (f"  (calibration failed {r['calibration_failures']}x)" if r["calibration_failures"] else ""))
-
-    lat = latency(args.seed_base + 12345, 30 if args.quick else 100)
-    print("\n== latency (1280x960, this machine)")
-    print(f"  read after calibration: median {lat['read_median']:.1f} ms, p90 {lat['read_p90']:.1f} ms")
-    print(f"  marker localisation (detect 4 markers + homography): median {lat['localise_median']:.1f} ms")
-    print(f"  calibration from the start frame: median {lat['calibrate_median']:.0f} ms")
+        if args.only in (None, "accuracy"):
+            accuracy_part(pool, args.seed_base, setups, per)
+        if args.only in (None, "sweep"):
+            sweep_part(pool, args.seed_base, sweep_setups, sweep_per)
+    if args.only in (None, "latency"):
+        latency_part(args.seed_base, 30 if args.quick else 100)
     print(f"\n(total {time.time() - t0:.0f} s)")
     return 0
+
+
+def accuracy_part(pool, seed_base: int, setups: int, per: int) -> None:
+    jobs = [(seed_base + i, per, {}, {}) for i in range(setups)]
+    main_res = summarise(list(pool.map(run_setup, jobs)))
+    print("\n== accuracy: random layouts, random conditions (tilt 0-25, any rotation, light, shadow, glare, noise, blur, JPEG)")
+    print(f"  setups {main_res['setups']} (calibration refused: {main_res['calibration_failures']}), "
+          f"images read {main_res['images']}")
+    print(f"  board-level accuracy (all 85 fields right): {main_res['accuracy']:.2%}")
+    print(f"  confident misreads (a wrong field not flagged low-confidence): {main_res['confident_misreads']}")
+    print(f"  readable (no field below the confidence threshold, nothing covering): {main_res['readable']:.2%}; "
+          f"of those right: {main_res['readable_right']}/{main_res['readable_count']}")
+    print(f"  wrong fields: {main_res['wrong_fields']} of {main_res['images'] * 85}")
+    kinds: dict[str, int] = {}
+    for e in main_res["errors"]:
+        key = "glare over the start pieces" if "glare" in e else e[:90]
+        kinds[key] = kinds.get(key, 0) + 1
+    for k, v in sorted(kinds.items(), key=lambda kv: -kv[1]):
+        print(f"  calibration refused {v}x: {k}")
+    print("  reliability (are the probabilities honest?):")
+    for line in reliability(main_res["pairs"]):
+        print(line)
+
+
+def sweep_part(pool, seed_base: int, sweep_setups: int, sweep_per: int) -> None:
+    print("\n== robustness sweep (others mild; * = changed only after calibration)")
+    print(f"  {'condition':34s} {'images':>6s} {'accuracy':>9s} {'readable':>9s} {'conf.misreads':>13s}")
+    base = 900000 + seed_base
+    for entry in SWEEP:
+        name, cond = entry[0], entry[1]
+        after = len(entry) > 2
+        calib_cond = MILD if after else {**MILD, **cond}
+        read_cond = cond if after else {}
+        ramp = len(entry) > 3
+        jobs = [(base + i, sweep_per, calib_cond, read_cond, ramp) for i in range(sweep_setups)]
+        r = summarise(list(pool.map(run_setup, jobs)))
+        label = name + (" *" if after else "")
+        print(f"  {label:34s} {r['images']:6d} {r['accuracy']:9.1%} {r['readable']:9.1%} {r['confident_misreads']:13d}"
+              + (f"  (calibration failed {r['calibration_failures']}x)" if r["calibration_failures"] else ""))
+
+
+def latency_part(seed_base: int, reps: int) -> None:
+    lat = latency(seed_base + 12345, reps)
+    print("\n== latency (1280x960, this machine)")
+    print(f"  read after calibration: median {lat['read_median']:.1f} ms, p90 {lat['read_p90']:.1f} ms "
+          f"(CPU time per read: median {lat['read_cpu_median']:.1f} ms)")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"  machine load average while measuring: {load:.1f} on {os.cpu_count()} cores")
+    print(f"  marker localisation (detect 4 markers + homography): median {lat['localise_median']:.1f} ms")
+    print(f"  calibration from the start frame: median {lat['calibrate_median']:.0f} ms")
 
 
 if __name__ == "__main__":

@@ -101,26 +101,29 @@ class PixelModel:
         W[: len(iu[0]), OTHER] = np.where(iu[0] == iu[1], -0.5 / OTHER_SPREAD**2, 0.0)
         W[-1, OTHER] = self.other_const
         self.W = W.astype(np.float32)
+        self.Wt = np.ascontiguousarray(self.W.T)
         self.chols = chols
         self.consts = np.array(consts, np.float32)
 
     def log_likelihoods(self, feats: np.ndarray) -> np.ndarray:
         """(10, ...) unnormalised log posteriors: CLASSES, other, White and Black robots in shade, lit board."""
-        flat = feats.reshape(-1, N_FEATURES)
-        n = flat.shape[0]
+        planes = np.moveaxis(feats, -1, 0).reshape(N_FEATURES, -1)  # (5, n): one row per feature
+        n = planes.shape[1]
         iu0, iu1 = self._iu
-        X = np.empty((n, len(iu0) + N_FEATURES + 1), np.float32)
-        np.multiply(flat[:, iu0], flat[:, iu1], out=X[:, : len(iu0)])
-        X[:, len(iu0): -1] = flat
-        X[:, -1] = 1.0
-        out = (X @ self.W).T
+        X = np.empty((len(iu0) + N_FEATURES + 1, n), np.float32)  # monomials, one row each
+        np.multiply(planes[iu0], planes[iu1], out=X[: len(iu0)])
+        X[len(iu0): -1] = planes
+        X[-1] = 1.0
+        out = self.Wt @ X  # (classes, n), rows contiguous: the per-pixel reductions below are row-wise
         return out.reshape((N_ALL,) + feats.shape[:-1])
 
     def posteriors(self, feats: np.ndarray) -> np.ndarray:
         ll = self.log_likelihoods(feats)
-        ll -= ll.max(axis=0, keepdims=True)
-        np.exp(ll, out=ll)
-        ll /= ll.sum(axis=0, keepdims=True)
+        flat = ll.reshape(N_ALL, -1)
+        top = np.maximum.reduce(flat, axis=0)
+        flat -= top
+        np.exp(flat, out=flat)
+        flat /= np.add.reduce(flat, axis=0)
         return ll
 
     def mahalanobis2(self, feats: np.ndarray, k: int) -> np.ndarray:
