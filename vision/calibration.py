@@ -20,10 +20,7 @@ import numpy as np
 from .appearance import (
     BATTERY,
     BLACK,
-    BOARD,
-    INK,
     N_CLASSES,
-    SHADE,
     WHITE,
     WHITE_SHADED,
     BLACK_SHADED,

@@ -9,15 +9,12 @@ import numpy as np
 
 from .appearance import (
     BATTERY,
-    BLACK,
     BOARD,
     BOARD_LIT,
     INK,
     N_CLASSES,
     OTHER,
     SHADE,
-    WHITE,
-    Appearance,
     PixelModel,
     point_windows,
     segment_contrast,
@@ -26,7 +23,7 @@ from .appearance import (
     window_mass,
 )
 from .calibration import Calibration, blank_reason, check_image, locate_board, robot_evidence, square_centres_for
-from .errors import MarkersNotFound, VisionError
+from .errors import VisionError
 from .features import features, field_mask, rectify
 from .geometry import point_coords, point_name, square_name
 from .layout import BoardLayout, POINT_STATES, SQUARE_STATES
