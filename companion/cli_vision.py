@@ -106,6 +106,8 @@ def cmd_read(args: argparse.Namespace) -> int:
 
     from .vision_bridge import robots_and_batteries_fields
 
+    if not 0.0 < args.min_confidence < 1.0:
+        return _fail(f"--min-confidence {args.min_confidence}: must lie between 0 and 1")
     cal = Calibration.load(args.calibration)
     image = _load_image(args.image)
     reading = BoardReader(cal, adapt=False, min_confidence=args.min_confidence).read(image)

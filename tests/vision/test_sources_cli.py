@@ -213,6 +213,8 @@ def test_cli_bad_input(tmp_path, capsys):
     assert main(["vision", "calibrate", "--image", str(img), "--corners", "1,2 3,4", "--out", str(tmp_path / "c.json")]) == 2
     assert "four" in capsys.readouterr().err
     assert main(["vision", "markers", "--out", str(tmp_path / "m.txt")]) == 2
+    assert main(["vision", "read", "--image", str(img), "--calibration", "c.json", "--min-confidence", "5"]) == 2
+    assert "between 0 and 1" in capsys.readouterr().err
 
 
 def test_cli_unreadable_board_exits_1(tmp_path, capsys, calibration):
