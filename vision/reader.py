@@ -9,8 +9,12 @@ import numpy as np
 
 from .appearance import (
     BATTERY,
+    BOARD,
+    BOARD_LIT,
+    INK,
     N_CLASSES,
     OTHER,
+    SHADE,
     PixelModel,
     point_windows,
     segment_contrast,
@@ -30,7 +34,7 @@ OCCLUSION_TOLERANCE = 0.08  # share of a field's window that may be unexplained 
 OCCLUDED_FIELD = 0.20        # share of a field's window unexplained -> that field is occluded
 GLARE_SPAN = 0.25           # glare above the calibration's level by this much: "empty" is a coin toss
 CLIPPED_LEVEL = 250         # a channel this bright is (nearly) saturated
-CLIPPED_SHARE = 0.04        # share of a square's window that may be saturated (a highlight)
+CLIPPED_SHARE = 0.05        # share of a square's window where the board may be saturated
 CLIPPED_SPAN = 0.15
 LINE_LOST = 0.3             # a line segment this much fainter than at calibration is hidden
 LOST_LINE_WEIGHT = 0.012    # each hidden segment beside empty squares counts as this much occlusion
@@ -149,7 +153,8 @@ class BoardReader:
         # (Black robots and the red batteries stay visible in glare)
         # the same where the camera is overexposed: a clipped board and a White robot look alike
         gs = window_mass(dev, self._swin)
-        clipped = window_mass((rect.max(axis=2) >= CLIPPED_LEVEL).astype(np.float32), self._swin)
+        boardish = post[BOARD] + post[BOARD_LIT] + post[INK] + post[SHADE]
+        clipped = window_mass(((rect.max(axis=2) >= CLIPPED_LEVEL) & (boardish > 0.5)).astype(np.float32), self._swin)
         ug = np.clip(np.maximum((gs - app.glare_level) / GLARE_SPAN, (clipped - CLIPPED_SHARE) / CLIPPED_SPAN), 0, 1)
         ew_mean = (sp[:, 0] + sp[:, 1]) / 2
         sp[:, 0] = (1 - ug) * sp[:, 0] + ug * ew_mean
