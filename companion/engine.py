@@ -154,6 +154,22 @@ class Step(NamedTuple):
     jumped_enemy: int
 
 
+def straight_path(src: Square, dst: Square) -> list[Square] | None:
+    """The squares strictly between ``src`` and ``dst`` on their common file or
+    rank, or None when they share neither (a diagonal or cornered move)."""
+    fs, rs, fd, rd = src % 6, src // 6, dst % 6, dst // 6
+    if fs != fd and rs != rd:
+        return None
+    df = (fd > fs) - (fd < fs)
+    dr = (rd > rs) - (rd < rs)
+    path = []
+    f, r = fs + df, rs + dr
+    while (f, r) != (fd, rd):
+        path.append(r * 6 + f)
+        f, r = f + df, r + dr
+    return path
+
+
 def strength(batteries: int, sq: Square) -> int:
     """R-9: a square's strength is the number of batteries on its four corners."""
     return (CORNER_MASK[sq] & batteries).bit_count()
@@ -520,14 +536,7 @@ def _check_robot_move(
         )
     if st.own & dst_bit:
         raise IllegalTurn(f"{text}: {square_name(m.dst)} is occupied by an own robot", squares=(m.dst,))
-    # the path
-    df = (fd > fs) - (fd < fs)
-    dr = (rd > rs) - (rd < rs)
-    path = []
-    f, r = fs + df, rs + dr
-    while (f, r) != (fd, rd):
-        path.append(r * 6 + f)
-        f, r = f + df, r + dr
+    path = straight_path(m.src, m.dst) or []
     jo = sum(1 for s in path if st.own >> s & 1)
     je_squares = [s for s in path if st.enemy >> s & 1]
     if je_squares and not ctx.rules.jump_enemies:
@@ -797,22 +806,38 @@ def random_turn(pos: Position, rng, rules: Rules = ORIGINAL, *, stop: float = 0.
         break
     own, enemy = st.own, st.enemy
     movable = controlled_mask(own, enemy, ctx.batteries, strict=rules.contested_frozen)
-    bats, used = ctx.batteries, 0
-    bmoves: list[BatteryMove] = []
-    while rng.random() >= battery_stop:
-        options = []
-        for p in bits(movable):
-            for line, ray in BATTERY_RAYS[p]:
-                if rules.line_limit and used >> line & 1:
-                    continue
-                q = next((x for x in ray if not bats >> x & 1), None)
-                if q is not None:
-                    options.append((p, q, line))
+    bmoves = random_battery_moves(ctx.batteries, movable, rules, rng, stop=battery_stop)
+    return Turn(tuple(moves), tuple(bmoves))
+
+
+def battery_steps(bats: int, movable: int, used: int, rules: Rules) -> list[tuple[int, int, int]]:
+    """Every legal next battery move as (from, to, line): a movable battery to
+    the next empty point along a line not used yet this turn (unless
+    ``no-line-limit``)."""
+    options = []
+    for p in bits(movable):
+        for line, ray in BATTERY_RAYS[p]:
+            if rules.line_limit and used >> line & 1:
+                continue
+            q = next((x for x in ray if not bats >> x & 1), None)
+            if q is not None:
+                options.append((p, q, line))
+    return options
+
+
+def random_battery_moves(bats: int, movable: int, rules: Rules, rng, *, stop: float = 0.5) -> tuple[BatteryMove, ...]:
+    """A random legal battery phase: ``movable`` are the batteries the mover
+    controls (after the robot phase); after each move the walk stops with
+    probability ``stop``."""
+    used = 0
+    moves: list[BatteryMove] = []
+    while rng.random() >= stop:
+        options = battery_steps(bats, movable, used, rules)
         if not options:
             break
         p, q, line = rng.choice(options)
         bats = (bats & ~(1 << p)) | (1 << q)
         movable &= ~(1 << p)
         used |= 1 << line
-        bmoves.append(BatteryMove(p, q))
-    return Turn(tuple(moves), tuple(bmoves))
+        moves.append(BatteryMove(p, q))
+    return tuple(moves)

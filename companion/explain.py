@@ -41,6 +41,7 @@ from .engine import (
     mask_of,
     move_label,
     status,
+    straight_path,
     strength,
 )
 from .geometry import BLACK, WHITE, Color, point_name, square_name
@@ -253,20 +254,6 @@ def _bfs_robot_phase(start, ctx, target_own: int, target_enemy: int) -> tuple[Ro
     return None
 
 
-def _line_path(src: int, dst: int) -> list[int] | None:
-    fs, rs, fd, rd = src % 6, src // 6, dst % 6, dst // 6
-    if fs != fd and rs != rd:
-        return None
-    df = (fd > fs) - (fd < fs)
-    dr = (rd > rs) - (rd < rs)
-    path = []
-    f, r = fs + df, rs + dr
-    while (f, r) != (fd, rd):
-        path.append(r * 6 + f)
-        f, r = f + df, r + dr
-    return path
-
-
 def _pairings(sources: list[int], targets: list[int], dist) -> list[list[tuple[int, int]]]:
     if len(sources) <= MAX_EXHAUSTIVE:
         return [list(zip(sources, perm)) for perm in itertools.permutations(targets)]
@@ -297,7 +284,7 @@ def _diagnose_robot_phase(before: Position, board: Placement, rules: Rules, ctx)
         demands: list[tuple[int, int, str]] = []
         for s, t in pairing:
             label = move_label(s, t)
-            path = _line_path(s, t)
+            path = straight_path(s, t)
             if path is None:
                 probs.append(Problem(f"robot {label} moved diagonally or around a corner: robots move in a straight line", (s, t)))
                 continue
