@@ -52,7 +52,7 @@ class Degradations:
     tilt: float | None = None          # degrees from looking straight down, 0..25
     rotation: float | None = None      # degrees about the optical axis, any
     light: float | None = None         # global brightness factor (1 = as usual)
-    color_temp: float | None = None    # -1 (warm, reddish) .. +1 (cold, bluish)
+    color_temp: float | None = None    # -1 (cold, bluish) .. +1 (warm, reddish)
     uneven: float | None = None        # strength of the light gradient / vignette, 0..0.6
     shadow: float | None = None        # depth of an external hard shadow, 0 (none)..0.6
     glare: float | None = None         # peak of a lamp reflection, 0..1
