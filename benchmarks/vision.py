@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import argparse
 import os
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")  # before numpy loads: see vision/__init__.py
 import statistics
 import sys
 import time
@@ -187,7 +190,6 @@ def main(argv=None) -> int:
     setups, per = (20, 3) if args.quick else (125, 5)
     sweep_setups, sweep_per = (3, 2) if args.quick else (12, 3)
     t0 = time.time()
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
     print(f"vision benchmark ({'quick' if args.quick else 'full'}), seeds from {args.seed_base}, {args.jobs} workers")
 
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:

@@ -36,6 +36,7 @@ GLARE_SPAN = 0.25           # glare above the calibration's level by this much: 
 CLIPPED_LEVEL = 250         # a channel this bright is (nearly) saturated
 CLIPPED_SHARE = 0.05        # share of a square's window where the board may be saturated
 CLIPPED_SPAN = 0.15
+ADAPT_EVERY = 10            # adapt the appearance on every 10th readable frame (light changes slowly)
 LINE_LOST = 0.3             # a line segment this much fainter than at calibration is hidden
 LOST_LINE_WEIGHT = 0.012    # each hidden segment beside empty squares counts as this much occlusion
 OCCLUDED_BOARD = 0.02        # share of the whole field unexplained -> "hand or object over the board"
@@ -51,13 +52,14 @@ class BoardReader:
     """
 
     def __init__(self, calibration: Calibration, *, min_confidence: float = 0.98, adapt: bool = True,
-                 adapt_rate: float = 0.03) -> None:
+                 adapt_rate: float = 0.03, adapt_every: int = ADAPT_EVERY) -> None:
         if not isinstance(calibration, Calibration):
             raise VisionError("BoardReader needs a Calibration (see vision.calibration.calibrate / Calibration.load)")
         self._cal = calibration
         self.min_confidence = float(min_confidence)
         self.adapt = adapt
         self.adapt_rate = float(adapt_rate)
+        self.adapt_every = max(1, int(adapt_every))
         self._means, self._covs = calibration.appearance.arrays()
         self._model = PixelModel(self._means, self._covs)
         app = calibration.appearance
@@ -66,6 +68,7 @@ class BoardReader:
         self._line_ref = np.array(app.line_contrast)
         self._line_use = self._line_ref > 0.25 * np.median(np.abs(self._line_ref))
         self._ink_sign = 1.0
+        self._readable_count = 0
         self._fmask = field_mask()
         self._seg_squares, self._seg_points = segment_neighbours()
         self._fmask_tight = field_mask(tight=True).astype(np.float32)
@@ -202,7 +205,9 @@ class BoardReader:
             tuple(POINT_STATES[int(i)] for i in pp.argmax(axis=1)),
         )
         if self.adapt:
-            self._adapt(feats, post)
+            self._readable_count += 1
+            if self._readable_count % self.adapt_every == 0:
+                self._adapt(feats, post)
         return BoardReading(
             layout=layout,
             square_probs=sp,

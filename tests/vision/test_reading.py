@@ -162,7 +162,7 @@ def test_damaged_calibration_values(tmp_path, calibration):
 
 
 def test_adapts_to_slow_light_change(calibration):
-    reader = BoardReader(calibration, adapt=True)
+    reader = BoardReader(calibration, adapt=True, adapt_every=1)
     truth = BoardLayout.from_sets(white=[3, 8], black=[29], batteries=list(range(7, 14)) + list(range(35, 42)))
     before = np.array(reader.calibration.appearance.means)
     for k, light in enumerate((0.9, 0.8, 0.7)):
