@@ -1,4 +1,4 @@
-"""Figures of the panel on mock pins: ``python -m hardware.benchmark``.
+"""Figures of the panel on mock pins: ``python benchmarks/panel.py``.
 
 * pointer update: one new target = 32 bits shifted + latch (67 pin writes);
 * press → callback: a confirm press (mock pin driven low, then high) until the
@@ -16,9 +16,14 @@ import statistics
 import threading
 import time
 
-from .mockpins import MockPanelFactory
-from .panel import Panel
-from .timing import ManualClock
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from hardware.mockpins import MockPanelFactory  # noqa: E402
+from hardware.panel import Panel  # noqa: E402
+from hardware.timing import ManualClock  # noqa: E402
 
 
 def _stats(samples: list[float]) -> str:
