@@ -43,7 +43,7 @@ class SearchLimits:
     inner_chain: int = 2
     inner_moves: int = 2
     inner_states: int = 4000
-    max_depth: int = 4
+    max_depth: int = 6  # deepest iteration; a quick position uses the rest of its budget on the next one
 
 
 @dataclass
