@@ -245,7 +245,7 @@ def hall_violation(demands: list[tuple[int, int]]) -> tuple[int, int, int] | Non
     return worst
 
 
-class _PhaseState(NamedTuple):
+class PhaseState(NamedTuple):
     own: int
     enemy: int
     moved: int  # current squares of robots that have moved (R-2, R-14)
@@ -254,14 +254,14 @@ class _PhaseState(NamedTuple):
 
 
 @dataclass(frozen=True)
-class _PhaseContext:
+class PhaseContext:
     color: Color
     rules: Rules
     batteries: int
     sources: tuple[int, ...]  # per start square: batteries it may draw from
 
     @classmethod
-    def of(cls, pos: Position, rules: Rules) -> "_PhaseContext":
+    def of(cls, pos: Position, rules: Rules) -> "PhaseContext":
         color = pos.to_move
         own = mask_of(pos.robots(color))
         enemy = mask_of(pos.robots(color.other))
@@ -274,12 +274,12 @@ class _PhaseContext:
         return cls(color, rules, batteries, tuple(CORNER_MASK[s] & allowed for s in range(36)))
 
 
-def _initial_state(pos: Position) -> _PhaseState:
+def initial_state(pos: Position) -> PhaseState:
     c = pos.to_move
-    return _PhaseState(mask_of(pos.robots(c)), mask_of(pos.robots(c.other)), 0, (), ((0, 0),))
+    return PhaseState(mask_of(pos.robots(c)), mask_of(pos.robots(c.other)), 0, (), ((0, 0),))
 
 
-def _successors(st: _PhaseState, ctx: _PhaseContext) -> Iterator[tuple[Step, _PhaseState]]:
+def successors(st: PhaseState, ctx: PhaseContext) -> Iterator[tuple[Step, PhaseState]]:
     """Every legal next robot move from a robot-phase state, energy checked."""
     movable = st.own & ~st.moved
     for sq in bits(movable):
@@ -302,7 +302,7 @@ def _successors(st: _PhaseState, ctx: _PhaseContext) -> Iterator[tuple[Step, _Ph
             if not ok:
                 continue
             bit_from, bit_to = 1 << sq, 1 << step.dst
-            yield step, _PhaseState(
+            yield step, PhaseState(
                 (st.own & ~bit_from) | bit_to,
                 st.enemy & ~bit_to,
                 st.moved | bit_to,
@@ -311,7 +311,7 @@ def _successors(st: _PhaseState, ctx: _PhaseContext) -> Iterator[tuple[Step, _Ph
             )
 
 
-def _state_key(st: _PhaseState) -> tuple:
+def state_key(st: PhaseState) -> tuple:
     return (st.own, st.enemy, st.moved, tuple(sorted(st.demands)))
 
 
@@ -319,7 +319,7 @@ def _state_key(st: _PhaseState) -> tuple:
 # capture availability (R-7, R-8)
 
 
-def _capture_candidates(st: _PhaseState, ctx: _PhaseContext) -> bool:
+def _capture_candidates(st: PhaseState, ctx: PhaseContext) -> bool:
     """Cheap necessary condition for any capture: some own robot sees an enemy
     along a legal ray within the energy it could ever have, ignoring own robots
     in between except for their cost."""
@@ -344,18 +344,18 @@ def capture_available(pos: Position, rules: Rules = ORIGINAL) -> RobotMove | Non
 
     Returns one such capture move (the capture itself), or None.
     """
-    ctx = _PhaseContext.of(pos, rules)
-    start = _initial_state(pos)
+    ctx = PhaseContext.of(pos, rules)
+    start = initial_state(pos)
     if not _capture_candidates(start, ctx):
         return None
     seen = set()
     stack = [start]
     while stack:
         st = stack.pop()
-        for step, nxt in _successors(st, ctx):
+        for step, nxt in successors(st, ctx):
             if step.capture:
                 return RobotMove(step.src, step.dst, True)
-            key = _state_key(nxt)
+            key = state_key(nxt)
             if key not in seen:
                 seen.add(key)
                 if _capture_candidates(nxt, ctx):
@@ -373,9 +373,9 @@ def legal_robot_moves(pos: Position, rules: Rules = ORIGINAL) -> list[tuple[Robo
     With ``must-capture`` (R-7, R-8) and a capture available, a first move is
     kept only if it captures or a capture can still follow it in this turn.
     """
-    ctx = _PhaseContext.of(pos, rules)
-    st = _initial_state(pos)
-    steps = list(_successors(st, ctx))
+    ctx = PhaseContext.of(pos, rules)
+    st = initial_state(pos)
+    steps = list(successors(st, ctx))
     if rules.must_capture and any(s.capture for s, _ in steps) or (
         rules.must_capture and capture_available(pos, rules) is not None
     ):
@@ -383,7 +383,7 @@ def legal_robot_moves(pos: Position, rules: Rules = ORIGINAL) -> list[tuple[Robo
     return [(RobotMove(s.src, s.dst, s.capture), s.cost) for s, _ in steps]
 
 
-def _capture_reachable(st: _PhaseState, ctx: _PhaseContext) -> bool:
+def _capture_reachable(st: PhaseState, ctx: PhaseContext) -> bool:
     """Can some continuation of the robot phase from ``st`` capture?"""
     if not _capture_candidates(st, ctx):
         return False
@@ -391,10 +391,10 @@ def _capture_reachable(st: _PhaseState, ctx: _PhaseContext) -> bool:
     stack = [st]
     while stack:
         cur = stack.pop()
-        for step, nxt in _successors(cur, ctx):
+        for step, nxt in successors(cur, ctx):
             if step.capture:
                 return True
-            key = _state_key(nxt)
+            key = state_key(nxt)
             if key not in seen:
                 seen.add(key)
                 if _capture_candidates(nxt, ctx):
@@ -409,9 +409,9 @@ def has_legal_robot_move(pos: Position, rules: Rules = ORIGINAL) -> bool:
     legal move exists (a capture, if available, is itself a legal phase), so
     the plain single-move test is the right one for every profile.
     """
-    ctx = _PhaseContext.of(pos, rules)
-    st = _initial_state(pos)
-    for _ in _successors(st, ctx):
+    ctx = PhaseContext.of(pos, rules)
+    st = initial_state(pos)
+    for _ in successors(st, ctx):
         return True
     return False
 
@@ -500,8 +500,8 @@ def status(pos: Position, rules: Rules = ORIGINAL) -> GameStatus:
 
 
 def _check_robot_move(
-    st: _PhaseState, ctx: _PhaseContext, m: RobotMove, labels: list[tuple[int, int, str]]
-) -> tuple[Step, _PhaseState]:
+    st: PhaseState, ctx: PhaseContext, m: RobotMove, labels: list[tuple[int, int, str]]
+) -> tuple[Step, PhaseState]:
     color = ctx.color
     own_bit = 1 << m.src
     text = str(m)
@@ -564,7 +564,7 @@ def _check_robot_move(
     if bad is not None:
         chosen = [d for i, d in enumerate(all_demands) if bad[0] >> i & 1]
         raise IllegalTurn(energy_message(chosen, ctx.sources, ctx.rules), squares=tuple(s for s, _, _ in chosen))
-    return step, _PhaseState(
+    return step, PhaseState(
         (st.own & ~own_bit) | dst_bit,
         st.enemy & ~dst_bit,
         st.moved | dst_bit,
@@ -664,8 +664,8 @@ def apply_turn(pos: Position, turn: Turn | str, rules: Rules = ORIGINAL) -> Posi
     st_status = status(pos, rules)
     if st_status.over:
         raise IllegalTurn(f"the game is over: {st_status.result} ({st_status.reason}) (R-6)")
-    ctx = _PhaseContext.of(pos, rules)
-    st = _initial_state(pos)
+    ctx = PhaseContext.of(pos, rules)
+    st = initial_state(pos)
     captured = False
     labels: list[tuple[int, int, str]] = []
     for m in turn.robot_moves:
@@ -707,15 +707,15 @@ def robot_phase_outcomes(pos: Position, rules: Rules = ORIGINAL) -> set[tuple[fr
     capturing ones when any exists.  Pure move generation: the game being
     over is not asked."""
     color = pos.to_move
-    ctx = _PhaseContext.of(pos, rules)
-    start = _initial_state(pos)
-    seen = {_state_key(start)}
+    ctx = PhaseContext.of(pos, rules)
+    start = initial_state(pos)
+    seen = {state_key(start)}
     stack = [start]
     placements: set[tuple[int, int]] = set()
     while stack:
         st = stack.pop()
-        for _, nxt in _successors(st, ctx):
-            key = _state_key(nxt)
+        for _, nxt in successors(st, ctx):
+            key = state_key(nxt)
             if key in seen:
                 continue
             seen.add(key)
@@ -782,14 +782,14 @@ def random_turn(pos: Position, rng, rules: Rules = ORIGINAL, *, stop: float = 0.
     available.  Raises :class:`IllegalTurn` if the side to move has no legal
     robot move.
     """
-    ctx = _PhaseContext.of(pos, rules)
+    ctx = PhaseContext.of(pos, rules)
     need_capture = rules.must_capture and capture_available(pos, rules) is not None
     for _attempt in range(200):
-        st = _initial_state(pos)
+        st = initial_state(pos)
         moves: list[RobotMove] = []
         captured = False
         while True:
-            succ = list(_successors(st, ctx))
+            succ = list(successors(st, ctx))
             if need_capture and not captured:
                 succ = [(s, n) for s, n in succ if s.capture or _capture_reachable(n, ctx)]
             if not succ:

@@ -26,10 +26,10 @@ from .engine import (
     BATTERY_RAYS,
     CORNER_MASK,
     ORIGINAL,
-    _initial_state,
-    _PhaseContext,
-    _state_key,
-    _successors,
+    initial_state,
+    PhaseContext,
+    state_key,
+    successors,
     bits,
     capture_available,
     control_counts,
@@ -204,8 +204,8 @@ def _explain_robot_phase(
     mover = before.to_move
     target_own = mask_of(board.robots(mover))
     target_enemy = mask_of(board.robots(mover.other))
-    ctx = _PhaseContext.of(before, rules)
-    start = _initial_state(before)
+    ctx = PhaseContext.of(before, rules)
+    start = initial_state(before)
     if start.own == target_own and start.enemy == target_enemy:
         return None, [Problem(f"no {mover.label} robot moved: a turn moves at least one robot, then batteries")]
 
@@ -234,15 +234,15 @@ def _bfs_robot_phase(start, ctx, target_own: int, target_enemy: int) -> tuple[Ro
     if start.own & ~target_own & stuck:
         return None
     frontier = [(start, ())]
-    seen = {_state_key(start)}
+    seen = {state_key(start)}
     while frontier:
         nxt_frontier = []
         for st, path in frontier:
-            for step, nxt in _successors(st, ctx):
+            for step, nxt in successors(st, ctx):
                 # a robot moves once, so every landing is final
                 if not target_own >> step.dst & 1:
                     continue
-                key = _state_key(nxt)
+                key = state_key(nxt)
                 if key in seen:
                     continue
                 seen.add(key)
@@ -333,7 +333,7 @@ def _order_problems(before: Position, pairing: list[tuple[int, int]], rules: Rul
     best: list[Problem] | None = None
     orders = itertools.permutations(pairing) if len(pairing) <= 4 else [tuple(pairing)]
     for order in orders:
-        st = _initial_state(before)
+        st = initial_state(before)
         labels: list[tuple[int, int, str]] = []
         try:
             for s, t in order:

@@ -50,9 +50,9 @@ import numpy as np
 from .cameras import CameraError, Frame, FrameSource
 from .engine import (
     CORNER_MASK,
-    _initial_state,
-    _PhaseContext,
-    _successors,
+    initial_state,
+    PhaseContext,
+    successors,
     controlled_mask,
     mask_of,
     robot_phase_outcomes,
@@ -64,7 +64,7 @@ from .journal import Journal, JournalError
 from .moves import Turn
 from .position import Placement, Position
 from .referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
-from .referee import _only_low_confidence
+from .referee import only_low_confidence
 from .rules import Rules
 
 SETUP = "setup"
@@ -227,11 +227,11 @@ def energy_available(pos: Position, rules: Rules) -> int:
 
 def robot_phase_cost(pos: Position, turn: Turn, rules: Rules) -> int | None:
     """Energy spent by the robot moves of ``turn`` (None if they are not a legal robot phase)."""
-    ctx = _PhaseContext.of(pos, rules)
-    st = _initial_state(pos)
+    ctx = PhaseContext.of(pos, rules)
+    st = initial_state(pos)
     cost = 0
     for mv in turn.robot_moves:
-        for step, nxt in _successors(st, ctx):
+        for step, nxt in successors(st, ctx):
             if step.src == mv.src and step.dst == mv.dst:
                 cost += step.cost
                 st = nxt
@@ -720,7 +720,7 @@ class Companion:
         seen = self.seen
         assert seen is not None
         reading = seen.reading
-        if seen.board is None and _only_low_confidence(reading) and board_guess(reading) is not None:
+        if seen.board is None and only_low_confidence(reading) and board_guess(reading) is not None:
             if shows(reading, self.expected, self.referee.min_field_prob):
                 self._board_matches()
                 return

@@ -163,7 +163,7 @@ class Referee:
         low_p = tuple(reading.low_confidence_points)
         if not reading.readable and not (low_s or low_p):
             return self._unreadable(reading.reason or "the board could not be read", confidences)
-        if not reading.readable and not _only_low_confidence(reading):
+        if not reading.readable and not only_low_confidence(reading):
             return self._unreadable(reading.reason or "the board could not be read", confidences)
         n_unsure = len(low_s) + len(low_p)
         if n_unsure > self.max_uncertain and not reading.readable and reading.reason \
@@ -326,7 +326,7 @@ def _differences(a: Placement, b: Placement) -> list[str]:
     return out
 
 
-def _only_low_confidence(reading: ReadingLike) -> bool:
+def only_low_confidence(reading: ReadingLike) -> bool:
     """Is low confidence at some fields the reading's only problem (no hand, board in place)?"""
     try:
         from vision.reader import MIN_ALIGNMENT, OCCLUDED_BOARD

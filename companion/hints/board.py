@@ -13,9 +13,9 @@ from ..engine import (
     CORNER_MASK,
     ROBOT_RAYS,
     TARGET_RANK_MASK,
-    _initial_state,
-    _PhaseContext,
-    _successors,
+    initial_state,
+    PhaseContext,
+    successors,
     bits,
     controlled_mask,
     mask_of,
@@ -48,12 +48,12 @@ class Board(NamedTuple):
         return Board(self.enemy, self.own, self.bats, self.side.other)
 
 
-def phase_context(own: int, enemy: int, bats: int, side: Color, rules: Rules) -> _PhaseContext:
+def phase_context(own: int, enemy: int, bats: int, side: Color, rules: Rules) -> PhaseContext:
     """The engine's robot-phase context built straight from masks (R-10 respected)."""
     allowed = bats
     if rules.controlled_energy:
         allowed = controlled_mask(own, enemy, bats)
-    return _PhaseContext(side, rules, bats, tuple(CORNER_MASK[s] & allowed for s in range(36)))
+    return PhaseContext(side, rules, bats, tuple(CORNER_MASK[s] & allowed for s in range(36)))
 
 
 def phase_start(own: int, enemy: int):
@@ -62,12 +62,12 @@ def phase_start(own: int, enemy: int):
 
 
 def _initial_state_masks(own: int, enemy: int):
-    # _initial_state wants a Position; the state is a plain NamedTuple, so build it directly.
+    # initial_state wants a Position; the state is a plain NamedTuple, so build it directly.
     st = _INITIAL_TEMPLATE
     return st._replace(own=own, enemy=enemy)
 
 
-_INITIAL_TEMPLATE = _initial_state(Position.start())
+_INITIAL_TEMPLATE = initial_state(Position.start())
 
 
 def needed(n: int) -> int:
@@ -121,7 +121,7 @@ def has_move(own: int, enemy: int, bats: int, side: Color, rules: Rules) -> bool
                     if not occupied >> ray[0] & 1:
                         return True
     ctx = phase_context(own, enemy, bats, side, rules)
-    for _ in _successors(phase_start(own, enemy), ctx):
+    for _ in successors(phase_start(own, enemy), ctx):
         return True
     return False
 

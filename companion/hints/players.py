@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..engine import BATTERY_RAYS, apply_turn, random_turn, status
+from ..engine import apply_turn, random_battery_moves, random_turn, status
 from ..errors import IllegalTurn
 from ..moves import Turn
 from ..position import Position
@@ -77,34 +77,11 @@ class RandomPlayer:
         if outcomes:
             o = outcomes[rng.randrange(len(outcomes))]
             movable = movable_batteries(o.own, o.enemy, board.bats, rules)
-            bats, used, moves = board.bats, 0, []
-            while movable and rng.random() < 0.5:
-                options = []
-                for p in _bits(movable):
-                    for line, ray in BATTERY_RAYS[p]:
-                        if rules.line_limit and used >> line & 1:
-                            continue
-                        q = next((x for x in ray if not bats >> x & 1), None)
-                        if q is not None:
-                            options.append((p, q, line))
-                if not options:
-                    break
-                p, q, line = rng.choice(options)
-                bats = (bats & ~(1 << p)) | (1 << q)
-                movable &= ~(1 << p)
-                used |= 1 << line
-                moves.append((p, q))
+            moves = [(m.src, m.dst) for m in random_battery_moves(board.bats, movable, rules, rng, stop=0.5)]
             turn = make_turn(o.steps, tuple(moves))
             if _verified(pos, turn, rules):
                 return turn
         return _fallback(pos, rules, rng)
-
-
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def _first_legal(pos: Position, rules: Rules, cands: list[Candidate], rng: random.Random) -> tuple[Turn, Candidate | None]:

@@ -29,8 +29,8 @@ from ..engine import (
     CORNER_MASK,
     Step,
     _capture_reachable,
-    _state_key,
-    _successors,
+    state_key,
+    successors,
     bits,
     controlled_mask,
 )
@@ -61,15 +61,15 @@ def robot_outcomes(board: Board, rules: Rules, *, max_moves: int = 6, max_states
     own0, enemy0 = board.own, board.enemy
     ctx = phase_context(own0, enemy0, board.bats, board.side, rules)
     start = phase_start(own0, enemy0)
-    seen = {_state_key(start)}
+    seen = {state_key(start)}
     found: dict[tuple[int, int], tuple[Step, ...]] = {}
     queue = deque([(start, ())])
     complete = True
     while queue:
         st, path = queue.popleft()
         depth = len(path) + 1
-        for step, nxt in _successors(st, ctx):
-            key = _state_key(nxt)
+        for step, nxt in successors(st, ctx):
+            key = state_key(nxt)
             if key in seen:
                 continue
             seen.add(key)
@@ -88,14 +88,14 @@ def robot_outcomes(board: Board, rules: Rules, *, max_moves: int = 6, max_states
         # multi-capture phases beyond the move limit: captures only, any number of them
         stack = [(start, ())]
         nodes = 0
-        cseen = {_state_key(start)}
+        cseen = {state_key(start)}
         while stack and nodes < 2000:
             st, path = stack.pop()
-            for step, nxt in _successors(st, ctx):
+            for step, nxt in successors(st, ctx):
                 nodes += 1
                 if not step.capture:
                     continue
-                key = _state_key(nxt)
+                key = state_key(nxt)
                 if key in cseen:
                     continue
                 cseen.add(key)
@@ -119,12 +119,12 @@ def capturing_outcomes(board: Board, rules: Rules, limit: int = 64) -> list[Robo
     ctx = phase_context(board.own, board.enemy, board.bats, board.side, rules)
     start = phase_start(board.own, board.enemy)
     out: dict[tuple[int, int], tuple[Step, ...]] = {}
-    seen = {_state_key(start)}
+    seen = {state_key(start)}
     stack = [(start, ())]
     while stack and len(out) < limit:
         st, path = stack.pop()
-        for step, nxt in _successors(st, ctx):
-            key = _state_key(nxt)
+        for step, nxt in successors(st, ctx):
+            key = state_key(nxt)
             if key in seen:
                 continue
             seen.add(key)
@@ -149,16 +149,16 @@ def winning_robot_phase(board: Board, rules: Rules, *, max_nodes: int = 4000) ->
     target = side.target_rank
     ctx = phase_context(board.own, board.enemy, board.bats, side, rules)
     start = phase_start(board.own, board.enemy)
-    seen = {_state_key(start)}
+    seen = {state_key(start)}
     stack = [(start, ())]
     nodes = 0
     while stack and nodes < max_nodes:
         st, path = stack.pop()
-        for step, nxt in _successors(st, ctx):
+        for step, nxt in successors(st, ctx):
             nodes += 1
             if not (step.capture or (step.dst // 6 == target and step.src // 6 != target)):
                 continue
-            key = _state_key(nxt)
+            key = state_key(nxt)
             if key in seen:
                 continue
             seen.add(key)
