@@ -36,14 +36,18 @@ AROUND_MASK: tuple[int, ...] = tuple(sum(1 << s for s in AROUND[p]) for p in ran
 TARGET_RANK_MASK = {WHITE: sum(1 << (30 + f) for f in range(6)), BLACK: sum(1 << f for f in range(6))}
 
 
-def _ray(sq: int, df: int, dr: int) -> tuple[int, ...]:
-    f, r = sq % 6, sq // 6
+def _grid_ray(index: int, width: int, dx: int, dy: int) -> tuple[int, ...]:
+    """The cells from ``index`` (exclusive) to the edge of a ``width`` x ``width`` grid, stepping (dx, dy)."""
+    x, y = index % width + dx, index // width + dy
     out = []
-    f, r = f + df, r + dr
-    while 0 <= f < 6 and 0 <= r < 6:
-        out.append(r * 6 + f)
-        f, r = f + df, r + dr
+    while 0 <= x < width and 0 <= y < width:
+        out.append(y * width + x)
+        x, y = x + dx, y + dy
     return tuple(out)
+
+
+def _ray(sq: int, df: int, dr: int) -> tuple[int, ...]:
+    return _grid_ray(sq, 6, df, dr)
 
 
 #: ROBOT_RAYS[color][sq] -> the rays a robot may move along: forward, left, right (section 2.1).
@@ -59,13 +63,7 @@ LINE_NAMES: tuple[str, ...] = tuple("ABCDEFG") + tuple("1234567")
 
 
 def _point_ray(pt: int, dc: int, dr: int) -> tuple[int, ...]:
-    c, r = pt % 7, pt // 7
-    out = []
-    c, r = c + dc, r + dr
-    while 0 <= c < 7 and 0 <= r < 7:
-        out.append(r * 7 + c)
-        c, r = c + dc, r + dr
-    return tuple(out)
+    return _grid_ray(pt, 7, dc, dr)
 
 
 #: BATTERY_RAYS[pt] -> ((line, ray), ...) for up, down, left, right.
