@@ -61,6 +61,18 @@ def _guard(fn):
     return run
 
 
+def _position_or_board(text: str) -> Position | Placement:
+    """A position string, or failing its checks (13 batteries, 7 robots) a board
+    whose syntax is right; a syntax error is reported as the position's."""
+    try:
+        return Position.from_string(text)
+    except NotationError as strict_error:
+        try:
+            return Placement.from_string(text)
+        except NotationError:
+            raise strict_error from None
+
+
 @_guard
 def cmd_apply(args: argparse.Namespace) -> int:
     rules = rules_from(args)
@@ -87,13 +99,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     before = Position.from_string(args.before)
     # the after board may be impossible (13 batteries): diagnose it rather than refuse it
-    try:
-        after: Position | Placement = Position.from_string(args.after)
-    except NotationError as strict_error:
-        try:
-            after = Placement.from_string(args.after)
-        except NotationError:
-            raise strict_error from None
+    after = _position_or_board(args.after)
     ex = explain(before, after, rules)
     if args.json:
         emit_json(
@@ -161,13 +167,7 @@ def _parse_marks(text: str | None) -> tuple[list[int], list[int]]:
 def cmd_show(args: argparse.Namespace) -> int:
     from .drawing import png_board, svg_board, terminal_board
 
-    try:
-        pos: Position | Placement = Position.from_string(args.position)
-    except NotationError as strict_error:
-        try:
-            pos = Placement.from_string(args.position)
-        except NotationError:
-            raise strict_error from None
+    pos = _position_or_board(args.position)
     squares, points = _parse_marks(args.mark)
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
     print(terminal_board(pos, marks_squares=squares, marks_points=points, color=color))

@@ -342,15 +342,18 @@ def capture_available(pos: Position, rules: Rules = ORIGINAL) -> RobotMove | Non
 
     Returns one such capture move (the capture itself), or None.
     """
-    ctx = PhaseContext.of(pos, rules)
-    start = initial_state(pos)
-    if not _capture_candidates(start, ctx):
+    return _first_capture(initial_state(pos), PhaseContext.of(pos, rules))
+
+
+def _first_capture(st: PhaseState, ctx: PhaseContext) -> RobotMove | None:
+    """A capture that some legal continuation of the robot phase from ``st`` makes, or None."""
+    if not _capture_candidates(st, ctx):
         return None
     seen = set()
-    stack = [start]
+    stack = [st]
     while stack:
-        st = stack.pop()
-        for step, nxt in successors(st, ctx):
+        cur = stack.pop()
+        for step, nxt in successors(cur, ctx):
             if step.capture:
                 return RobotMove(step.src, step.dst, True)
             key = state_key(nxt)
@@ -374,30 +377,14 @@ def legal_robot_moves(pos: Position, rules: Rules = ORIGINAL) -> list[tuple[Robo
     ctx = PhaseContext.of(pos, rules)
     st = initial_state(pos)
     steps = list(successors(st, ctx))
-    if rules.must_capture and any(s.capture for s, _ in steps) or (
-        rules.must_capture and capture_available(pos, rules) is not None
-    ):
+    if rules.must_capture and _capture_reachable(st, ctx):
         steps = [(s, n) for s, n in steps if s.capture or _capture_reachable(n, ctx)]
     return [(RobotMove(s.src, s.dst, s.capture), s.cost) for s, _ in steps]
 
 
 def _capture_reachable(st: PhaseState, ctx: PhaseContext) -> bool:
     """Can some continuation of the robot phase from ``st`` capture?"""
-    if not _capture_candidates(st, ctx):
-        return False
-    seen = set()
-    stack = [st]
-    while stack:
-        cur = stack.pop()
-        for step, nxt in successors(cur, ctx):
-            if step.capture:
-                return True
-            key = state_key(nxt)
-            if key not in seen:
-                seen.add(key)
-                if _capture_candidates(nxt, ctx):
-                    stack.append(nxt)
-    return False
+    return _first_capture(st, ctx) is not None
 
 
 def has_legal_robot_move(pos: Position, rules: Rules = ORIGINAL) -> bool:
