@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-import numpy as np
+from fake_readings import reading_of
 
 from companion.engine import apply_turn
 from companion.position import Placement, Position
@@ -13,34 +11,9 @@ from companion.referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADAB
 START = Position.start()
 
 
-@dataclass
-class Reading:
-    readable: bool
-    reason: str | None
-    square_probs: np.ndarray
-    point_probs: np.ndarray
-    low_confidence_squares: tuple[int, ...] = ()
-    low_confidence_points: tuple[int, ...] = ()
-    occluded_fraction: float = 0.0
-    alignment: float = 1.0
-
-
-def reading(board: Placement | Position, unsure: dict | None = None) -> Reading:
-    sp = np.full((36, 3), 0.005)
-    pp = np.full((49, 2), 0.005)
-    for s in range(36):
-        sp[s, 1 if s in board.white else 2 if s in board.black else 0] = 0.99
-    for p in range(49):
-        pp[p, 1 if p in board.batteries else 0] = 0.995
-    for s, probs in (unsure or {}).items():
-        sp[s] = probs
-    low = tuple(int(i) for i in np.flatnonzero(sp.max(axis=1) < 0.9))
-    return Reading(not low, None if not low else "low confidence", sp, pp, low)
-
-
 def test_thirteen_batteries_from_the_camera_are_unreadable_not_illegal():
     board = Placement(START.white, START.black, START.batteries - {7})
-    v = Referee().judge(reading(board))
+    v = Referee().judge(reading_of(board))
     assert v.kind == UNREADABLE and "13 batteries read, there are always 14" in v.reason
     # a board typed in (not from the camera) is still diagnosed
     assert Referee().judge_board(board).kind == REJECTED
@@ -48,13 +21,13 @@ def test_thirteen_batteries_from_the_camera_are_unreadable_not_illegal():
 
 def test_seven_robots_of_a_colour_from_the_camera_are_unreadable():
     board = Placement(START.white, START.black | {20}, START.batteries)
-    v = Referee().judge(reading(board))
+    v = Referee().judge(reading_of(board))
     assert v.kind == UNREADABLE and "7 Black robots read, at most 6" in v.reason
 
 
 def test_a_confident_illegal_board_is_still_rejected():
     board = Placement(START.white - {2} | {20}, START.black, START.batteries)
-    assert Referee().judge(reading(board)).kind == REJECTED
+    assert Referee().judge(reading_of(board)).kind == REJECTED
 
 
 def _won() -> Referee:
@@ -70,15 +43,15 @@ def test_after_the_win_an_unsure_reading_is_unchanged_or_game_over():
     ref = _won()
     final = ref.position
     # unsure whether a robot stands on an empty square: game over (nothing is accepted), not "more than one position"
-    v = ref.judge(reading(final, {20: [0.5, 0.45, 0.05]}))
+    v = ref.judge(reading_of(final, {20: [0.5, 0.45, 0.05]}))
     assert v.kind == GAME_OVER and "game is over" in v.reason
     # unsure whether a6 holds a White or a Black robot: one reading is a changed board -> game over
-    v = ref.judge(reading(final, {30: [0.02, 0.6, 0.38]}))
+    v = ref.judge(reading_of(final, {30: [0.02, 0.6, 0.38]}))
     assert v.kind == GAME_OVER
     # unsure, but only the final board is plausible: unchanged
-    v = ref.judge(reading(final, {30: [0.05, 0.88, 0.07]}))
+    v = ref.judge(reading_of(final, {30: [0.05, 0.88, 0.07]}))
     assert v.kind == UNCHANGED
-    assert ref.judge(reading(final)).kind == UNCHANGED
+    assert ref.judge(reading_of(final)).kind == UNCHANGED
 
 
 def test_a_black_frame_keeps_the_readers_reason():
@@ -90,7 +63,7 @@ def test_a_black_frame_keeps_the_readers_reason():
 
 def test_unsure_legal_turn_is_still_resolved_by_the_rules():
     after = apply_turn(START, "c1-c3")
-    v = Referee().judge(reading(after, {14: [0.45, 0.5, 0.05]}))
+    v = Referee().judge(reading_of(after, {14: [0.45, 0.5, 0.05]}))
     assert v.kind == ACCEPTED and v.position == after
 
 
@@ -100,7 +73,7 @@ def test_the_audit_tries_less_likely_states_of_an_unsure_field():
     from companion.audit import AUDIT_MIN_FIELD_PROB
 
     after = apply_turn(START, "a1-a2")
-    r = reading(after, {0: [0.08, 0.89, 0.03]})
+    r = reading_of(after, {0: [0.08, 0.89, 0.03]})
     assert Referee().judge(r).kind == UNREADABLE
     v = Referee(min_field_prob=AUDIT_MIN_FIELD_PROB).judge(r)
     assert v.kind == ACCEPTED and v.position == after

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-import numpy as np
 import pytest
+from fake_readings import reading_of
 
 from companion.engine import apply_turn
 from companion.position import Placement, Position
@@ -13,40 +11,6 @@ from companion.referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADAB
 from companion.rules import Rules
 
 START = Position.start()
-
-
-@dataclass
-class FakeReading:
-    readable: bool
-    reason: str | None
-    square_probs: np.ndarray
-    point_probs: np.ndarray
-    low_confidence_squares: tuple[int, ...] = ()
-    low_confidence_points: tuple[int, ...] = ()
-    occluded_fraction: float = 0.0
-    alignment: float = 1.0
-    square_confidence: tuple[float, ...] = ()
-    point_confidence: tuple[float, ...] = ()
-
-
-def reading_of(board, unsure: dict | None = None, threshold: float = 0.9, **kw) -> FakeReading:
-    """A confident reading of ``board``; ``unsure`` maps a square (int) or point ('p', int) to probabilities."""
-    sp = np.full((36, 3), 0.005)
-    pp = np.full((49, 2), 0.005)
-    for s in range(36):
-        sp[s, 1 if s in board.white else 2 if s in board.black else 0] = 0.99
-    for p in range(49):
-        pp[p, 1 if p in board.batteries else 0] = 0.995
-    for key, probs in (unsure or {}).items():
-        if isinstance(key, tuple):
-            pp[key[1]] = probs
-        else:
-            sp[key] = probs
-    low_s = tuple(int(i) for i in np.flatnonzero(sp.max(axis=1) < threshold))
-    low_p = tuple(int(i) for i in np.flatnonzero(pp.max(axis=1) < threshold))
-    readable = not (low_s or low_p)
-    return FakeReading(readable, None if readable else "low confidence", sp, pp, low_s, low_p,
-                       square_confidence=tuple(sp.max(axis=1)), point_confidence=tuple(pp.max(axis=1)), **kw)
 
 
 def test_accepts_and_advances():
