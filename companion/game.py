@@ -548,11 +548,8 @@ class Companion:
             self._status(f"{side} confirmed: reading the board")
 
     def _on_undo(self) -> None:
-        if self.phase == OVER:
-            self._log("undo", "the game is over: no undo (press new game for the next one)")
-            self.panel.blink_wrong_player()
-            return
-        if not self._in_game() or not self.referee.history:
+        reopen = self.phase == OVER and self.game_id is not None and bool(self.referee.history)
+        if not reopen and (not self._in_game() or not self.referee.history):
             self._log("undo", "nothing to take back")
             self.panel.blink_wrong_player()
             return
@@ -565,6 +562,9 @@ class Companion:
         last = self.referee.undo()
         self.pending = None
         assert last is not None
+        if reopen:  # the winning turn was confirmed by mistake: the game goes on
+            self.panel.clear_win()
+            self._log("undo", f"game {self.game_id} reopened: the win is taken back")
         self._log("undo", f"turn {record.ply} ({record.turn}) taken back: put the board back as it was",
                   ply=record.ply, turn=record.turn)
         self._begin_check(UNDO, self.referee.position)

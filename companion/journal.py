@@ -528,18 +528,42 @@ class Journal:
         return self._write(op)
 
     def undo_last_turn(self, game_id: int, at: datetime | str | None = None) -> TurnRecord:
-        """Take back the last turn in force (kept as history, marked undone); returns it."""
+        """Take back the last turn in force (kept as history, marked undone); returns it.
+
+        The turn that won a game can be taken back too (a winning turn confirmed
+        by mistake): the game is reopened (event ``reopened`` with the result it
+        had), as long as no later game has been started since. A game that was
+        abandoned stays closed.
+        """
         when = _iso(at)
 
         def op(conn: sqlite3.Connection) -> TurnRecord:
-            self._ongoing(conn, game_id)
+            game = self._game_row(conn, game_id)
+            reopen = game[7] != STATUS_ONGOING
+            if reopen:
+                result = game[8]
+                if result not in ("white wins", "black wins"):
+                    raise JournalError(f"game {game_id} is finished ({result}): it takes no more turns")
+                later = conn.execute("SELECT id FROM games WHERE id > ? LIMIT 1", (game_id,)).fetchone()
+                if later is not None:
+                    raise JournalError(f"game {game_id} is finished ({result}) and game {later[0]} has been "
+                                       "started since: its winning turn can no longer be taken back")
             row = conn.execute(
                 "SELECT id, ply, before, after, turn, at, confidences FROM turns "
                 "WHERE game_id=? AND undone_at IS NULL ORDER BY ply DESC LIMIT 1",
                 (game_id,),
             ).fetchone()
             if row is None:
+                if reopen:
+                    raise JournalError(f"game {game_id} is finished ({game[8]}) and has no turn to take back")
                 raise JournalError(f"game {game_id} has no turn to take back")
+            if reopen:
+                conn.execute("UPDATE games SET status='ongoing', result=NULL, reason=NULL, ended_at=NULL WHERE id=?",
+                             (game_id,))
+                conn.execute(
+                    "INSERT INTO events(game_id, at, kind, detail) VALUES (?, ?, 'reopened', ?)",
+                    (game_id, when, json.dumps({"result": game[8], "reason": game[9]}, sort_keys=True)),
+                )
             conn.execute("UPDATE turns SET undone_at=? WHERE id=?", (when, row[0]))
             conn.execute(
                 "INSERT INTO events(game_id, at, kind, detail) VALUES (?, ?, 'undo', ?)",

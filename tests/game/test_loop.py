@@ -207,7 +207,7 @@ def test_win_pattern_game_closed_then_a_new_game(game):
     rec = comp.journal.game(comp.game_id)
     assert rec.finished and rec.result == final.result
     assert comp.log[-1].kind == "win"
-    # confirm presses do nothing now; undo neither
+    # confirm presses do nothing now
     n = len(comp.log)
     press(comp, "confirm_white")
     press(comp, "confirm_black")
@@ -219,6 +219,26 @@ def test_win_pattern_game_closed_then_a_new_game(game):
     table.board = Placement.of(Position.start())
     comp.run_for(0.5)
     assert comp.phase == PLAYING and comp.game_id == rec.id + 1
+
+
+def test_undo_after_a_win_reopens_the_game(game):
+    comp, table = game
+    _play_to_the_end(comp, table, seed=1)
+    gid = comp.game_id
+    winning = comp.referee.history[-1]
+    assert comp.phase == OVER and comp.panel.state().win is not None
+    press(comp, "undo", hold=2.2)
+    comp.run_for(0.3)
+    assert comp.phase == CHECK and comp.referee.position == winning.before
+    assert comp.panel.state().win is None and comp.game_id == gid
+    assert any("reopened" in e.text for e in comp.log)
+    rec = comp.journal.game(gid)
+    assert not rec.finished and rec.position == winning.before.to_string()
+    table.board = Placement.of(winning.before)
+    comp.run_for(0.5)
+    assert comp.phase == PLAYING and comp.panel.state().turn == winning.before.to_move.name.lower()
+    play(comp, table, winning.turn, settle=0.35)  # the same winning turn, confirmed again
+    assert comp.phase == OVER and comp.journal.game(gid).finished
 
 
 def test_resume_after_restart_and_a_board_that_no_longer_matches(tmp_path):

@@ -94,6 +94,40 @@ def test_undo_keeps_history_and_the_ply_is_played_again(jpath: Path) -> None:
     assert [e.kind for e in g.events] == ["undo"] and g.events[0].detail == {"ply": 1, "turn": "a1-a2"}
 
 
+def test_undoing_the_winning_turn_reopens_the_game(jpath: Path) -> None:
+    with Journal(jpath) as j:
+        gid = j.new_game([], START)
+        j.record_turn(gid, START, AFTER_W, "a1-a2")
+        j.finish_game(gid, "white wins", "target row")
+        assert j.open_game() is None
+        undone = j.undo_last_turn(gid, at="2026-11-23T12:00:00+00:00")
+        assert undone.turn == "a1-a2"
+        g = j.game(gid)
+        assert not g.finished and g.result is None and g.reason is None and g.ended_at is None
+        assert g.turns == () and j.current_position(gid) == START
+        assert [e.kind for e in g.events] == ["reopened", "undo"]
+        assert g.events[0].detail == {"result": "white wins", "reason": "target row"}
+        assert j.open_game().id == gid  # a restart resumes it
+        j.record_turn(gid, START, AFTER_W, "a1-a3")  # and it takes turns again
+        assert [t.turn for t in j.game(gid).turns] == ["a1-a3"]
+
+
+def test_an_abandoned_game_or_one_followed_by_a_new_game_stays_closed(jpath: Path) -> None:
+    with Journal(jpath) as j:
+        g1 = j.new_game([], START)
+        j.record_turn(g1, START, AFTER_W, "a1-a2")
+        g2 = j.new_game([], START)  # abandons g1
+        with pytest.raises(JournalError, match="abandoned"):
+            j.undo_last_turn(g1)
+        j.record_turn(g2, START, AFTER_W, "a1-a2")
+        j.finish_game(g2, "white wins", "target row")
+        j.new_game([], START)
+        with pytest.raises(JournalError, match="has been started since"):
+            j.undo_last_turn(g2)
+        assert j.game(g2).finished and j.game(g2).result == "white wins"
+        assert [t.turn for t in j.game(g2).turns] == ["a1-a2"]
+
+
 def test_bad_writes_are_refused_with_a_clear_message(jpath: Path) -> None:
     with Journal(jpath) as j:
         gid = j.new_game([], START)
