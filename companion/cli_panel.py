@@ -44,7 +44,7 @@ class _NoGpio(Exception):
 def register(subparsers: argparse._SubParsersAction) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", metavar="FILE",
-                        help=f"config file whose [pins] table overrides the default pins "
+                        help=f"config file whose [pins] and [panel] tables override the default pins and timings "
                              f"(default: {SERVICE_CONFIG} if it exists)")
     common.add_argument("--color", action="store_true", help="ANSI colours in the virtual panel")
     common.add_argument("--png", metavar="PATH", help="also write the virtual panel as a PNG image")
@@ -88,10 +88,11 @@ def _run(fn, args: argparse.Namespace) -> int:  # noqa: ANN001
         return 1
 
 
-def _pin_map(args: argparse.Namespace) -> PinMap:
+def _panel_setup(args: argparse.Namespace) -> tuple[PinMap, dict]:
+    """The pin map and the panel's keyword arguments (timings, buzzer) from the config file."""
     path = Path(args.config) if args.config else (SERVICE_CONFIG if SERVICE_CONFIG.exists() else None)
     if path is None:
-        return PinMap()
+        return PinMap(), {}
     from .config import ConfigError, load_config
 
     try:
@@ -99,18 +100,18 @@ def _pin_map(args: argparse.Namespace) -> PinMap:
     except ConfigError as exc:
         raise _Usage(str(exc)) from None
     try:
-        return PinMap.from_mapping(dict(config.pins))
+        return PinMap.from_mapping(dict(config.pins)), config.panel.panel_kwargs()
     except PinMapError as exc:
         raise _Usage(f"{path}: [pins] {exc}") from None
 
 
-def _mock_panel(pin_map: PinMap) -> Panel:
-    return open_panel("mock", pin_map, clock=ManualClock())
+def _mock_panel(pin_map: PinMap, kwargs: dict) -> Panel:
+    return open_panel("mock", pin_map, clock=ManualClock(), **kwargs)
 
 
-def _real_panel(pin_map: PinMap) -> Panel:
+def _real_panel(pin_map: PinMap, kwargs: dict) -> Panel:
     try:
-        return open_panel("auto", pin_map)
+        return open_panel("auto", pin_map, **kwargs)
     except PanelError as exc:
         raise _NoGpio(str(exc)) from None
 
@@ -118,9 +119,9 @@ def _real_panel(pin_map: PinMap) -> Panel:
 def _selftest(args: argparse.Namespace) -> int:
     if not args.button_timeout > 0:
         raise _Usage(f"--button-timeout must be > 0, got {args.button_timeout}")
-    pin_map = _pin_map(args)
+    pin_map, kwargs = _panel_setup(args)
     mock = args.gpio == "mock"
-    panel = _mock_panel(pin_map) if mock else _real_panel(pin_map)
+    panel = _mock_panel(pin_map, kwargs) if mock else _real_panel(pin_map, kwargs)
     out = (lambda line: None) if args.json else print
     try:
         if not mock and not args.json:
@@ -142,7 +143,7 @@ def _selftest(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    pin_map = _pin_map(args)
+    pin_map, kwargs = _panel_setup(args)
     targets: list[PointerTarget] = []
     for text in args.point or ():
         try:
@@ -158,7 +159,7 @@ def _show(args: argparse.Namespace) -> int:
         gauge = (value, maximum)
     if args.at < 0:
         raise _Usage(f"--at must be >= 0, got {args.at}")
-    panel = _mock_panel(pin_map)
+    panel = _mock_panel(pin_map, kwargs)
     try:
         with VirtualPanel(panel) as virtual:
             if args.win:

@@ -126,7 +126,7 @@ def _run(args: argparse.Namespace) -> int:
     timings = LoopTimings.from_config(config.timings)
 
     try:
-        panel = open_panel(args.gpio, pin_map)
+        panel = open_panel(args.gpio, pin_map, **config.panel.panel_kwargs())
     except HardwareError as exc:
         raise _Usage(str(exc)) from None
     source = journal = None

@@ -4,7 +4,7 @@
     config = load_config(None)                          # no file: all defaults
 
 Sections ``[camera]``, ``[calibration]``, ``[pins]``, ``[rules]``, ``[timings]``,
-``[journal]``, ``[frames]``; every key, its type, default and meaning is in the
+``[panel]``, ``[journal]``, ``[frames]``; every key, its type, default and meaning is in the
 ``SECTIONS`` table below, and ``docs/config.md`` holds the same table generated
 from it (``python -m companion.config`` prints it; a test checks they agree).
 
@@ -22,7 +22,7 @@ import os
 import re
 import sys
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
@@ -304,6 +304,93 @@ class TimingsConfig:
     )
 
 
+def _tone(value: Any, base: Path | None = None) -> float:
+    from hardware.patterns import TONE_RANGE
+
+    v = _number(value)
+    lo, hi = TONE_RANGE
+    if not lo <= v <= hi:
+        raise _Bad(f"{v:g} Hz is outside the buzzer's range {lo:g}..{hi:g} Hz")
+    return v
+
+
+def _buzzer(value: Any, base: Path | None = None) -> str:
+    if value not in ("tonal", "active"):
+        raise _Bad(f'expected "tonal" (a passive piezo or transducer driven with PWM) or "active" '
+                   f"(a buzzer with its own oscillator: one pitch), not {value!r}")
+    return value
+
+
+def _panel_default(name: str) -> Any:
+    from hardware.patterns import Timings
+
+    return getattr(Timings(), name)
+
+
+# [panel] key -> hardware.patterns.Timings field
+PANEL_TIMINGS = {
+    "accepted_seconds": "accepted_s",
+    "illegal_beeps": "illegal_beeps",
+    "illegal_tone_hz": "illegal_tone_hz",
+    "pointer_step_seconds": "pointer_step_s",
+    "pointer_gap_seconds": "pointer_gap_s",
+    "long_press_seconds": "hold_s",
+    "debounce_seconds": "bounce_s",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PanelConfig:
+    """The panel's timings and buzzer (the rest of ``hardware.patterns.Timings`` keeps its defaults)."""
+
+    accepted_seconds: float = field(
+        default_factory=lambda: _panel_default("accepted_s"),
+        metadata=_key("how long the green LED stays lit after an accepted turn", positive_float, "number (s)"),
+    )
+    illegal_beeps: int = field(
+        default_factory=lambda: _panel_default("illegal_beeps"),
+        metadata=_key("beeps of the buzzer for an illegal turn", positive_int, "integer"),
+    )
+    illegal_tone_hz: float = field(
+        default_factory=lambda: _panel_default("illegal_tone_hz"),
+        metadata=_key("pitch of the illegal-turn beeps (tonal buzzer; 220..3520 Hz)", _tone, "number (Hz)"),
+    )
+    pointer_step_seconds: float = field(
+        default_factory=lambda: _panel_default("pointer_step_s"),
+        metadata=_key("how long the pointer LEDs show each move of a hint or a diagnosis", positive_float,
+                      "number (s)"),
+    )
+    pointer_gap_seconds: float = field(
+        default_factory=lambda: _panel_default("pointer_gap_s"),
+        metadata=_key("dark pause between two moves on the pointer LEDs", positive_float, "number (s)"),
+    )
+    long_press_seconds: float = field(
+        default_factory=lambda: _panel_default("hold_s"),
+        metadata=_key("how long undo and new game must be held", positive_float, "number (s)"),
+    )
+    debounce_seconds: float = field(
+        default_factory=lambda: _panel_default("bounce_s"),
+        metadata=_key("button debounce time", positive_float, "number (s)"),
+    )
+    buzzer: str = field(
+        default="tonal",
+        metadata=_key('"tonal": a passive piezo or transducer driven with PWM (melodies); "active": a buzzer '
+                      "with its own oscillator (one pitch, on/off)", _buzzer, "string"),
+    )
+
+    def timings(self):  # -> hardware.patterns.Timings
+        """The panel's :class:`hardware.patterns.Timings` with this section's values."""
+        from dataclasses import replace
+
+        from hardware.patterns import Timings
+
+        return replace(Timings(), **{t: getattr(self, k) for k, t in PANEL_TIMINGS.items()})
+
+    def panel_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for ``hardware.panel.Panel`` / ``hardware.factories.open_panel``."""
+        return {"timings": self.timings(), "buzzer": self.buzzer}
+
+
 @dataclass(frozen=True, slots=True)
 class JournalConfig:
     path: Path = field(
@@ -356,6 +443,7 @@ class Config:
     pins: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}), hash=False)
     rules: RulesConfig = field(default_factory=RulesConfig)
     timings: TimingsConfig = field(default_factory=TimingsConfig)
+    panel: PanelConfig = field(default_factory=PanelConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
     frames: FramesConfig = field(default_factory=FramesConfig)
     file: Path | None = None  # the file it was loaded from, None for the defaults
@@ -367,12 +455,15 @@ SECTIONS: dict[str, type] = {
     "pins": dict,  # free keys: pin function name -> GPIO (BCM) number
     "rules": RulesConfig,
     "timings": TimingsConfig,
+    "panel": PanelConfig,
     "journal": JournalConfig,
     "frames": FramesConfig,
 }
 PINS_DOC = (
-    "function name = GPIO number (BCM numbering, 0..53), e.g. `confirm_white = 17`, passed as given to the "
-    "hardware's pin map (its function names are in the hardware docs); two functions cannot share a pin"
+    "function name = GPIO number (BCM numbering, 0..53), e.g. `confirm_white = 17`; the gauge LEDs as "
+    "`gauge = [4, 12, 13, 14, 15]` (first LED first, 1 to 10 LEDs) or `gauge_1 = 4`, `gauge_2 = 12`, ...; "
+    '`new_game = "none"` for no new-game button (hold both confirms). Function names are in the hardware '
+    "docs; unknown names and two functions on one pin are refused"
 )
 
 
@@ -654,18 +745,42 @@ def _build(data: dict, ctx: _Context, base: Path | None, env: dict[str, str], fi
     return Config(**parts, file=file)
 
 
-def _pins(table: dict, ctx: _Context) -> Mapping[str, int]:
+def _pins(table: dict, ctx: _Context) -> Mapping[str, Any]:
+    """The ``[pins]`` table, checked key by key and then as a whole pin map (hardware.pinmap)."""
+    from hardware.errors import PinMapError
+    from hardware.pinmap import PinMap
+
+    known = list(PinMap.keys())
     used: dict[int, str] = {}
-    out: dict[str, int] = {}
-    for key, value in table.items():
+    out: dict[str, Any] = {}
+
+    def gpio(value: Any, key: str, label: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ctx.error(f"expected a GPIO number (integer), not {_type_name(value)} ({value!r})", "pins", key)
         if not 0 <= value <= 53:
             raise ctx.error(f"GPIO number {value} out of range 0..53", "pins", key)
         if value in used:
             raise ctx.error(f"GPIO {value} is already used by pins.{used[value]}", "pins", key)
-        used[value] = key
-        out[key] = value
+        used[value] = label
+        return value
+
+    for key, value in table.items():
+        numbered = key.startswith("gauge_") and key[6:].isdigit() and int(key[6:]) >= 1
+        if key not in known and not numbered:
+            raise ctx.error(f"unknown pin{_hint(key, known + ['gauge_1'], prefix='pins.')}", "pins", key)
+        if key == "gauge":
+            if not isinstance(value, list) or not value:
+                raise ctx.error(f"expected an array of GPIO numbers (the gauge LEDs, first LED first), "
+                                f"not {_type_name(value)} ({value!r})", "pins", key)
+            out[key] = [gpio(v, key, f"gauge[{i}]") for i, v in enumerate(value)]
+        elif key == "new_game" and isinstance(value, str) and value.strip().lower() in ("", "none"):
+            out[key] = None  # no dedicated new-game button (hold both confirms)
+        else:
+            out[key] = gpio(value, key, key)
+    try:
+        PinMap.from_mapping(out)
+    except PinMapError as exc:
+        raise ctx.error(str(exc), "pins") from None
     return MappingProxyType(out)
 
 
@@ -690,11 +805,15 @@ def reference_rows() -> list[tuple[str, str, str, str]]:
     rows = []
     for name, cls in SECTIONS.items():
         if cls is dict:
-            rows.append((f"{name}.NAME", "integer", "(none: the hardware's default pin map)", PINS_DOC))
+            rows.append((f"{name}.NAME", "integer (gauge: array)", "(none: the hardware's default pin map)", PINS_DOC))
             continue
         for f in fields(cls):
             meta = f.metadata
-            default = meta["default_doc"] if meta["default_doc"] is not None else f"`{toml_value(f.default)}`"
+            if meta["default_doc"] is not None:
+                default = meta["default_doc"]
+            else:
+                value = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+                default = f"`{toml_value(value)}`"
             rows.append((f"{name}.{f.name}", meta["type"], default, meta["doc"]))
     return rows
 

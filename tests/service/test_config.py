@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from dataclasses import FrozenInstanceError, fields
+from dataclasses import MISSING, FrozenInstanceError, fields
 from pathlib import Path
 
 import pytest
 
 from companion.config import (
     SECTIONS,
+    Config,
     CalibrationConfig,
     CameraConfig,
     Config,
@@ -57,8 +58,8 @@ corners = [
 ]
 
 [pins]
-confirm_white = 17
-confirm_black = 27
+confirm_white = 26
+confirm_black = 16
 
 [rules]
 options = ["must-capture", "jump-enemies"]
@@ -81,7 +82,7 @@ max_mib = 64
     c = load_config(path)
     assert c.camera == CameraConfig(source=f"replay:{tmp_path / 'frames'}", resolution=(640, 480), fps=5.0)
     assert c.calibration == CalibrationConfig(file=tmp_path / "cal.json", corners=((10, 20), (600.5, 20), (600, 460), (10, 460)))
-    assert dict(c.pins) == {"confirm_white": 17, "confirm_black": 27}
+    assert dict(c.pins) == {"confirm_white": 26, "confirm_black": 16}
     assert c.rules == RulesConfig(options=("must-capture", "jump-enemies"), starting_side="black")
     assert (c.timings.stable_seconds, c.timings.confirm_timeout, c.timings.watchdog_seconds) == (0.25, 4.0, 5.0)
     assert c.timings.camera_timeout == TimingsConfig().camera_timeout
@@ -92,6 +93,34 @@ max_mib = 64
         c.camera = CameraConfig()  # type: ignore[misc]
     with pytest.raises(TypeError):
         c.pins["x"] = 3  # type: ignore[index]
+
+
+def test_pins_take_the_gauge_as_an_array_or_numbered_and_new_game_none() -> None:
+    from hardware.pinmap import PinMap
+
+    c = loads_config("[pins]\ngauge = [4, 12, 13]\nnew_game = 'none'\nconfirm_white = 14\n")
+    pm = PinMap.from_mapping(dict(c.pins))
+    assert pm.gauge == (4, 12, 13) and pm.new_game is None and pm.confirm_white == 14
+    c = loads_config("[pins]\ngauge_1 = 4\ngauge_2 = 12\n")
+    assert PinMap.from_mapping(dict(c.pins)).gauge == (4, 12)
+
+
+def test_panel_section_reaches_the_panel() -> None:
+    from hardware.factories import open_panel
+    from hardware.patterns import Timings
+    from hardware.timing import ManualClock
+
+    c = loads_config("[panel]\naccepted_seconds = 1.5\nlong_press_seconds = 3\nillegal_beeps = 5\n"
+                     "illegal_tone_hz = 440\nbuzzer = 'active'\n")
+    t = c.panel.timings()
+    assert (t.accepted_s, t.hold_s, t.illegal_beeps, t.illegal_tone_hz) == (1.5, 3.0, 5, 440.0)
+    assert t.pointer_step_s == Timings().pointer_step_s and t.win_tune == Timings().win_tune
+    panel = open_panel("mock", None, clock=ManualClock(), **c.panel.panel_kwargs())
+    try:
+        assert panel.timings == t and panel.buzzer_kind == "active"
+    finally:
+        panel.close()
+    assert load_config(None).panel.timings() == Timings()
 
 
 def test_the_installed_example_config_loads() -> None:
@@ -138,7 +167,22 @@ ERRORS = [
     ("[pins]\nconfirm_white = '17'\n", "pins.confirm_white", 2, "expected a GPIO number"),
     ("[pins]\nconfirm_white = 17.0\n", "pins.confirm_white", 2, "expected a GPIO number"),
     ("[pins]\nconfirm_white = 99\n", "pins.confirm_white", 2, "out of range"),
-    ("[pins]\na = 17\n\nb = 17\n", "pins.b", 4, "already used by pins.a"),
+    ("[pins]\nhint = 17\n\nundo = 17\n", "pins.undo", 4, "already used by pins.hint"),
+    ("[pins]\nconfirm_whte = 17\n", "pins.confirm_whte", 2, "unknown pin; did you mean pins.confirm_white?"),
+    ("[pins]\ngauge = [4, 12, 'x']\n", "pins.gauge", 2, "expected a GPIO number"),
+    ("[pins]\ngauge = []\n", "pins.gauge", 2, "expected an array of GPIO numbers"),
+    ("[pins]\ngauge = [20, 21]\nhint = 21\n", "pins.hint", 3, "already used by pins.gauge[1]"),
+    ("[pins]\ngauge_1 = 4\ngauge_3 = 12\n", "pins", 1, "without gaps"),
+    ("[pins]\nhint = 4\n", "pins", 1, "pin map"),
+    ("[panel]\naccepted_seconds = 0\n", "panel.accepted_seconds", 2, "greater than 0"),
+    ("[panel]\nillegal_tone_hz = 50\n", "panel.illegal_tone_hz", 2, "outside the buzzer's range"),
+    ("[panel]\nillegal_beeps = 2.5\n", "panel.illegal_beeps", 2, "expected an integer"),
+    ("[panel]\nbuzzer = 'loud'\n", "panel.buzzer", 2, 'expected "tonal"'),
+    ("[panel]\npointer_step_seconds = -1\n", "panel.pointer_step_seconds", 2, "greater than 0"),
+    ("[panel]\npointer_gap_seconds = '0.3'\n", "panel.pointer_gap_seconds", 2, "expected a number"),
+    ("[panel]\nlong_press_seconds = 0\n", "panel.long_press_seconds", 2, "greater than 0"),
+    ("[panel]\ndebounce_seconds = true\n", "panel.debounce_seconds", 2, "expected a number, not a boolean"),
+    ("[panel]\nlong_press = 2\n", "panel.long_press", 2, "did you mean panel.long_press_seconds?"),
     ("[rules]\noptions = 'must-capture'\n", "rules.options", 2, "expected an array"),
     ("[rules]\noptions = ['must-captur']\n", "rules.options", 2, "did you mean 'must-capture'?"),
     ("[rules]\noptions = ['must-capture', 'must-capture']\n", "rules.options", 2, "named twice"),
@@ -220,10 +264,12 @@ def test_documented_defaults_are_the_real_defaults() -> None:
             row = re.search(rf"^\| `{f.name}` \| [^|]+ \| ([^|]+) \|", table.split(f"### [{name}]")[1], re.M)
             assert row, f"{name}.{f.name} is not documented"
             if f.metadata["default_doc"] is None:
-                assert row.group(1).strip() == f"`{toml_value(f.default)}`"
+                default = f.default if f.default is not MISSING else f.default_factory()
+                assert row.group(1).strip() == f"`{toml_value(default)}`"
+                assert getattr(getattr(Config(), name), f.name) == default
                 # ... and writing that default in a file gives the default back.
-                loaded = loads_config(f"[{name}]\n{f.name} = {toml_value(f.default)}\n")
-                assert getattr(getattr(loaded, name), f.name) == f.default
+                loaded = loads_config(f"[{name}]\n{f.name} = {toml_value(default)}\n")
+                assert getattr(getattr(loaded, name), f.name) == default
 
 
 def test_the_doc_example_loads() -> None:
