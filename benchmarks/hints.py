@@ -61,12 +61,12 @@ def latency(count: int, budget: float, seed: int, rules: Rules) -> None:
     )
 
 
-def arena(first: str, second: str, games: int, budget: float, seed: int, jobs: int, rules: Rules) -> None:
+def arena(first: str, second: str, games: int, budget: float, seed: int, jobs: int, rules: Rules, nodes: int | None = None) -> None:
     t0 = time.perf_counter()
-    r = run_arena(first, second, games, rules=rules, budget=budget, seed=seed, jobs=jobs)
+    r = run_arena(first, second, games, rules=rules, budget=budget, seed=seed, jobs=jobs, nodes=nodes)
     turns = [g.turns for g in r.games]
     print(
-        f"{r.summary()}; {budget:g} s per search turn, {jobs} job(s), seed {seed}, "
+        f"{r.summary()}; {budget:g} s per search turn{f' (at most {nodes:,} nodes)' if nodes else ''}, {jobs} job(s), seed {seed}, "
         f"mean game {statistics.mean(turns):.1f} turns, {time.perf_counter() - t0:.0f} s wall",
         flush=True,
     )
@@ -80,6 +80,7 @@ def main() -> int:
     ap.add_argument("--latency-positions", type=int, default=20, help="positions for the latency figure (0 skips)")
     ap.add_argument("--jobs", type=int, default=2, help="games in parallel (default 2)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--nodes", type=int, default=None, help="also cap each search at about N board evaluations (load-independent)")
     ap.add_argument("--option", action="append", default=[], help="rule option (repeatable)")
     args = ap.parse_args()
     rules = Rules.from_names(args.option)
@@ -87,9 +88,9 @@ def main() -> int:
     if args.latency_positions:
         latency(args.latency_positions, args.time, args.seed, rules)
     if args.games_random:
-        arena("search", "random", args.games_random, args.time, args.seed, args.jobs, rules)
+        arena("search", "random", args.games_random, args.time, args.seed, args.jobs, rules, args.nodes)
     if args.games_greedy:
-        arena("search", "greedy", args.games_greedy, args.time, args.seed, args.jobs, rules)
+        arena("search", "greedy", args.games_greedy, args.time, args.seed, args.jobs, rules, args.nodes)
     return 0
 
 

@@ -74,6 +74,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--black", type=_engine, required=True, metavar="ENGINE", help="engine with Black in game 1")
     a.add_argument("--games", type=_positive("--games", 100000), required=True, metavar="N", help="number of games")
     a.add_argument("--time", type=_seconds, default=DEFAULT_BUDGET, metavar="S", help=f"search engine's budget per turn (default {DEFAULT_BUDGET:g})")
+    a.add_argument(
+        "--nodes",
+        type=_positive("--nodes", 10**9),
+        default=None,
+        metavar="N",
+        help="also stop each search after about N board evaluations (a budget independent of CPU load; "
+        "give a large --time with it)",
+    )
     a.add_argument("--seed", type=int, default=1, metavar="N", help="seed for the openings and the random engine (default 1)")
     a.add_argument("--max-turns", type=_positive("--max-turns", 100000), default=DEFAULT_MAX_TURNS, metavar="N", help=f"move cap in turns, both sides together (default {DEFAULT_MAX_TURNS})")
     a.add_argument("--jobs", type=_positive("--jobs", 64), default=1, metavar="J", help="games played in parallel (default 1)")
@@ -144,6 +152,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             first_color = "White" if g.first_is_white else "Black"
             result = "draw" if g.winner is None else f"{g.winner} wins"
             print(f"game {g.index + 1}: {args.white} as {first_color}: {result} after {g.turns} turns ({g.reason})", flush=True)
+            print(f"  from {g.opening}: {' | '.join(g.turns_played)}", flush=True)
 
     res = run_arena(
         args.white,
@@ -154,6 +163,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         seed=args.seed,
         max_turns=args.max_turns,
         jobs=args.jobs,
+        nodes=args.nodes,
         progress=progress,
     )
     lo, hi = res.interval
@@ -171,6 +181,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
                 "ci95": [round(lo, 4), round(hi, 4)],
                 "time": args.time,
                 "seed": args.seed,
+                "nodes": args.nodes,
                 "rules": rules.name,
             }
         )

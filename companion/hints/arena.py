@@ -30,13 +30,13 @@ REPETITIONS = 3
 Z95 = 1.959963984540054
 
 
-def make_player(name: str, budget: float = DEFAULT_BUDGET) -> Player:
+def make_player(name: str, budget: float = DEFAULT_BUDGET, nodes: int | None = None) -> Player:
     if name == "random":
         return RandomPlayer()
     if name == "greedy":
         return GreedyPlayer()
     if name == "search":
-        return SearchPlayer(budget)
+        return SearchPlayer(budget, nodes=nodes)
     raise ValueError(f"unknown engine {name!r}: expected one of {', '.join(ENGINES)}")
 
 
@@ -168,9 +168,9 @@ def play_game(
 
 
 def _play_indexed(args) -> GameResult:
-    first, second, index, opening, rules, budget, seed, max_turns = args
+    first, second, index, opening, rules, budget, seed, max_turns, nodes = args
     first_is_white = index % 2 == 0
-    a, b = make_player(first, budget), make_player(second, budget)
+    a, b = make_player(first, budget, nodes), make_player(second, budget, nodes)
     white, black = (a, b) if first_is_white else (b, a)
     rng = random.Random(seed * 1_000_003 + index)
     record: list[str] = []
@@ -188,13 +188,18 @@ def run_arena(
     seed: int = 1,
     max_turns: int = DEFAULT_MAX_TURNS,
     jobs: int = 1,
+    nodes: int | None = None,
     progress: Callable[[GameResult], None] | None = None,
 ) -> ArenaResult:
-    """Play ``games`` games of ``first`` against ``second`` (colours alternating)."""
+    """Play ``games`` games of ``first`` against ``second`` (colours alternating).
+
+    ``nodes`` caps the search engine's board evaluations per turn on top of
+    ``budget`` (a load-independent budget for experiments).
+    """
     for name in (first, second):
         make_player(name, budget)
     book = openings(max(1, (games + 1) // 2), seed, rules)
-    tasks = [(first, second, i, book[(i // 2) % len(book)], rules, budget, seed, max_turns) for i in range(games)]
+    tasks = [(first, second, i, book[(i // 2) % len(book)], rules, budget, seed, max_turns, nodes) for i in range(games)]
     results: list[GameResult] = []
     if jobs > 1 and games > 1:
         import multiprocessing

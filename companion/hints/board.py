@@ -132,15 +132,20 @@ def winner_after(mover_robots: int, other_robots: int, bats: int, mover: Color, 
     ``mover_robots``/``other_robots`` are the robots as they stand after the
     turn; the other side is then to move.
     """
-    m = has_won(mover_robots, other_robots, mover)
-    o = has_won(other_robots, mover_robots, mover.other)
-    if m:
+    white = mover is WHITE
+    other = BLACK if white else WHITE
+    if not other_robots:
+        return mover  # capture-all (or, impossibly, no robots left at all)
+    m_target, o_target = (_TARGET_W, _TARGET_B) if white else (_TARGET_B, _TARGET_W)
+    n = mover_robots.bit_count()
+    if n and (mover_robots & m_target).bit_count() >= (n + 1) >> 1:
         return mover
-    if o:
-        return mover.other
-    if not mover_robots and not other_robots:  # pragma: no cover - cannot arise from a turn
-        return mover
-    if not has_move(other_robots, mover_robots, bats, mover.other, rules):
+    if not mover_robots:
+        return other
+    n = other_robots.bit_count()
+    if (other_robots & o_target).bit_count() >= (n + 1) >> 1:
+        return other
+    if not has_move(other_robots, mover_robots, bats, other, rules):
         return mover
     return None
 

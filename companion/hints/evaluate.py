@@ -59,16 +59,66 @@ W_CAPTURE_TO_MOVE = 14.0
 W_RACE_LEAD = 20.0
 
 
+def _square_table(color: Color) -> tuple[tuple[int, int, int, int], ...]:
+    """Per square: (corner points mask, distance to the target rank, forward path mask
+    without its last square, the last square's bit) -- the race test as mask operations."""
+    out = []
+    for s in range(36):
+        path = FORWARD[color][s]
+        inner = 0
+        for t in path[:-1]:
+            inner |= 1 << t
+        out.append((CORNER_MASK[s], DIST[color][s], inner, 1 << path[-1] if path else 0))
+    return tuple(out)
+
+
+_TABLE_W, _TABLE_B = _square_table(WHITE), _square_table(BLACK)
+
+
+_COVER: dict[int, int] = {}
+_SIDE_CACHE: dict[tuple, tuple[float, bool, int]] = {}
+_THREAT_CACHE: dict[tuple, int] = {}
+CACHE_LIMIT = 150_000
+"""Entries per evaluation cache; a full cache is emptied (the search keeps meeting the same few)."""
+
+
+def cover(robots: int) -> int:
+    """The points touching any of ``robots``' squares (the only batteries their score depends on)."""
+    c = _COVER.get(robots)
+    if c is None:
+        c = 0
+        for sq in squares_of(robots):
+            c |= CORNER_MASK[sq]
+        if len(_COVER) > CACHE_LIMIT:
+            _COVER.clear()
+        _COVER[robots] = c
+    return c
+
+
 def side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -> tuple[float, bool, int]:
-    """(static score, can finish the race this turn, turns the race needs) for the player with ``robots``."""
+    """(static score, can finish the race this turn, turns the race needs) for the player with ``robots``.
+
+    It depends on the batteries only through the points touching ``robots``,
+    so results are cached on that part of the placement: a battery move next to
+    one side's robots leaves the other side's score to the cache.
+    """
+    key = (robots, enemy, bats & cover(robots), color is WHITE, rules.jump_enemies)
+    r = _SIDE_CACHE.get(key)
+    if r is None:
+        r = _side_score(robots, enemy, bats, color, rules)
+        if len(_SIDE_CACHE) > CACHE_LIMIT:
+            _SIDE_CACHE.clear()
+        _SIDE_CACHE[key] = r
+    return r
+
+
+def _side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -> tuple[float, bool, int]:
     sqs = squares_of(robots)
     n = len(sqs)
     if n == 0:
         return -5000.0, False, 99
     need = (n + 1) >> 1
-    white = color is WHITE
-    dist = _DIST_W if white else _DIST_B
-    fwd = _FWD_W if white else _FWD_B
+    table = _TABLE_W if color is WHITE else _TABLE_B
     jump_enemies = rules.jump_enemies
     keys = []
     total_d = 0
@@ -77,44 +127,36 @@ def side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -
     frozen = 0
     ready = 0
     for sq in sqs:
-        d = dist[sq]
+        cmask, d, inner, last = table[sq]
         total_d += d
-        cm = CORNER_MASK[sq] & bats
+        cm = cmask & bats
         union |= cm
         e = cm.bit_count()
-        energy += e if e < 3 else 3
         if e == 0:
             frozen += 1
+            if d == 0:
+                keys.append(0)
+                ready += 1
+            else:
+                keys.append(2 + (d + 1) // 2)
+            continue
+        energy += e if e < 3 else 3
         if d == 0:
             keys.append(0)
             ready += 1
             continue
-        # can it reach the target row this turn on its own energy?
-        ok = e >= d
-        if ok:
-            cost = d
-            path = fwd[sq]
-            last = path[-1]
-            for t in path:
-                if robots >> t & 1:
-                    if t == last:
-                        ok = False
-                        break
-                    cost += 1
-                elif enemy >> t & 1:
-                    cost += 1
-                    if t != last and not jump_enemies:
-                        ok = False
-                        break
-            ok = ok and cost <= e
-        if ok:
+        # can it reach the target row this turn on its own energy (path clear, cost <= energy)?
+        if (
+            e >= d
+            and not robots & last
+            and (jump_enemies or not enemy & inner)
+            and d + ((robots | enemy) & inner).bit_count() + (1 if enemy & last else 0) <= e
+        ):
             keys.append(1)
             ready += 1
-        elif e:
+        else:
             # turns to get there: this one with the energy it has, then about two squares a turn
             keys.append(2 + (d - e) // 2 if d > e else 2)
-        else:
-            keys.append(2 + (d + 1) // 2)
     keys.sort()
     progress = sum(keys[:need])
     race = keys[need - 1]  # turns until ``need`` robots can stand on the target row
@@ -136,7 +178,20 @@ def side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -
 
 
 def capture_threats(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -> int:
-    """How many enemy robots one of ``robots`` could capture in one move on its own energy."""
+    """How many enemy robots one of ``robots`` could capture in one move on its own energy (cached like :func:`side_score`)."""
+    strength = rules.strength_capture
+    seen = cover(robots) | (cover(enemy) if strength else 0)
+    key = (robots, enemy, bats & seen, color is WHITE, strength, rules.jump_enemies)
+    r = _THREAT_CACHE.get(key)
+    if r is None:
+        r = _capture_threats(robots, enemy, bats, color, rules)
+        if len(_THREAT_CACHE) > CACHE_LIMIT:
+            _THREAT_CACHE.clear()
+        _THREAT_CACHE[key] = r
+    return r
+
+
+def _capture_threats(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -> int:
     victims = 0
     strength = rules.strength_capture
     rays = _RAYS_W if color is WHITE else _RAYS_B
@@ -167,7 +222,7 @@ def capture_threats(robots: int, enemy: int, bats: int, color: Color, rules: Rul
 def evaluate(own: int, enemy: int, bats: int, side: Color, rules: Rules) -> float:
     """Score of a non-terminal board for the side to move (``own`` robots, playing ``side``)."""
     s_own, race_own, t_own = side_score(own, enemy, bats, side, rules)
-    s_enemy, race_enemy, t_enemy = side_score(enemy, own, bats, side.other, rules)
+    s_enemy, race_enemy, t_enemy = side_score(enemy, own, bats, BLACK if side is WHITE else WHITE, rules)
     score = s_own - s_enemy
     # the race: who needs fewer turns, the side to move winning ties (it moves first)
     lead = t_enemy - t_own + 0.5

@@ -113,13 +113,14 @@ class SearchPlayer:
 
     name = "search"
 
-    def __init__(self, budget: float = DEFAULT_BUDGET, limits: SearchLimits | None = None) -> None:
+    def __init__(self, budget: float = DEFAULT_BUDGET, limits: SearchLimits | None = None, nodes: int | None = None) -> None:
         self.budget = budget
         self.limits = limits or SearchLimits()
+        self.nodes = nodes
         self.last_stats: SearchStats | None = None
 
     def choose(self, pos: Position, rules: Rules, rng: random.Random) -> Turn:
-        return hint(pos, rules, budget=self.budget, limits=self.limits, rng=rng, _player=self).turn
+        return hint(pos, rules, budget=self.budget, limits=self.limits, rng=rng, nodes=self.nodes, _player=self).turn
 
 
 @dataclass(frozen=True)
@@ -165,12 +166,14 @@ def hint(
     budget: float = DEFAULT_BUDGET,
     limits: SearchLimits | None = None,
     rng: random.Random | None = None,
+    nodes: int | None = None,
     _player: SearchPlayer | None = None,
 ) -> Hint:
     """The search's best turn for the side to move, with its value and a one-line reason.
 
     A pure function of its arguments (up to the time budget): nothing is
-    changed.  Raises :class:`GameOver` for a decided position (R-6); for any
+    changed.  ``nodes`` optionally caps the board evaluations as well (a
+    load-independent budget for experiments).  Raises :class:`GameOver` for a decided position (R-6); for any
     other legal position it returns a turn that ``apply_turn`` accepted.
     """
     _check_open(pos, rules)
@@ -179,7 +182,7 @@ def hint(
     board = Board.of(pos)
     searcher = Searcher(rules, limits)
     try:
-        best, value = searcher.search(board, budget)
+        best, value = searcher.search(board, budget, nodes)
         cands = [best]
     except Exception:  # pragma: no cover - a hint must not fail the referee: fall back, and say so
         cands, value = [], 0.0

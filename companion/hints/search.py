@@ -16,14 +16,14 @@ list (robot phases of at most ``inner_moves`` moves) plus the win search.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from ..geometry import Color
 from ..rules import Rules
 from .board import WIN, Board, winner_after
 from .evaluate import evaluate
-from .turngen import BatteryPhase, RobotOutcome, battery_chains, robot_outcomes, winning_robot_phase
+from .turngen import BatteryPhase, RobotOutcome, battery_chains, grown_robot_phases, replay, robot_outcomes, winning_robot_phase
 
 
 class Candidate(NamedTuple):
@@ -43,6 +43,16 @@ class SearchLimits:
     inner_chain: int = 2
     inner_moves: int = 2
     inner_states: int = 4000
+    inner_beam: int = 0  # >0: inner nodes also get robot phases grown move by move (beam width)
+    inner_beam_moves: int = 6
+    # the opponent's replies at plies 1, 3, ... up to reply_plies get a stronger generator
+    reply_plies: int = 0
+    reply_beam: int = 6
+    reply_keep: int = 18
+    reply_chain: int = 3
+    reply_moves: int = 2
+    killers: int = 0  # >0: at a leaf's parent, first try this many replies that were best at the same ply
+    reply_lazy: bool = True  # at a leaf's parent, try the cheap list first: if it already refutes, stop
     max_depth: int = 6  # deepest iteration; a quick position uses the rest of its budget on the next one
 
 
@@ -53,6 +63,7 @@ class SearchStats:
     depth: int = 0  # deepest completed iteration
     elapsed: float = 0.0
     root_candidates: int = 0
+    killer_cuts: int = 0  # leaf parents refuted by a remembered reply, without generating their turns
     partial: bool = False  # the deepest iteration was cut by the clock (its searched moves count)
 
     @property
@@ -90,6 +101,19 @@ def candidates(board: Board, rules: Rules, *, root: bool, limits: SearchLimits, 
         if v >= WIN:
             return [Candidate(v, o, nothing)]
         scored.append((v, o))
+    if not root and limits.inner_beam:
+        have = {(o.own, o.enemy) for o in outcomes}
+        must = rules.must_capture and outcomes and all(o.enemy != board.enemy for o in outcomes)
+        grown = grown_robot_phases(
+            board, rules, lambda own, enemy: value_after(own, enemy, bats0, side, rules),
+            beam=limits.inner_beam, max_moves=limits.inner_beam_moves,
+        )
+        for (own, enemy), (v, steps) in grown.items():
+            if (own, enemy) in have or (must and enemy == board.enemy):
+                continue
+            if v >= WIN:
+                return [Candidate(v, RobotOutcome(own, enemy, steps), nothing)]
+            scored.append((v, RobotOutcome(own, enemy, steps)))
     if stats is not None:
         stats.nodes += len(scored)
     scored.sort(key=lambda t: t[0], reverse=True)
@@ -127,44 +151,112 @@ class Searcher:
         self.limits = limits or SearchLimits()
         self.stats = SearchStats()
         self._deadline = 0.0
+        self._node_limit = 0
         self._cache: dict[Board, list[Candidate]] = {}
+        self._strong_cache: dict[Board, list[Candidate]] = {}
+        self._killers: dict[int, list[tuple]] = {}
+        lim = self.limits
+        self._strong_limits = replace(
+            lim, inner_beam=lim.reply_beam, inner_robot_keep=lim.reply_keep, inner_chain=lim.reply_chain, inner_moves=lim.reply_moves
+        )
+
+    def _check_budget(self) -> None:
+        if time.perf_counter() > self._deadline or (self._node_limit and self.stats.nodes > self._node_limit):
+            raise _Timeout
 
     def _children(self, board: Board) -> list[Candidate]:
         c = self._cache.get(board)
         if c is None:
-            if time.perf_counter() > self._deadline:
-                raise _Timeout
+            self._check_budget()
             c = candidates(board, self.rules, root=False, limits=self.limits, stats=self.stats)
             self.stats.expansions += 1
             self._cache[board] = c
         return c
 
-    def _negamax(self, board: Board, depth: int, alpha: float, beta: float) -> float:
-        """Value for the side to move of a non-terminal board, searched ``depth`` turns deep."""
-        kids = self._children(board)
+    def _strong_children(self, board: Board) -> list[Candidate]:
+        """The stronger reply list (beam-grown robot phases, more kept, longer battery phases), merged with the cheap one."""
+        c = self._strong_cache.get(board)
+        if c is None:
+            cheap = self._children(board)
+            self._check_budget()
+            c = candidates(board, self.rules, root=False, limits=self._strong_limits, stats=self.stats)
+            self.stats.expansions += 1
+            if c and c[0].value < WIN:
+                have = {(k.robots.own, k.robots.enemy, k.battery.bats) for k in c}
+                c = c + [k for k in cheap if (k.robots.own, k.robots.enemy, k.battery.bats) not in have]
+                c.sort(key=lambda k: k.value, reverse=True)
+            self._strong_cache[board] = c
+        return c
+
+    def _negamax(self, board: Board, depth: int, alpha: float, beta: float, ply: int = 1) -> float:
+        """Value for the side to move of a non-terminal board, searched ``depth`` turns deep.
+
+        ``ply`` is the distance from the root (1: the opponent's reply).
+        """
+        strong = ply % 2 == 1 and ply <= self.limits.reply_plies
+        if depth == 1 and self.limits.killers and board not in self._cache:
+            # a reply that refuted a sibling often refutes this one too: try it before generating
+            side = board.side
+            for steps, battery in self._killers.get(ply, ()):
+                r = replay(board, self.rules, steps, battery)
+                if r is None:
+                    continue
+                self.stats.nodes += 1
+                v = value_after(r[0], r[1], r[2], side, self.rules)
+                if v >= beta:
+                    self.stats.killer_cuts += 1
+                    return v
+        if strong:
+            if depth == 1 and self.limits.reply_lazy:
+                kids = self._children(board)
+                if kids and kids[0].value >= beta:
+                    return kids[0].value  # the cheap list already refutes: a fail-high bound
+            kids = self._strong_children(board)
+        else:
+            kids = self._children(board)
         if not kids:
             return -WIN
         if depth == 1 or kids[0].value >= WIN:
+            self._killer(ply, kids[0])
             return kids[0].value
         best = -WIN * 2
+        best_kid = kids[0]
         for c in kids:
             if abs(c.value) >= WIN:
                 v = c.value
             else:
-                v = -self._negamax(c.child(board), depth - 1, -beta, -alpha)
+                v = -self._negamax(c.child(board), depth - 1, -beta, -alpha, ply + 1)
             if v > best:
-                best = v
+                best, best_kid = v, c
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
                         break
+        self._killer(ply, best_kid)
         return best
 
-    def search(self, board: Board, budget: float) -> tuple[Candidate, float]:
-        """The best root candidate and its value, searching for about ``budget`` seconds."""
+    def _killer(self, ply: int, c: Candidate) -> None:
+        if not self.limits.killers:
+            return
+        entry = (c.robots.steps, c.battery.moves)
+        old = self._killers.get(ply, [])
+        if old and old[0] == entry:
+            return
+        self._killers[ply] = [entry] + [k for k in old if k != entry][: self.limits.killers - 1]
+
+    def search(self, board: Board, budget: float, nodes: int | None = None) -> tuple[Candidate, float]:
+        """The best root candidate and its value, searching for about ``budget`` seconds.
+
+        ``nodes``, if given, also stops the search after about that many
+        board evaluations: a budget that does not depend on the machine's
+        speed or load (for reproducible experiments).
+        """
         t0 = time.perf_counter()
         self._deadline = t0 + budget
+        self._node_limit = nodes or 0
         self._cache.clear()
+        self._strong_cache.clear()
+        self._killers.clear()
         self.stats = SearchStats()
         roots = candidates(board, self.rules, root=True, limits=self.limits, stats=self.stats)
         self.stats.expansions += 1

@@ -114,6 +114,43 @@ def robot_outcomes(board: Board, rules: Rules, *, max_moves: int = 6, max_states
     return outcomes, complete
 
 
+def grown_robot_phases(board: Board, rules: Rules, value, *, beam: int = 3, max_moves: int = 6) -> dict[tuple[int, int], tuple[float, tuple[Step, ...]]]:
+    """Robot phases grown move by move on the evaluation (a beam search).
+
+    Level 1 is every single legal move; each further level extends the
+    ``beam`` best phases of the level before by one more move (any robot not
+    moved yet).  ``value(own, enemy) -> float`` rates a placement for the
+    mover.  This finds the many-robot advances that an exhaustive list
+    limited to short phases misses, at a fraction of the full enumeration's
+    cost.  Returns {placement: (value, moves)}.
+    """
+    ctx = phase_context(board.own, board.enemy, board.bats, board.side, rules)
+    start = phase_start(board.own, board.enemy)
+    found: dict[tuple[int, int], tuple[float, tuple[Step, ...]]] = {}
+    seen = {state_key(start)}
+    level = [(start, ())]
+    for _ in range(max_moves):
+        grown = []
+        for st, path in level:
+            for step, nxt in successors(st, ctx):
+                key = state_key(nxt)
+                if key in seen:
+                    continue
+                seen.add(key)
+                p2 = path + (step,)
+                placement = (nxt.own, nxt.enemy)
+                hit = found.get(placement)
+                if hit is None:
+                    hit = (value(nxt.own, nxt.enemy), p2)
+                    found[placement] = hit
+                grown.append((hit[0], nxt, p2))
+        if not grown:
+            break
+        grown.sort(key=lambda t: t[0], reverse=True)
+        level = [(st, p) for _, st, p in grown[:beam]]
+    return found
+
+
 def capturing_outcomes(board: Board, rules: Rules, limit: int = 64) -> list[RobotOutcome]:
     """Robot phases that capture (for ``must-capture`` when a cut enumeration found none, R-8)."""
     ctx = phase_context(board.own, board.enemy, board.bats, board.side, rules)
@@ -217,6 +254,51 @@ def battery_chains(own: int, enemy: int, bats: int, rules: Rules, score, *, max_
         moves = moves + ((p, q),)
         out.append(BatteryPhase(bats, moves))
     return out
+
+
+def replay(board: Board, rules: Rules, steps: tuple[Step, ...], battery: tuple[tuple[int, int], ...]) -> tuple[int, int, int] | None:
+    """(own, enemy, bats) after playing a turn found on another board, or None if it is illegal here.
+
+    Each robot move must be one of the engine's legal successors (energy
+    met), a non-capturing phase is refused under ``must-capture`` when a
+    capture is available (R-7, R-8), and each battery move must move a
+    battery the mover controls after the robot phase to the next empty point,
+    once per battery and (unless ``no-line-limit``) once per line.
+    """
+    ctx = phase_context(board.own, board.enemy, board.bats, board.side, rules)
+    st = phase_start(board.own, board.enemy)
+    start = st
+    captured = False
+    for want in steps:
+        for step, nxt in successors(st, ctx):
+            if step.src == want.src and step.dst == want.dst:
+                st = nxt
+                captured |= step.capture
+                break
+        else:
+            return None
+    if rules.must_capture and not captured and _capture_reachable(start, ctx):
+        return None
+    bats = board.bats
+    movable = movable_batteries(st.own, st.enemy, bats, rules)
+    used = 0
+    for p, q in battery:
+        if not movable >> p & 1:
+            return None
+        for line, ray in BATTERY_RAYS[p]:
+            if q in ray:
+                break
+        else:
+            return None
+        if rules.line_limit and used >> line & 1:
+            return None
+        first = next((x for x in ray if not bats >> x & 1), None)
+        if first != q:
+            return None
+        bats = (bats & ~(1 << p)) | (1 << q)
+        movable &= ~(1 << p)
+        used |= 1 << line
+    return st.own, st.enemy, bats
 
 
 def make_turn(steps: tuple[Step, ...], battery: tuple[tuple[int, int], ...] = ()) -> Turn:
