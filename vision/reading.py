@@ -10,6 +10,10 @@ from .geometry import point_name, square_name
 from .layout import BoardLayout
 
 
+_NO_SIDES = np.full(49, np.nan)
+_NO_SIDES.setflags(write=False)
+
+
 @dataclass(frozen=True)
 class BoardReading:
     """What one frame shows, with honest per-field probabilities.
@@ -33,6 +37,46 @@ class BoardReading:
     occluded_fraction: float = 0.0        # share of the field not explained by board or pieces
     alignment: float = 1.0                # 1 = energy lines exactly where calibrated; < ~0.4 = board moved
     extra: dict = field(default_factory=dict, compare=False)
+    # battery sides (information only, see vision.battery_side): (49,) P(printed side up),
+    # NaN where no battery or the camera cannot tell; and per point why it cannot tell
+    printed_probs: np.ndarray = field(default_factory=lambda: _NO_SIDES, compare=False)
+    side_unknown_why: tuple[str | None, ...] = field(default=(), compare=False)
+
+    def printed_points(self, confidence: float = 0.9) -> tuple[int, ...]:
+        """Battery points whose printed side is up with at least ``confidence``."""
+        p = np.asarray(self.printed_probs, float)
+        return tuple(int(i) for i in np.flatnonzero(np.nan_to_num(p, nan=-1.0) >= confidence))
+
+    def blank_points(self, confidence: float = 0.9) -> tuple[int, ...]:
+        """Battery points whose blank side is up with at least ``confidence``."""
+        p = np.asarray(self.printed_probs, float)
+        return tuple(int(i) for i in np.flatnonzero(1.0 - np.nan_to_num(p, nan=2.0) >= confidence))
+
+    def battery_side(self, point: int, confidence: float = 0.9) -> str | None:
+        """'printed', 'blank' or 'unknown' for a point read as a battery; None for an empty point."""
+        if self.point_probs[point][1] <= 0.5:
+            return None
+        p = float(self.printed_probs[point]) if len(self.printed_probs) == 49 else float("nan")
+        if p >= confidence:
+            return "printed"
+        if 1.0 - p >= confidence:
+            return "blank"
+        return "unknown"
+
+    def sides_json(self, confidence: float = 0.9) -> dict:
+        """Per battery point: ``{"side": printed|blank|unknown, "p_printed": float|None[, "why": ...]}``."""
+        out = {}
+        for i in range(49):
+            side = self.battery_side(i, confidence)
+            if side is None:
+                continue
+            p = float(self.printed_probs[i]) if len(self.printed_probs) == 49 else float("nan")
+            entry = {"side": side, "p_printed": None if np.isnan(p) else round(p, 4)}
+            why = self.side_unknown_why[i] if len(self.side_unknown_why) == 49 else None
+            if np.isnan(p):
+                entry["why"] = why or "side not measured"
+            out[point_name(i)] = entry
+        return out
 
     @property
     def low_confidence_fields(self) -> list[str]:
@@ -52,6 +96,7 @@ class BoardReading:
                 point_name(i): {s.value: round(float(p), 6) for s, p in zip(POINT_STATES, self.point_probs[i])}
                 for i in range(49)
             },
+            "battery_sides": self.sides_json(),
             "low_confidence": self.low_confidence_fields,
             "occluded_fraction": round(self.occluded_fraction, 4),
             "alignment": round(self.alignment, 3),
