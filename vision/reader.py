@@ -22,6 +22,7 @@ from .appearance import (
     square_windows,
     window_mass,
 )
+from .battery_side import with_battery_sides
 from .calibration import Calibration, blank_reason, check_image, locate_board, robot_evidence, square_centres_for
 from .errors import VisionError
 from .features import features, field_mask, rectify
@@ -102,7 +103,7 @@ class BoardReader:
         if alignment < MIN_ALIGNMENT and self._cal.method == "markers":
             if self.relocate(image):
                 reading, alignment = self._read(image)
-        return reading
+        return with_battery_sides(reading, image, self._cal)  # battery sides: information only
 
     def _read(self, image: np.ndarray) -> tuple[BoardReading, float]:
         app = self._cal.appearance
