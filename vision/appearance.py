@@ -18,6 +18,8 @@ from .features import N_FEATURES, PPU, SIZE
 CLASSES = ("board", "white", "black", "battery", "ink", "shade")
 BOARD, WHITE, BLACK, BATTERY, INK, SHADE, OTHER, WHITE_SHADED, BLACK_SHADED, BOARD_LIT = range(10)
 N_ALL = 10
+BOARD_SIDE = [BOARD, INK, SHADE, BOARD_LIT]          # judged against the board colour as seen
+PIECE_SIDE = [WHITE, BLACK, BATTERY, OTHER, WHITE_SHADED, BLACK_SHADED]  # against the glare-free board
 SHADED_PRIOR = 0.01
 SHADED_SHIFT = -0.45  # typical error of the background estimate there, log units (a hard shadow's depth)
 # how far a piece's brightness ratio may stray when the local background is misjudged
@@ -102,11 +104,12 @@ class PixelModel:
         W[-1, OTHER] = self.other_const
         self.W = W.astype(np.float32)
         self.Wt = np.ascontiguousarray(self.W.T)
+        self._Wb = np.ascontiguousarray(self.Wt[BOARD_SIDE])
+        self._Wp = np.ascontiguousarray(self.Wt[PIECE_SIDE])
         self.chols = chols
         self.consts = np.array(consts, np.float32)
 
-    def log_likelihoods(self, feats: np.ndarray) -> np.ndarray:
-        """(10, ...) unnormalised log posteriors: CLASSES, other, White and Black robots in shade, lit board."""
+    def _monomials(self, feats: np.ndarray) -> np.ndarray:
         planes = np.moveaxis(feats, -1, 0).reshape(N_FEATURES, -1)  # (5, n): one row per feature
         n = planes.shape[1]
         iu0, iu1 = self._iu
@@ -114,11 +117,26 @@ class PixelModel:
         np.multiply(planes[iu0], planes[iu1], out=X[: len(iu0)])
         X[len(iu0): -1] = planes
         X[-1] = 1.0
-        out = self.Wt @ X  # (classes, n), rows contiguous: the per-pixel reductions below are row-wise
-        return out.reshape((N_ALL,) + feats.shape[:-1])
+        return X
 
-    def posteriors(self, feats: np.ndarray) -> np.ndarray:
-        ll = self.log_likelihoods(feats)
+    def log_likelihoods(self, board_feats: np.ndarray, piece_feats: np.ndarray | None = None) -> np.ndarray:
+        """(10, ...) unnormalised log posteriors: CLASSES, other, White and Black robots in shade, lit board.
+
+        Board-like classes are judged against the local board colour as seen,
+        pieces against the glare-free board colour (glare lies on the board, not
+        on the pieces); both are densities of the same pixel, shifted.
+        """
+        if piece_feats is None:
+            piece_feats = board_feats
+        Xb = self._monomials(board_feats)
+        Xp = self._monomials(piece_feats)
+        out = np.empty((N_ALL, Xb.shape[1]), np.float32)
+        out[BOARD_SIDE] = self._Wb @ Xb
+        out[PIECE_SIDE] = self._Wp @ Xp
+        return out.reshape((N_ALL,) + board_feats.shape[:-1])
+
+    def posteriors(self, board_feats: np.ndarray, piece_feats: np.ndarray | None = None) -> np.ndarray:
+        ll = self.log_likelihoods(board_feats, piece_feats)
         flat = ll.reshape(N_ALL, -1)
         top = np.maximum.reduce(flat, axis=0)
         flat -= top

@@ -34,7 +34,7 @@ from .appearance import (
     window_mass,
 )
 from .errors import BadCorners, BadImage, CalibrationError, MarkersNotFound
-from .features import N_FEATURES, features, field_mask, rectify
+from .features import N_FEATURES, Features, features, field_mask, rectify
 from .geometry import CORNER_NAMES, FIELD_CORNERS, point_coords, point_name, square_centers, square_name
 from .layout import BoardLayout, PointState, SquareState
 from .markers import detect_markers, homography_from_markers
@@ -42,7 +42,9 @@ from .markers import detect_markers, homography_from_markers
 FORMAT = "netzwerk-vision-calibration"
 VERSION = 1
 CHI2_5_999 = 20.5
-GLARE_CALIBRATION = 0.2  # washed-out share above which the calibration frame is refused  # chi-square 99.9% quantile, 5 degrees of freedom
+COV_INFLATION = 2.5      # one frame under-represents the spread of later frames (noise, JPEG, small light shifts)
+COV_FLOOR = 0.05         # log units: no class is sharper than this in any feature
+GLARE_CALIBRATION = 0.95  # washed-out share above which the calibration frame is refused  # chi-square 99.9% quantile, 5 degrees of freedom
 
 
 @dataclass(frozen=True)
@@ -296,7 +298,8 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
     H, method, side = locate_board(image, corners)
     _check_geometry(H, size)
     rect = rectify(image, H)
-    feats, _, dev = features(rect)
+    F = features(rect)
+    dev = F.glare
     # the pieces must be seen in their own colours: refuse glare over them
     glare_s = window_mass(dev, square_windows(square_centers()))
     glare_p = window_mass(dev, point_windows(point_coords()))
@@ -307,7 +310,7 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
             f"glare on the board at {', '.join(glared[:8])}{' ...' if len(glared) > 8 else ''}: the lamp is mirrored "
             "in the board there; move the lamp or the camera a little and calibrate again"
         )
-    app = learn_appearance(feats, expected, dev)
+    app = learn_appearance(F, expected)
     cal = Calibration(size, _mat(H), method, side, app)
     # the calibration must explain its own frame
     from .reader import BoardReader
@@ -334,7 +337,8 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
     return cal
 
 
-def learn_appearance(feats: np.ndarray, expected: BoardLayout, dev: np.ndarray) -> Appearance:
+def learn_appearance(F: Features, expected: BoardLayout) -> Appearance:
+    feats, pfeats = F.board, F.piece
     x, y = _board_xy_maps()
     sq = square_centers()
     pts = point_coords()
@@ -366,15 +370,15 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout, dev: np.ndarray) 
     mb, cb = fit_gaussian(feats[board_px])
     mi, ci = fit_gaussian(feats[ink_px])
 
-    def m2(m_, c_):
-        d = feats - m_.astype(np.float32)
+    def m2(m_, c_, f=None):
+        d = (feats if f is None else f) - m_.astype(np.float32)
         return np.einsum("...i,ij,...j->...", d, np.linalg.inv(c_).astype(np.float32), d)
 
     fg = m2(mb, cb) > CHI2_5_999
 
     def split(mask, pick: str):
         """Two clusters of the foreground pixels in mask: (piece pixels, the rest)."""
-        data = feats[mask].astype(np.float32)
+        data = pfeats[mask].astype(np.float32)
         if len(data) < 40:
             return data, data[:0]
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 1e-3)
@@ -392,8 +396,9 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout, dev: np.ndarray) 
 
     # White robots are the light ones: refuse a frame where the expected White squares are darker
     bright = feats[..., :3].mean(axis=2)
-    core_w = bright[dist_to(sq[white]) < 0.3]
-    core_b = bright[dist_to(sq[black]) < 0.3]
+    pbright = pfeats[..., :3].mean(axis=2)
+    core_w = pbright[dist_to(sq[white]) < 0.3]
+    core_b = pbright[dist_to(sq[black]) < 0.3]
     if np.median(core_w) <= np.median(core_b):
         raise CalibrationError(
             "the squares where White robots are expected look darker than those of the Black robots: "
@@ -413,14 +418,14 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout, dev: np.ndarray) 
     mw, cw = fit_gaussian(wpx)
     mk, ck = fit_gaussian(bpx)
     # shade: cast shadows and shaded sides next to robots, as seen around the robots
-    ring = fg & (d_robot < 0.75) & not_bat & (m2(mw, cw) > CHI2_5_999) & (m2(mk, ck) > CHI2_5_999)
+    ring = fg & (d_robot < 0.75) & not_bat & (m2(mw, cw, pfeats) > CHI2_5_999) & (m2(mk, ck, pfeats) > CHI2_5_999)
     shade_px = feats[ring]
     if len(shade_px) < 40:
         shade_px = np.vstack([wshade, feats[board_px][:: 50] * 0 + mb.astype(np.float32) - 0.5])
     ms, cs = fit_gaussian(shade_px)
     explained = np.zeros(x.shape, bool)
-    for m_, c_ in ((mw, cw), (mk, ck), (ms, cs)):
-        explained |= m2(m_, c_) < CHI2_5_999
+    for m_, c_, f in ((mw, cw, pfeats), (mk, ck, pfeats), (ms, cs, feats)):
+        explained |= m2(m_, c_, f) < CHI2_5_999
     apx, _ = split(fg & (d_bat < 0.2) & ~explained, "large")
     if len(apx) < 30:
         raise CalibrationError(
@@ -431,9 +436,9 @@ def learn_appearance(feats: np.ndarray, expected: BoardLayout, dev: np.ndarray) 
     means = np.stack([mb, mw, mk, ma, mi, ms])
     covs = np.stack([cb, cw, ck, ca, ci, cs])
     # inflate covariances a little: one frame under-represents the spread of later frames
-    covs = covs * 1.5 + np.eye(N_FEATURES)[None] * 2e-4
+    covs = covs * COV_INFLATION + np.eye(N_FEATURES)[None] * COV_FLOOR**2
     model = PixelModel(means, covs)
-    post = model.posteriors(feats)
+    post = model.posteriors(feats, pfeats)
 
     # lean: where a robot's pixels lie relative to its square, as a linear field
     obs, pos = [], []

@@ -13,6 +13,8 @@ chromaticity in this frame (tells skin and other foreign things from wood).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 
@@ -21,6 +23,10 @@ SIZE = 7 * PPU                      # 224: 6 squares + 2 half-square margins
 BG_SCALE = 3                        # background estimated at PPU / BG_SCALE px per square
 BG_KERNEL = 11                      # median window in background pixels (~1.4 squares)
 N_FEATURES = 5
+GLARE_KERNEL = 23                # median window for glare, background pixels (~2.9 squares)
+CLIPPED = 250                   # a channel this bright is saturated (a censored value)
+GLARE_TOLERANCE = 0.15          # reflection share of the wood's own paleness variation (not glare)
+GLARE_FULL = 0.4                # glare this much brighter than the trend (log) counts fully
 
 
 def board_to_rect() -> np.ndarray:
@@ -39,26 +45,106 @@ def rectify(image: np.ndarray, H_board_to_img: np.ndarray) -> np.ndarray:
     return cv2.warpPerspective(image, M, (SIZE, SIZE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def background(rect: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Local board colour with pieces removed (float32 SIZE x SIZE x 3), and the glare map.
+def background(rect: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Log board colour as seen, the same without glare, and the glare map (each SIZE x SIZE).
 
-    Glare (the lamp mirrored in the varnish) makes the board locally brighter
-    *and* paler than the board's usual colour in this frame; the map is 0 (none)
-    .. 1 (the board's colour is washed out).
+    The local board colour is a median over ~1.4 squares (pieces drop out, shadows
+    and light gradients stay). Glare (the lamp mirrored in the varnish) *adds*
+    light to the board only, not to the matte pieces standing on it: where the
+    local board is brighter than the smooth light trend by more than the wood's
+    own variation, the glare-free colour is the trend. The glare map is 0 (none)
+    .. 1 (a strong reflection).
     """
     small = cv2.resize(rect, (SIZE // BG_SCALE, SIZE // BG_SCALE), interpolation=cv2.INTER_AREA)
     med = cv2.medianBlur(small, BG_KERNEL)
     lm = np.log(med.astype(np.float32) + 8.0)
-    lum = lm.mean(axis=2)
-    cr = lm[..., 2] - lm[..., 1]
-    cb = lm[..., 0] - lm[..., 1]
-    inner = (slice(BG_KERNEL // 2, -(BG_KERNEL // 2)),) * 2
-    sat = np.hypot(cr, cb)  # saturation of the board colour (neutral grey = 0)
-    sat_ref = max(float(np.median(sat[inner])), 1e-3)
-    lum_ref = float(np.median(lum[inner]))
-    glare = np.clip(1 - sat / sat_ref, 0, 1) * np.clip((lum - lum_ref) / 0.1, 0, 1)
-    bg = cv2.resize(med, (SIZE, SIZE), interpolation=cv2.INTER_LINEAR).astype(np.float32)
-    return bg, cv2.resize(glare.astype(np.float32), (SIZE, SIZE), interpolation=cv2.INTER_LINEAR)
+    # glare is judged on a coarser median (~3 squares): a cluster of White robots (the start
+    # rank) must not pass for a reflection; the local median then follows it down
+    wide = cv2.medianBlur(small, GLARE_KERNEL).astype(np.float32)
+    free_wide, glare = _without_glare(wide)
+    lf = lm + np.log((free_wide + 8.0) / (wide + 8.0))
+    inside = _field_weight(lm.shape[0])
+    lf = lm + inside[..., None] * (lf - lm)
+    glare = glare * inside
+    up = lambda a: cv2.resize(a, (SIZE, SIZE), interpolation=cv2.INTER_LINEAR)
+    return up(lm), up(lf), up(glare)
+
+
+_FW: dict[int, np.ndarray] = {}
+_GLARE_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))   # ~0.9 square on the small grid
+
+
+def _field_weight(n: int) -> np.ndarray:
+    """1 on the printed field of the small background grid, 0 on the frame, table and marker cards."""
+    if n not in _FW:
+        g = (np.arange(n) + 0.5) / n * SIZE / PPU - 0.5   # board units of the small grid
+        v, u = np.meshgrid(6.0 - g, g, indexing="ij")
+        field = ((u > -0.1) & (u < 6.1) & (v > -0.1) & (v < 6.1)).astype(np.float32)
+        _FW[n] = cv2.GaussianBlur(field, (0, 0), 1.0)
+    return _FW[n]
+
+
+def _without_glare(lin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Split the local board colour into lit wood and mirrored lamp light.
+
+    Each background pixel is ``s * W + a * L``: ``W`` the board's own colour
+    (its most saturated half in this frame: glare only makes it paler), ``L``
+    the lamp's colour (neutral), ``s`` the light on the board (it also lights
+    the pieces), ``a`` >= 0 the reflection (it lies on the varnish only).
+    Saturated channels are censored, not colours: they are left out of the
+    fit; where fewer than two channels remain, ``s`` is filled in from the
+    neighbourhood. Returns (glare-free colour ``s * W``, glare map 0..1).
+    """
+    n = lin.shape[0]
+    inside = _field_weight(n) > 0.5
+    tot = lin.sum(axis=2) + 1e-3
+    chrom = lin / tot[..., None]
+    sat = chrom[..., 2] - chrom[..., 0]                   # red minus blue share: wood is warm
+    ok = inside & (lin.max(axis=2) < CLIPPED)
+    pool = chrom[ok] if ok.sum() > 50 else chrom[inside]
+    psat = pool[:, 2] - pool[:, 0]
+    W = np.median(pool[psat >= np.median(psat)], axis=0)
+    L = np.full(3, 1 / 3, np.float32)
+    valid_ch = lin < CLIPPED                               # (n, n, 3)
+    nvalid = valid_ch.sum(axis=2)
+    # least squares per pixel over the unclipped channels: normal equations of [W L]
+    m = valid_ch.astype(np.float32)
+    ww = (m * W * W).sum(axis=2)
+    wl = (m * W * L).sum(axis=2)
+    ll = (m * L * L).sum(axis=2)
+    wy = (m * W * lin).sum(axis=2)
+    ly = (m * L * lin).sum(axis=2)
+    det = ww * ll - wl * wl
+    good = (nvalid >= 2) & (np.abs(det) > 1e-6)
+    det = np.where(good, det, 1.0)
+    s = (ll * wy - wl * ly) / det
+    a = (ww * ly - wl * wy) / det
+    # no negative glare: then the pixel is wood alone
+    neg = a < 0
+    s = np.where(neg, wy / np.maximum(ww, 1e-6), s)
+    a = np.where(neg, 0.0, a)
+    good &= s > 0
+    fit_ok = good.copy()
+    if not good.all():
+        gw = good.astype(np.float32)
+        num, den = s * gw, gw
+        for sigma in (2.0, 5.0, 12.0):
+            fill = cv2.GaussianBlur(num, (0, 0), sigma) / np.maximum(cv2.GaussianBlur(den, (0, 0), sigma), 1e-3)
+            still = cv2.GaussianBlur(den, (0, 0), sigma) < 1e-3
+            s = np.where(good, s, fill)
+            if not still.any():
+                break
+        s = np.where(s > 0, s, np.median(s[good]) if good.any() else 1.0)
+    # the wood's own grain is paler here and there: only light beyond that is glare
+    excess = np.maximum(a - GLARE_TOLERANCE * s, 0).astype(np.float32)
+    # glare is a broad blob; thin streaks of "paleness" are edges (a shadow's border, JPEG's
+    # coarse colour at sharp edges): an opening removes them
+    excess = cv2.morphologyEx(excess, cv2.MORPH_OPEN, _GLARE_KERNEL)
+    free = np.maximum(lin - excess[..., None] * L[None, None, :], s[..., None] * W[None, None, :])
+    free = np.where(fit_ok[..., None], free, s[..., None] * W[None, None, :])   # saturated: wood alone
+    free = np.minimum(free, lin)
+    glare = np.clip(np.log((lin.mean(axis=2) + 8) / (free.mean(axis=2) + 8)) / GLARE_FULL, 0, 1)
+    return free.astype(np.float32), glare.astype(np.float32)
 
 
 _FIELD: dict[bool, np.ndarray] = {}
@@ -74,17 +160,38 @@ def field_mask(tight: bool = False) -> np.ndarray:
     return _FIELD[tight]
 
 
-def features(rect: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(features HxWx5 float32, background, glare map HxW)."""
-    bg, glare = background(rect)
+class Features(NamedTuple):
+    board: np.ndarray      # HxWx5: the pixel against the local board colour as seen (board-like classes)
+    piece: np.ndarray      # HxWx5: the pixel against the glare-free board colour (pieces)
+    glare: np.ndarray      # HxW, 0..1
+    log_image: np.ndarray  # HxWx3 log(I + 8)
+    log_bg: np.ndarray     # HxWx3 log of the local board colour as seen
+    log_free: np.ndarray   # HxWx3 log of the glare-free board colour
+
+
+def pixel_features(li: np.ndarray, lb: np.ndarray, lf: np.ndarray, chroma_ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Board-side and piece-side features from log pixel, log local board and log glare-free board colours."""
+    fb = np.empty(li.shape[:-1] + (N_FEATURES,), np.float32)
+    fp = np.empty_like(fb)
+    np.subtract(li, lb, out=fb[..., :3])
+    np.subtract(li, lf, out=fp[..., :3])
+    cr = li[..., 2] - li[..., 1]
+    cb = li[..., 0] - li[..., 1]
+    np.subtract(cr, lb[..., 2] - lb[..., 1], out=fb[..., 3])
+    np.subtract(cb, lb[..., 0] - lb[..., 1], out=fb[..., 4])
+    np.subtract(cr, chroma_ref[0], out=fp[..., 3])
+    np.subtract(cb, chroma_ref[1], out=fp[..., 4])
+    return fb, fp
+
+
+def chroma_reference(lf: np.ndarray) -> np.ndarray:
+    """The board's median chromaticity log(R/G), log(B/G) in this frame (glare-free)."""
+    bc = lf[::8, ::8]
+    return np.array([np.median(bc[..., 2] - bc[..., 1]), np.median(bc[..., 0] - bc[..., 1])], np.float32)
+
+
+def features(rect: np.ndarray) -> Features:
+    lb, lf, glare = background(rect)
     li = np.log(rect.astype(np.float32) + 8.0)
-    lb = np.log(bg + 8.0)
-    ratio = li - lb
-    # board chroma from the background (pieces already removed by the median)
-    bc = lb[::8, ::8]
-    chroma_ref = np.array([np.median(bc[..., 2] - bc[..., 1]), np.median(bc[..., 0] - bc[..., 1])], np.float32)
-    feats = np.empty(rect.shape[:2] + (N_FEATURES,), np.float32)
-    feats[..., :3] = ratio
-    feats[..., 3] = li[..., 2] - li[..., 1] - chroma_ref[0]
-    feats[..., 4] = li[..., 0] - li[..., 1] - chroma_ref[1]
-    return feats, bg, glare
+    fb, fp = pixel_features(li, lb, lf, chroma_reference(lf))
+    return Features(fb, fp, glare, li, lb, lf)

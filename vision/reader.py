@@ -14,8 +14,10 @@ from .appearance import (
     INK,
     N_CLASSES,
     OTHER,
+    PIECE_SIDE,
     SHADE,
     PixelModel,
+    line_segments,
     point_windows,
     segment_contrast,
     segment_neighbours,
@@ -25,7 +27,7 @@ from .appearance import (
 from .battery_side import with_battery_sides
 from .calibration import Calibration, blank_reason, check_image, locate_board, robot_evidence, square_centres_for
 from .errors import VisionError
-from .features import features, field_mask, rectify
+from .features import SIZE, features, field_mask, rect_coords, rectify
 from .geometry import point_coords, point_name, square_name
 from .layout import BoardLayout, POINT_STATES, SQUARE_STATES
 from .reading import BoardReading, unreadable
@@ -33,7 +35,10 @@ from .reading import BoardReading, unreadable
 MIN_ALIGNMENT = 0.4          # median line contrast relative to calibration below this: board moved
 OCCLUSION_TOLERANCE = 0.08  # share of a field's window that may be unexplained (glints, dust)
 OCCLUDED_FIELD = 0.20        # share of a field's window unexplained -> that field is occluded
-GLARE_SPAN = 0.25           # glare above the calibration's level by this much: "empty" is a coin toss
+GLARE_DOUBT = 0.5           # glare (share of the glare map) under a field above which "empty" and "White" blur
+GLARE_SPAN = 0.5
+MAX_DOUBT = 0.5            # glare / saturation make a field doubtful (below 0.75), never a coin toss
+LINE_GLARE = 0.3          # a line segment under this much glare may look faint without a hand over it
 CLIPPED_LEVEL = 250         # a channel this bright is (nearly) saturated
 CLIPPED_SHARE = 0.05        # share of a square's window where the board may be saturated
 CLIPPED_SPAN = 0.15
@@ -73,6 +78,8 @@ class BoardReader:
         self._fmask = field_mask()
         self._seg_squares, self._seg_points = segment_neighbours()
         self._fmask_tight = field_mask(tight=True).astype(np.float32)
+        mid = rect_coords(line_segments().mean(axis=1))
+        self._seg_mid = (np.clip(mid[:, 1].astype(int), 0, SIZE - 1), np.clip(mid[:, 0].astype(int), 0, SIZE - 1))
 
     @property
     def calibration(self) -> Calibration:
@@ -108,7 +115,8 @@ class BoardReader:
     def _read(self, image: np.ndarray) -> tuple[BoardReading, float]:
         app = self._cal.appearance
         rect = rectify(image, self._cal.H)
-        feats, _, dev = features(rect)
+        F = features(rect)
+        feats, dev = F.board, F.glare
         bright = feats[..., :3].mean(axis=2)
         contrast = segment_contrast(cv2.GaussianBlur(bright, (0, 0), 0.8))
         ratios_all = contrast / np.where(np.abs(self._line_ref) > 1e-6, self._line_ref, 1e-6)
@@ -123,7 +131,7 @@ class BoardReader:
                 alignment=alignment,
             ), alignment
 
-        post = self._model.posteriors(feats)
+        post = self._model.posteriors(feats, F.piece)
         ew, eb, ea = app.expected_mass
         raw, colour = robot_evidence(post, self._swin)
         ma = window_mass(post[BATTERY], self._pwin) / ea
@@ -155,19 +163,23 @@ class BoardReader:
         # glare washes a White robot into the board (and the board towards ivory): there
         # "empty" and "White" cannot be told apart
         # (Black robots and the red batteries stay visible in glare)
-        # the same where the camera is overexposed: a clipped board and a White robot look alike
+        # the same where the camera is overexposed to white: a board saturated in every channel
+        # and a White robot look alike (one saturated channel still leaves two to tell them apart)
         gs = window_mass(dev, self._swin)
         boardish = post[BOARD] + post[BOARD_LIT] + post[INK] + post[SHADE]
-        clipped = window_mass(((rect.max(axis=2) >= CLIPPED_LEVEL) & (boardish > 0.5)).astype(np.float32), self._swin)
-        ug = np.clip(np.maximum((gs - app.glare_level) / GLARE_SPAN, (clipped - CLIPPED_SHARE) / CLIPPED_SPAN), 0, 1)
+        clipped = window_mass(((rect.min(axis=2) >= CLIPPED_LEVEL) & (boardish > 0.5)).astype(np.float32), self._swin)
+        # a doubt, not a verdict: at most half-way to a tie, so the evidence still picks the state
+        ug = MAX_DOUBT * np.clip(np.maximum((gs - GLARE_DOUBT) / GLARE_SPAN, (clipped - CLIPPED_SHARE) / CLIPPED_SPAN), 0, 1)
         ew_mean = (sp[:, 0] + sp[:, 1]) / 2
         sp[:, 0] = (1 - ug) * sp[:, 0] + ug * ew_mean
         sp[:, 1] = (1 - ug) * sp[:, 1] + ug * ew_mean
 
         # energy lines that vanished beside empty squares: something lies over them (a hand)
         robot_sq = sp.argmax(axis=1) != 0
+        # (glare washes lines out too: there a faint line is no sign of a hand)
+        seg_glare = dev[self._seg_mid]
         lost = [k for k in np.flatnonzero(ratios_all < LINE_LOST)
-                if self._line_use[k] and not any(robot_sq[q] for q in self._seg_squares[k])]
+                if self._line_use[k] and seg_glare[k] < LINE_GLARE and not any(robot_sq[q] for q in self._seg_squares[k])]
         if lost:
             hidden_s = sorted({q for k in lost for q in self._seg_squares[k]})
             hidden_p = sorted({q for k in lost for q in self._seg_points[k]})
@@ -208,7 +220,7 @@ class BoardReader:
         if self.adapt:
             self._readable_count += 1
             if self._readable_count % self.adapt_every == 0:
-                self._adapt(feats, post)
+                self._adapt(feats, F.piece, post)
         return BoardReading(
             layout=layout,
             square_probs=sp,
@@ -220,12 +232,12 @@ class BoardReader:
             alignment=alignment,
         ), alignment
 
-    def _adapt(self, feats: np.ndarray, post: np.ndarray) -> None:
+    def _adapt(self, feats: np.ndarray, pfeats: np.ndarray, post: np.ndarray) -> None:
         """Move each class mean a little towards this frame's confidently classified pixels."""
         sub = (slice(None, None, 2), slice(None, None, 2))
-        f = feats[sub]
         changed = False
         for k in range(N_CLASSES):
+            f = (pfeats if k in PIECE_SIDE else feats)[sub]
             sel = post[k][sub] > 0.95
             if sel.sum() >= 20:
                 self._means[k] = (1 - self.adapt_rate) * self._means[k] + self.adapt_rate * f[sel].mean(axis=0)
