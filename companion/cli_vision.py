@@ -154,6 +154,9 @@ def cmd_overlay(args: argparse.Namespace) -> int:
     reading = BoardReader(cal, adapt=False).read(image)
     _write_image(args.out, draw_overlay(image, cal, reading))
     state = "readable" if reading.readable else f"not readable: {reading.reason}"
+    sides = [s["side"] for s in reading.sides_json().values()]
+    if sides:
+        state += "; battery sides: " + ", ".join(f"{sides.count(s)} {s}" for s in ("printed", "blank", "unknown"))
     print(f"wrote {args.out} ({state})")
     return 0
 
@@ -182,7 +185,9 @@ def register(subparsers) -> None:
     p.add_argument("--calibration", required=True, metavar="cal.json")
     p.add_argument("--min-confidence", type=float, default=0.98, metavar="P",
                    help="fields read with a lower probability make the board unreadable (default 0.98)")
-    p.add_argument("--json", action="store_true", help="per-field probabilities and the reason if unreadable")
+    p.add_argument("--json", action="store_true",
+                   help="per-field probabilities, the reason if unreadable, and each battery's side "
+                        "(printed / blank / unknown, with P(printed))")
     p.set_defaults(handler=cmd_read)
 
     p = sub.add_parser("render", help="draw a position as the synthetic camera sees it")

@@ -19,7 +19,8 @@ def draw_overlay(image: np.ndarray, calibration: Calibration, reading: BoardRead
     """A copy of ``image`` with the energy lines, corner names and the reading drawn on it.
 
     Green rings: batteries; W / B letters: robots; orange: low confidence; the
-    reason (if not readable) is written at the top.
+    reason (if not readable) is written at the top. Beside a battery's ring, its side:
+    a yellow dot printed, a blue dot blank, a white "?" unknown (legend at the bottom).
     """
     out = image.copy()
     H = calibration.H
@@ -48,7 +49,41 @@ def draw_overlay(image: np.ndarray, calibration: Calibration, reading: BoardRead
             colour = (0, 140, 255) if i in low_p else (0, 220, 0)
             if state is PointState.BATTERY or i in low_p:
                 cv2.circle(out, tuple(np.round(c).astype(int)), int(max(4, 0.2 * scale)), colour, 2, cv2.LINE_AA)
+            if state is PointState.BATTERY:
+                _draw_side(out, c, reading.battery_side(i), scale)
+        if any(reading.battery_side(i) is not None for i in range(49)):
+            _side_legend(out)
         text = "readable" if reading.readable else f"NOT READABLE: {reading.reason}"
         cv2.putText(out, text[:110], (12, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 0), 5, cv2.LINE_AA)
         cv2.putText(out, text[:110], (12, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255, 255, 255) if reading.readable else (0, 0, 255), 2, cv2.LINE_AA)
     return out
+
+
+SIDE_COLOURS = {"printed": (0, 230, 255), "blank": (255, 120, 0)}  # BGR: yellow, blue
+
+
+def _draw_side(out: np.ndarray, c: np.ndarray, side: str | None, scale: float) -> None:
+    """The battery's side beside its ring (the disc stays visible): yellow dot printed, blue dot
+    blank, white '?' unknown."""
+    centre = tuple(np.round(np.asarray(c) + np.array([0.25, -0.25]) * scale).astype(int))
+    r = int(max(3, 0.065 * scale))
+    if side in SIDE_COLOURS:
+        cv2.circle(out, centre, r + 1, (0, 0, 0), -1, cv2.LINE_AA)
+        cv2.circle(out, centre, r, SIDE_COLOURS[side], -1, cv2.LINE_AA)
+    elif side == "unknown":
+        size = max(0.5, scale / 120)
+        org = (centre[0] - int(5 * size / 0.5), centre[1] + int(6 * size / 0.5))
+        cv2.putText(out, "?", org, cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0), 5, cv2.LINE_AA)
+        cv2.putText(out, "?", org, cv2.FONT_HERSHEY_SIMPLEX, size, (255, 255, 255), 2, cv2.LINE_AA)
+
+
+def _side_legend(out: np.ndarray) -> None:
+    h = out.shape[0]
+    y = h - 16
+    cv2.rectangle(out, (8, y - 20), (470, y + 8), (0, 0, 0), -1)
+    x = 14
+    for label, side in (("printed", "printed"), ("blank", "blank")):
+        cv2.circle(out, (x + 6, y - 6), 6, SIDE_COLOURS[side], -1, cv2.LINE_AA)
+        cv2.putText(out, label, (x + 16, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (255, 255, 255), 1, cv2.LINE_AA)
+        x += 100
+    cv2.putText(out, "?  battery side unknown", (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (255, 255, 255), 1, cv2.LINE_AA)
