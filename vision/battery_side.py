@@ -44,7 +44,7 @@ import numpy as np
 
 from .geometry import N_POINTS, point_coords
 
-PATCH_PPS = 40               # patch pixels per square
+PATCH_PPS = 32               # patch pixels per square
 PATCH_RADIUS = 0.32          # patch half-size in squares: disc (~0.14) + offset + perspective lean
 _N = int(2 * PATCH_RADIUS * PATCH_PPS) + 1
 _OFF = (np.arange(_N) - (_N - 1) / 2) / PATCH_PPS
@@ -57,14 +57,15 @@ RING = (0.55, 0.85)
 
 # Fitted on development frames (seeds 5000-5349, random and harsh conditions; see the module
 # doc and benchmarks/battery_side.py). The "can tell" limits first, then the logistic model.
-MAX_BLUR = 0.026             # rim blur (sigma, in squares) above which the mark is lost
+MAX_BLUR = 0.028             # rim blur (sigma, in squares) above which the mark is lost
 MIN_LEVEL = 12.0             # darkest channel of the disc (grey levels) below which its colour is noise
-MAX_CLIPPED = 0.30           # share of saturated disc pixels (overexposure, glare on the disc)
+MAX_CLIPPED = 0.10           # share of the disc's body with a saturated channel (overexposure)
+MAX_CLIPPED_CENTRE = 0.15    # share of saturated pixels in the centre (a mark there may be washed white)
 MIN_IMAGE_PPS = 30.0         # camera pixels per square below which the disc is too small
 MIN_CONTRAST = 0.25          # chroma distance battery-board below which the discs are washed out
 # logit = w . (1, score, 100 blur, 100 score blur, f, score f), f = level / (level + 8)
 # (a blurred rim mixes board into the ring, a dark disc flattens its colour in log(I + 8))
-LOGIT_WEIGHTS = (-11.995, 45.982, 3.607, -7.439, -7.177, 21.825)
+LOGIT_WEIGHTS = (-6.213, 37.252, 3.82, -0.891, -17.299, 17.382)
 DEFAULT_CONFIDENCE = 0.9
 SATURATED = 250              # a channel this bright is clipped: no colour there
 
@@ -76,8 +77,8 @@ class SideMeasure:
     point: int
     score: float        # chroma step centre vs ring (log units)
     blur: float         # sigma of the disc's rim, in squares
-    noise: float        # noise of the score
-    clipped: float      # share of saturated disc pixels
+    clipped: float      # share of the disc's body (the ring) with a saturated channel
+    clipped_centre: float  # share of saturated pixels in the disc's centre (where the mark is)
     area: float         # disc area in squares^2
     image_pps: float    # camera pixels per square at the point
     contrast: float     # chroma distance between battery and board in this frame
@@ -141,7 +142,7 @@ def measure(image: np.ndarray, H: np.ndarray, points) -> list[SideMeasure | None
     patch = cv2.remap(image, m[..., 0], m[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     logs = cv2.log(patch.astype(np.float32) + _LOG_OFFSET).reshape(k, _P, 3)
     chroma = logs @ _CHROMA.T                                   # (k, P, 2)
-    board = np.median(chroma[:, _EDGE].reshape(-1, 2)[::3], axis=0)
+    board = np.median(chroma[:, _EDGE].reshape(-1, 2)[::5], axis=0)
     battery = np.median(chroma[:, _CENTRE_PX].reshape(-1, 2), axis=0)
     axis = battery - board
     contrast = float(np.linalg.norm(axis))
@@ -151,30 +152,37 @@ def measure(image: np.ndarray, H: np.ndarray, points) -> list[SideMeasure | None
     mom = w @ _MOMENTS                                          # (k, 3): mass, sum x, sum y
     mass = mom[:, 0]
     ok = mass > 0.02 * PATCH_PPS**2
-    safe = np.maximum(mass, 1e-6)
-    cx, cy = mom[:, 1] / safe, mom[:, 2] / safe
-    radius = np.sqrt(safe / np.pi)                              # pixels
-    rad = np.sqrt((_X - cx[:, None]) ** 2 + (_Y - cy[:, None]) ** 2) / radius[:, None]
-    disc = rad < 1.0
-    # saturated pixels (a highlight, glare, overexposure) have no colour: left out
-    sat = patch.reshape(k, _P, 3).max(axis=2) >= SATURATED
-    clipped = (sat & disc).sum(axis=1) / np.maximum(disc.sum(axis=1), 1)
-    centre = ((rad < CENTRE) & ~sat).astype(np.float32)
-    ring = ((rad > RING[0]) & (rad < RING[1]) & ~sat).astype(np.float32)
+    safe = np.maximum(mass, np.float32(1e-6))
+    cx, cy = mom[:, 1:2] / safe[:, None], mom[:, 2:3] / safe[:, None]
+    r2 = safe[:, None] / np.float32(np.pi)                      # radius^2, pixels^2
+    d2 = (_X - cx) ** 2 + (_Y - cy) ** 2                        # (k, P) squared distance from the centre
+    disc = d2 < r2
+    # pixels with two or three channels saturated (a highlight, glare, overexposure) have no
+    # colour left: left out of the centre and the ring (one clipped channel still leaves a colour)
+    pk = patch.reshape(k, _P, 3)
+    nsat = (pk >= SATURATED).sum(axis=2, dtype=np.uint8)
+    sat = nsat >= 2
+    inside = d2 < CENTRE**2 * r2
+    clipped_centre = (sat & inside).sum(axis=1) / np.maximum(inside.sum(axis=1), 1)
+    body = (d2 > RING[0] ** 2 * r2) & (d2 < RING[1] ** 2 * r2)
+    # the disc's own colour clipped (overexposure): its colour ratios, and a highlight's, are off
+    clipped = ((nsat >= 1) & body).sum(axis=1) / np.maximum(body.sum(axis=1), 1)
+    centre = (inside & ~sat).astype(np.float32)
+    ring = (body & ~sat).astype(np.float32)
     nc = centre.sum(axis=1)
     nr = ring.sum(axis=1)
     ok &= (nc >= 4) & (nr >= 8)
     c_mean = (centre[:, None, :] @ chroma)[:, 0] / np.maximum(nc, 1)[:, None]
     r_mean = (ring[:, None, :] @ chroma)[:, 0] / np.maximum(nr, 1)[:, None]
     score = np.linalg.norm(c_mean - r_mean, axis=1)
-    r_dev = np.abs(chroma - r_mean[:, None, :]).sum(axis=2)
-    noise = 1.2533 * np.einsum("kp,kp->k", r_dev, ring) / np.maximum(nr, 1) / np.sqrt(np.maximum(nc, 1))
     # how dark the disc is: its darkest channel (mean over the ring), where log(I + 8) flattens colour
-    level = np.einsum("kp,kp->k", patch.reshape(k, _P, 3).min(axis=2).astype(np.float32), ring) / np.maximum(nr, 1)
+    level = np.einsum("kp,kp->k", pk.min(axis=2).astype(np.float32), ring) / np.maximum(nr, 1)
     # the rim's blur: for a unit step blurred by sigma, sum(g) / sum(g^2) = 2 sigma sqrt(pi)
-    tt = t.reshape(k, _N, _N)
-    gy, gx = np.gradient(tt, axis=(1, 2))
-    g = np.sqrt(gx * gx + gy * gy).reshape(k, _P) * ((rad > 0.6) & (rad < 1.5))
+    tt = np.ascontiguousarray(t).reshape(k * _N, _N)
+    gx = cv2.Sobel(tt, cv2.CV_32F, 1, 0, ksize=1, scale=0.5)
+    gy = cv2.Sobel(tt, cv2.CV_32F, 0, 1, ksize=1, scale=0.5)
+    band = ((d2 > 0.36 * r2) & (d2 < 2.25 * r2)).astype(np.float32)
+    g = cv2.magnitude(gx, gy).reshape(k, _P) * band
     blur = g.sum(axis=1) / np.maximum(np.einsum("kp,kp->k", g, g), 1e-9) / (2 * np.sqrt(np.pi)) / PATCH_PPS
     out: list[SideMeasure | None] = []
     for j, p in enumerate(points):
@@ -185,8 +193,8 @@ def measure(image: np.ndarray, H: np.ndarray, points) -> list[SideMeasure | None
             point=p,
             score=float(score[j]),
             blur=float(blur[j]),
-            noise=float(noise[j]),
             clipped=float(clipped[j]),
+            clipped_centre=float(clipped_centre[j]),
             area=float(mass[j]) / PATCH_PPS**2,
             image_pps=float(pps[p]),
             contrast=contrast,
@@ -201,8 +209,8 @@ def side_probability(m: SideMeasure) -> tuple[float, str | None]:
         return float("nan"), f"disc too small in the image ({m.image_pps:.0f} px per square)"
     if m.contrast < MIN_CONTRAST:
         return float("nan"), "batteries washed out (little colour against the board)"
-    if m.clipped > MAX_CLIPPED:
-        return float("nan"), f"disc overexposed or under glare ({m.clipped:.0%} saturated)"
+    if m.clipped > MAX_CLIPPED or m.clipped_centre > MAX_CLIPPED_CENTRE:
+        return float("nan"), f"disc overexposed or under glare ({max(m.clipped, m.clipped_centre):.0%} saturated)"
     if m.blur > MAX_BLUR:
         return float("nan"), f"disc blurred (rim sigma {m.blur:.3f} squares)"
     if m.level < MIN_LEVEL:
