@@ -98,8 +98,9 @@ class BatterySides:
 _MAPS: dict[bytes, np.ndarray] = {}
 
 
-def _maps(H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(49, N, N, 2) pixel coordinates of each point's patch, and (49,) camera px per square."""
+def _maps(H: np.ndarray):
+    """Each point's patch as fixed-point remap tables ((49, N, N, 2), (49, N, N)), and (49,) camera
+    px per square."""
     key = H.tobytes()
     hit = _MAPS.get(key)
     if hit is None:
@@ -107,7 +108,10 @@ def _maps(H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         xs = pts[:, 0, None, None] + _OFF[None, None, :]
         ys = pts[:, 1, None, None] - _OFF[None, :, None]
         xy = np.stack(np.broadcast_arrays(xs, ys), axis=-1).reshape(-1, 1, 2)
-        uv = cv2.perspectiveTransform(xy, H).reshape(N_POINTS, _N, _N, 2).astype(np.float32)
+        uv = cv2.perspectiveTransform(xy, H).reshape(N_POINTS * _N, _N, 2).astype(np.float32)
+        # fixed-point maps: remap runs several times faster on them
+        m1, m2 = cv2.convertMaps(uv, None, cv2.CV_16SC2)
+        uv = (m1.reshape(N_POINTS, _N, _N, 2), m2.reshape(N_POINTS, _N, _N))
         step = cv2.perspectiveTransform(np.concatenate([pts, pts + [1.0, 0.0], pts + [0.0, 1.0]]).reshape(-1, 1, 2), H)
         step = step.reshape(3, N_POINTS, 2)
         pps = np.sqrt(np.linalg.norm(step[1] - step[0], axis=1) * np.linalg.norm(step[2] - step[0], axis=1))
@@ -125,6 +129,8 @@ _P = _N * _N
 _CENTRE_PX = ((_XX - _MID) ** 2 + (_YY - _MID) ** 2 < (0.06 * PATCH_PPS) ** 2).ravel()
 _INNER = ((_XX - _MID) ** 2 + (_YY - _MID) ** 2 < (0.27 * PATCH_PPS) ** 2).ravel().astype(np.float32)
 _EDGE = _EDGE.ravel()
+_EDGE_SAMPLE = np.flatnonzero(_EDGE)[::3]
+_CENTRE_IDX = np.flatnonzero(_CENTRE_PX)
 _X, _Y = _XX.ravel(), _YY.ravel()
 _MOMENTS = np.stack([np.ones(_P, np.float32), _X, _Y], axis=1)
 # orthonormal chroma axes of log RGB (the grey axis removed); patches are BGR
@@ -136,17 +142,18 @@ def measure(image: np.ndarray, H: np.ndarray, points) -> list[SideMeasure | None
     points = [int(p) for p in points]
     if not points:
         return []
-    uv, pps = _maps(np.asarray(H, np.float64))
+    (m1, m2), pps = _maps(np.asarray(H, np.float64))
     k = len(points)
-    m = uv[points].reshape(k * _N, _N, 2)
-    patch = cv2.remap(image, m[..., 0], m[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    patch = cv2.remap(image, m1[points].reshape(k * _N, _N, 2), m2[points].reshape(k * _N, _N), cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_REPLICATE)
     logs = cv2.log(patch.astype(np.float32) + _LOG_OFFSET).reshape(k, _P, 3)
     chroma = logs @ _CHROMA.T                                   # (k, P, 2)
-    board = np.median(chroma[:, _EDGE].reshape(-1, 2)[::5], axis=0)
-    battery = np.median(chroma[:, _CENTRE_PX].reshape(-1, 2), axis=0)
+    board = np.median(chroma[:, _EDGE_SAMPLE].reshape(-1, 2), axis=0)
+    battery = np.median(chroma[:, _CENTRE_IDX].reshape(-1, 2), axis=0)
     axis = battery - board
     contrast = float(np.linalg.norm(axis))
-    t = (chroma - board) @ (axis / max(contrast * contrast, 1e-6)).astype(np.float32)  # (k, P): 0 board .. 1 battery
+    a = (axis / max(contrast * contrast, 1e-6)).astype(np.float32)
+    t = chroma[..., 0] * a[0] + chroma[..., 1] * a[1] - np.float32(board @ a)  # (k, P): 0 board .. 1 battery
     # the disc: centroid and radius of the battery-coloured mass (a mark inside it is a small hole)
     w = np.clip(t, 0.0, 1.0) * _INNER
     mom = w @ _MOMENTS                                          # (k, 3): mass, sum x, sum y
@@ -160,23 +167,21 @@ def measure(image: np.ndarray, H: np.ndarray, points) -> list[SideMeasure | None
     # pixels with two or three channels saturated (a highlight, glare, overexposure) have no
     # colour left: left out of the centre and the ring (one clipped channel still leaves a colour)
     pk = patch.reshape(k, _P, 3)
-    nsat = (pk >= SATURATED).sum(axis=2, dtype=np.uint8)
-    sat = nsat >= 2
+    s0, s1, s2 = pk[..., 0] >= SATURATED, pk[..., 1] >= SATURATED, pk[..., 2] >= SATURATED
+    sat = (s0 & s1) | (s0 & s2) | (s1 & s2)
     inside = d2 < CENTRE**2 * r2
     clipped_centre = (sat & inside).sum(axis=1) / np.maximum(inside.sum(axis=1), 1)
     body = (d2 > RING[0] ** 2 * r2) & (d2 < RING[1] ** 2 * r2)
     # the disc's own colour clipped (overexposure): its colour ratios, and a highlight's, are off
-    clipped = ((nsat >= 1) & body).sum(axis=1) / np.maximum(body.sum(axis=1), 1)
-    centre = (inside & ~sat).astype(np.float32)
-    ring = (body & ~sat).astype(np.float32)
-    nc = centre.sum(axis=1)
-    nr = ring.sum(axis=1)
+    clipped = ((s0 | s1 | s2) & body).sum(axis=1) / np.maximum(body.sum(axis=1), 1)
+    weights = np.stack([inside & ~sat, body & ~sat], axis=1).astype(np.float32)  # (k, 2, P): centre, ring
+    nc, nr = weights.sum(axis=2).T
     ok &= (nc >= 4) & (nr >= 8)
-    c_mean = (centre[:, None, :] @ chroma)[:, 0] / np.maximum(nc, 1)[:, None]
-    r_mean = (ring[:, None, :] @ chroma)[:, 0] / np.maximum(nr, 1)[:, None]
-    score = np.linalg.norm(c_mean - r_mean, axis=1)
+    means = np.einsum("kwp,kpc->kwc", weights, chroma) / np.maximum(np.stack([nc, nr], 1), 1)[..., None]
+    score = np.linalg.norm(means[:, 0] - means[:, 1], axis=1)
     # how dark the disc is: its darkest channel (mean over the ring), where log(I + 8) flattens colour
-    level = np.einsum("kp,kp->k", pk.min(axis=2).astype(np.float32), ring) / np.maximum(nr, 1)
+    darkest = np.minimum(np.minimum(pk[..., 0], pk[..., 1]), pk[..., 2]).astype(np.float32)
+    level = np.einsum("kp,kp->k", darkest, weights[:, 1]) / np.maximum(nr, 1)
     # the rim's blur: for a unit step blurred by sigma, sum(g) / sum(g^2) = 2 sigma sqrt(pi)
     tt = np.ascontiguousarray(t).reshape(k * _N, _N)
     gx = cv2.Sobel(tt, cv2.CV_32F, 1, 0, ksize=1, scale=0.5)
