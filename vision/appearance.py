@@ -105,7 +105,6 @@ class PixelModel:
         self.W = W.astype(np.float32)
         self.Wt = np.ascontiguousarray(self.W.T)
         self._Wb = np.ascontiguousarray(self.Wt[BOARD_SIDE])
-        self._Wp = np.ascontiguousarray(self.Wt[PIECE_SIDE])
         self.chols = chols
         self.consts = np.array(consts, np.float32)
 
@@ -119,24 +118,31 @@ class PixelModel:
         X[-1] = 1.0
         return X
 
-    def log_likelihoods(self, board_feats: np.ndarray, piece_feats: np.ndarray | None = None) -> np.ndarray:
+    def log_likelihoods(self, board_feats: np.ndarray, piece_feats: np.ndarray | None = None,
+                        differ: np.ndarray | None = None) -> np.ndarray:
         """(10, ...) unnormalised log posteriors: CLASSES, other, White and Black robots in shade, lit board.
 
-        Board-like classes are judged against the local board colour as seen,
-        pieces against the glare-free board colour (glare lies on the board, not
-        on the pieces); both are densities of the same pixel, shifted.
+        Board-like classes are judged on the board-side features (the pixel
+        against the local board colour as seen), pieces on the piece-side ones
+        (against the glare-free board colour: glare lies on the board, not on
+        the pieces); both are densities of the same pixel. ``differ`` (bool,
+        per pixel) says where the two differ (under glare); None: everywhere.
         """
         if piece_feats is None:
             piece_feats = board_feats
-        Xb = self._monomials(board_feats)
-        Xp = self._monomials(piece_feats)
-        out = np.empty((N_ALL, Xb.shape[1]), np.float32)
-        out[BOARD_SIDE] = self._Wb @ Xb
-        out[PIECE_SIDE] = self._Wp @ Xp
+            differ = np.zeros(board_feats.shape[:-1], bool)
+        out = self.Wt @ self._monomials(piece_feats)
+        if differ is None:
+            out[BOARD_SIDE] = self._Wb @ self._monomials(board_feats)
+        elif differ.any():
+            idx = np.flatnonzero(differ.reshape(-1))
+            sub = board_feats.reshape(-1, N_FEATURES)[idx]
+            out[np.ix_(BOARD_SIDE, idx)] = self._Wb @ self._monomials(sub)
         return out.reshape((N_ALL,) + board_feats.shape[:-1])
 
-    def posteriors(self, board_feats: np.ndarray, piece_feats: np.ndarray | None = None) -> np.ndarray:
-        ll = self.log_likelihoods(board_feats, piece_feats)
+    def posteriors(self, board_feats: np.ndarray, piece_feats: np.ndarray | None = None,
+                   differ: np.ndarray | None = None) -> np.ndarray:
+        ll = self.log_likelihoods(board_feats, piece_feats, differ)
         flat = ll.reshape(N_ALL, -1)
         top = np.maximum.reduce(flat, axis=0)
         flat -= top

@@ -42,9 +42,10 @@ from .markers import detect_markers, homography_from_markers
 FORMAT = "netzwerk-vision-calibration"
 VERSION = 1
 CHI2_5_999 = 20.5
-COV_INFLATION = 2.5      # one frame under-represents the spread of later frames (noise, JPEG, small light shifts)
-COV_FLOOR = 0.05         # log units: no class is sharper than this in any feature
-GLARE_CALIBRATION = 0.95  # washed-out share above which the calibration frame is refused  # chi-square 99.9% quantile, 5 degrees of freedom
+GLARE_PIECES_SHARE = 0.34  # share of the start pieces that may lie under strong glare
+COV_INFLATION = (2.5, 2.5, 2.5, 2.5, 2.5)  # per feature (3 brightness ratios, 2 chroma);     # one frame under-represents the spread of later frames (noise, JPEG, small light shifts)
+COV_FLOOR = (0.04, 0.04, 0.04, 0.04, 0.04)  # log units: no class is sharper than this
+GLARE_CALIBRATION = 0.35  # glare map level over a start piece that counts as "under strong glare"
 
 
 @dataclass(frozen=True)
@@ -305,12 +306,15 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
     glare_p = window_mass(dev, point_windows(point_coords()))
     glared = [square_name(i) for i in range(36) if expected.squares[i] is not SquareState.EMPTY and glare_s[i] > GLARE_CALIBRATION]
     glared += [point_name(i) for i in range(49) if expected.points[i] is PointState.BATTERY and glare_p[i] > GLARE_CALIBRATION]
-    if glared:
+    n_pieces = len(expected.white) + len(expected.black) + len(expected.batteries)
+    # pieces are judged against the glare-free board colour, so a few under glare are fine;
+    # refuse when the reflection covers so many that the frame cannot teach their looks
+    if len(glared) > GLARE_PIECES_SHARE * n_pieces:
         raise CalibrationError(
             f"glare on the board at {', '.join(glared[:8])}{' ...' if len(glared) > 8 else ''}: the lamp is mirrored "
             "in the board there; move the lamp or the camera a little and calibrate again"
         )
-    app = learn_appearance(F, expected)
+    app = learn_appearance(F, expected, glare_s > GLARE_CALIBRATION, glare_p > GLARE_CALIBRATION)
     cal = Calibration(size, _mat(H), method, side, app)
     # the calibration must explain its own frame
     from .reader import BoardReader
@@ -324,7 +328,9 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
     want_p = [("empty", "battery").index(p.value) for p in expected.points]
     wrong = [square_name(i) for i in range(36) if got_s[i] != want_s[i] and i not in reading.low_confidence_squares]
     wrong += [point_name(i) for i in range(49) if got_p[i] != want_p[i] and i not in reading.low_confidence_points]
-    doubtful = reading.low_confidence_fields
+    # fields under glare may be doubtful (that is what doubt is for); elsewhere only a few
+    doubtful = [square_name(i) for i in reading.low_confidence_squares if glare_s[i] <= GLARE_CALIBRATION]
+    doubtful += [point_name(i) for i in reading.low_confidence_points if glare_p[i] <= GLARE_CALIBRATION]
     if wrong or len(doubtful) > 8:
         shown = wrong or doubtful
         raise CalibrationError(
@@ -337,15 +343,29 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
     return cal
 
 
-def learn_appearance(F: Features, expected: BoardLayout) -> Appearance:
+def learn_appearance(F: Features, expected: BoardLayout, glared_squares=None, glared_points=None) -> Appearance:
+    """Learn the classes and the evidence model from a frame of a known layout.
+
+    Pieces under strong glare (``glared_*``: boolean per square / point) are
+    left out of the learning when enough others remain: their looks are the
+    exception, not the rule.
+    """
     feats, pfeats = F.board, F.piece
     x, y = _board_xy_maps()
     sq = square_centers()
     pts = point_coords()
-    white = [i for i, s in enumerate(expected.squares) if s is SquareState.WHITE]
-    black = [i for i, s in enumerate(expected.squares) if s is SquareState.BLACK]
-    bats = [i for i, p in enumerate(expected.points) if p is PointState.BATTERY]
-    robots = white + black
+    gs = np.zeros(36, bool) if glared_squares is None else np.asarray(glared_squares, bool)
+    gp = np.zeros(49, bool) if glared_points is None else np.asarray(glared_points, bool)
+
+    def unglared(idx, g):
+        keep = [i for i in idx if not g[i]]
+        return keep if len(keep) >= max(1, len(idx) // 2) else idx
+
+    all_white = [i for i, s in enumerate(expected.squares) if s is SquareState.WHITE]
+    all_black = [i for i, s in enumerate(expected.squares) if s is SquareState.BLACK]
+    all_bats = [i for i, p in enumerate(expected.points) if p is PointState.BATTERY]
+    white, black, bats = unglared(all_white, gs), unglared(all_black, gs), unglared(all_bats, gp)
+    robots = all_white + all_black
 
     def dist_to(centres: np.ndarray) -> np.ndarray:
         if len(centres) == 0:
@@ -356,7 +376,7 @@ def learn_appearance(F: Features, expected: BoardLayout) -> Appearance:
         return d
 
     d_robot = dist_to(sq[robots])
-    d_bat = dist_to(pts[bats])
+    d_bat = dist_to(pts[all_bats])
     d_line = np.minimum(np.abs(x - np.clip(np.round(x), 0, 6)), np.abs(y - np.clip(np.round(y), 0, 6)))
     d_point = dist_to(pts)
     inside = (x > 0.05) & (x < 5.95) & (y > 0.05) & (y < 5.95)
@@ -405,8 +425,8 @@ def learn_appearance(F: Features, expected: BoardLayout) -> Appearance:
             "is the expected layout set up (White on its own side), or is the board turned?"
         )
     not_bat = d_bat > 0.3
-    wmask = fg & (dist_to(sq[white]) < 0.45) & not_bat & (dist_to(sq[black]) > 1.0)
-    bmask = fg & (dist_to(sq[black]) < 0.45) & not_bat & (dist_to(sq[white]) > 1.0)
+    wmask = fg & (dist_to(sq[white]) < 0.45) & not_bat & (dist_to(sq[all_black]) > 1.0)
+    bmask = fg & (dist_to(sq[black]) < 0.45) & not_bat & (dist_to(sq[all_white]) > 1.0)
     wpx, wshade = split(wmask, "bright")
     bpx, _ = split(bmask, "dark")
     for name, m, where in (("White robots", wpx, white), ("Black robots", bpx, black)):
@@ -426,7 +446,7 @@ def learn_appearance(F: Features, expected: BoardLayout) -> Appearance:
     explained = np.zeros(x.shape, bool)
     for m_, c_, f in ((mw, cw, pfeats), (mk, ck, pfeats), (ms, cs, feats)):
         explained |= m2(m_, c_, f) < CHI2_5_999
-    apx, _ = split(fg & (d_bat < 0.2) & ~explained, "large")
+    apx, _ = split(fg & (dist_to(pts[bats]) < 0.2) & ~explained, "large")
     if len(apx) < 30:
         raise CalibrationError(
             f"cannot see the batteries at {', '.join(point_name(i) for i in bats[:7])} ...: "
@@ -436,9 +456,10 @@ def learn_appearance(F: Features, expected: BoardLayout) -> Appearance:
     means = np.stack([mb, mw, mk, ma, mi, ms])
     covs = np.stack([cb, cw, ck, ca, ci, cs])
     # inflate covariances a little: one frame under-represents the spread of later frames
-    covs = covs * COV_INFLATION + np.eye(N_FEATURES)[None] * COV_FLOOR**2
+    D = np.sqrt(np.array(COV_INFLATION))
+    covs = covs * np.outer(D, D)[None] + np.diag(np.array(COV_FLOOR) ** 2)[None]
     model = PixelModel(means, covs)
-    post = model.posteriors(feats, pfeats)
+    post = model.posteriors(feats, pfeats, F.glared)
 
     # lean: where a robot's pixels lie relative to its square, as a linear field
     obs, pos = [], []

@@ -23,10 +23,11 @@ SIZE = 7 * PPU                      # 224: 6 squares + 2 half-square margins
 BG_SCALE = 3                        # background estimated at PPU / BG_SCALE px per square
 BG_KERNEL = 11                      # median window in background pixels (~1.4 squares)
 N_FEATURES = 5
-GLARE_KERNEL = 23                # median window for glare, background pixels (~2.9 squares)
+GLARE_KERNEL = 11                # median window for glare, half-resolution background pixels (~2.9 squares)
 CLIPPED = 250                   # a channel this bright is saturated (a censored value)
+WOOD_BAND = (0.5, 0.7)          # saturation quantiles of the field taken as the wood's own colour
 GLARE_TOLERANCE = 0.15          # reflection share of the wood's own paleness variation (not glare)
-GLARE_FULL = 0.4                # glare this much brighter than the trend (log) counts fully
+GLARE_FULL = 0.6                # glare this much brighter than the trend (log) counts fully
 
 
 def board_to_rect() -> np.ndarray:
@@ -55,19 +56,23 @@ def background(rect: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     own variation, the glare-free colour is the trend. The glare map is 0 (none)
     .. 1 (a strong reflection).
     """
-    small = cv2.resize(rect, (SIZE // BG_SCALE, SIZE // BG_SCALE), interpolation=cv2.INTER_AREA)
+    n = SIZE // BG_SCALE
+    small = cv2.resize(rect, (n, n), interpolation=cv2.INTER_AREA)
     med = cv2.medianBlur(small, BG_KERNEL)
     lm = np.log(med.astype(np.float32) + 8.0)
-    # glare is judged on a coarser median (~3 squares): a cluster of White robots (the start
-    # rank) must not pass for a reflection; the local median then follows it down
-    wide = cv2.medianBlur(small, GLARE_KERNEL).astype(np.float32)
-    free_wide, glare = _without_glare(wide)
-    lf = lm + np.log((free_wide + 8.0) / (wide + 8.0))
-    inside = _field_weight(lm.shape[0])
-    lf = lm + inside[..., None] * (lf - lm)
-    glare = glare * inside
     up = lambda a: cv2.resize(a, (SIZE, SIZE), interpolation=cv2.INTER_LINEAR)
-    return up(lm), up(lf), up(glare)
+    lm_full = up(lm)
+    # glare is judged on a coarser median (~3 squares, at half the resolution): a cluster of
+    # White robots (the start rank) must not pass for a reflection
+    coarse = cv2.resize(rect, (n // 2, n // 2), interpolation=cv2.INTER_AREA)
+    wide = cv2.medianBlur(coarse, GLARE_KERNEL).astype(np.float32)
+    free_wide, glare = _without_glare(wide)
+    inside = _field_weight(wide.shape[0])
+    drop = inside[..., None] * np.log((free_wide + 8.0) / (wide + 8.0))
+    if not drop.any():
+        return lm_full, lm_full, np.zeros((SIZE, SIZE), np.float32)
+    lf = lm + cv2.resize(drop, (n, n), interpolation=cv2.INTER_LINEAR)
+    return lm_full, up(lf), up(glare * inside)
 
 
 _FW: dict[int, np.ndarray] = {}
@@ -88,7 +93,8 @@ def _without_glare(lin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Split the local board colour into lit wood and mirrored lamp light.
 
     Each background pixel is ``s * W + a * L``: ``W`` the board's own colour
-    (its most saturated half in this frame: glare only makes it paler), ``L``
+    (a little above the median saturation in this frame: glare only
+    makes it paler, a hand or a foreign object may be more saturated), ``L``
     the lamp's colour (neutral), ``s`` the light on the board (it also lights
     the pieces), ``a`` >= 0 the reflection (it lies on the varnish only).
     Saturated channels are censored, not colours: they are left out of the
@@ -103,7 +109,8 @@ def _without_glare(lin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ok = inside & (lin.max(axis=2) < CLIPPED)
     pool = chrom[ok] if ok.sum() > 50 else chrom[inside]
     psat = pool[:, 2] - pool[:, 0]
-    W = np.median(pool[psat >= np.median(psat)], axis=0)
+    lo, hi = np.quantile(psat, WOOD_BAND)
+    W = np.median(pool[(psat >= lo) & (psat <= hi)], axis=0)
     L = np.full(3, 1 / 3, np.float32)
     valid_ch = lin < CLIPPED                               # (n, n, 3)
     nvalid = valid_ch.sum(axis=2)
@@ -167,20 +174,26 @@ class Features(NamedTuple):
     log_image: np.ndarray  # HxWx3 log(I + 8)
     log_bg: np.ndarray     # HxWx3 log of the local board colour as seen
     log_free: np.ndarray   # HxWx3 log of the glare-free board colour
+    glared: np.ndarray     # HxW bool: where board and piece features differ
 
 
-def pixel_features(li: np.ndarray, lb: np.ndarray, lf: np.ndarray, chroma_ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Board-side and piece-side features from log pixel, log local board and log glare-free board colours."""
-    fb = np.empty(li.shape[:-1] + (N_FEATURES,), np.float32)
-    fp = np.empty_like(fb)
-    np.subtract(li, lb, out=fb[..., :3])
+def pixel_features(li: np.ndarray, lb: np.ndarray, lf: np.ndarray, chroma_ref: np.ndarray,
+                   glared: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Board-side and piece-side features from log pixel, log local board and log glare-free board colours.
+
+    The chroma features are relative to the board's chroma in this frame; on the
+    board side under glare (``glared``) relative to the local, paler board colour.
+    """
+    fp = np.empty(li.shape[:-1] + (N_FEATURES,), np.float32)
     np.subtract(li, lf, out=fp[..., :3])
-    cr = li[..., 2] - li[..., 1]
-    cb = li[..., 0] - li[..., 1]
-    np.subtract(cr, lb[..., 2] - lb[..., 1], out=fb[..., 3])
-    np.subtract(cb, lb[..., 0] - lb[..., 1], out=fb[..., 4])
-    np.subtract(cr, chroma_ref[0], out=fp[..., 3])
-    np.subtract(cb, chroma_ref[1], out=fp[..., 4])
+    np.subtract(li[..., 2] - li[..., 1], chroma_ref[0], out=fp[..., 3])
+    np.subtract(li[..., 0] - li[..., 1], chroma_ref[1], out=fp[..., 4])
+    fb = fp.copy()
+    if glared is not None and glared.any():
+        g = glared
+        fb[g, :3] = li[g] - lb[g]
+        fb[g, 3] = (li[g, 2] - li[g, 1]) - (lb[g, 2] - lb[g, 1])
+        fb[g, 4] = (li[g, 0] - li[g, 1]) - (lb[g, 0] - lb[g, 1])
     return fb, fp
 
 
@@ -193,5 +206,6 @@ def chroma_reference(lf: np.ndarray) -> np.ndarray:
 def features(rect: np.ndarray) -> Features:
     lb, lf, glare = background(rect)
     li = np.log(rect.astype(np.float32) + 8.0)
-    fb, fp = pixel_features(li, lb, lf, chroma_reference(lf))
-    return Features(fb, fp, glare, li, lb, lf)
+    glared = glare > 0
+    fb, fp = pixel_features(li, lb, lf, chroma_reference(lf), glared)
+    return Features(fb, fp, glare, li, lb, lf, glared)

@@ -27,7 +27,7 @@ from .appearance import (
 from .battery_side import with_battery_sides
 from .calibration import Calibration, blank_reason, check_image, locate_board, robot_evidence, square_centres_for
 from .errors import VisionError
-from .features import SIZE, features, field_mask, rect_coords, rectify
+from .features import PPU, SIZE, features, field_mask, rect_coords, rectify
 from .geometry import point_coords, point_name, square_name
 from .layout import BoardLayout, POINT_STATES, SQUARE_STATES
 from .reading import BoardReading, unreadable
@@ -37,6 +37,9 @@ OCCLUSION_TOLERANCE = 0.08  # share of a field's window that may be unexplained 
 OCCLUDED_FIELD = 0.20        # share of a field's window unexplained -> that field is occluded
 GLARE_DOUBT = 0.5           # glare (share of the glare map) under a field above which "empty" and "White" blur
 GLARE_SPAN = 0.5
+EDGE_DOUBT = 0.4           # background slope (log per square) under a square above which empty/White blur
+EDGE_SPAN = 0.3
+EDGE_TEMPER = 0.8          # share of the empty-vs-White evidence discounted on a shadow's edge
 MAX_DOUBT = 0.5            # glare / saturation make a field doubtful (below 0.75), never a coin toss
 LINE_GLARE = 0.3          # a line segment under this much glare may look faint without a hand over it
 CLIPPED_LEVEL = 250         # a channel this bright is (nearly) saturated
@@ -131,7 +134,7 @@ class BoardReader:
                 alignment=alignment,
             ), alignment
 
-        post = self._model.posteriors(feats, F.piece)
+        post = self._model.posteriors(feats, F.piece, F.glared)
         ew, eb, ea = app.expected_mass
         raw, colour = robot_evidence(post, self._swin)
         ma = window_mass(post[BATTERY], self._pwin) / ea
@@ -149,6 +152,12 @@ class BoardReader:
             _t((raw / ew - 1) / ss, ROBOT_DOF) - 0.5 * ((c - 1) / sc) ** 2 + col_norm,
             _t((raw / eb - 1) / ss, ROBOT_DOF) - 0.5 * (c / sc) ** 2 + col_norm,
         ], axis=1)
+        # the edge of a hard shadow: the local board colour is a blend there, and the lit rim
+        # beside it may pass for a White robot: the empty-vs-White evidence counts for less
+        # (strong evidence stays decisive, marginal evidence becomes doubtful)
+        edge = window_mass(_slope(F.log_bg), self._swin)
+        temper = 1 - EDGE_TEMPER * np.clip((edge - EDGE_DOUBT) / EDGE_SPAN, 0, 1)
+        ll[:, 1] = ll[:, 0] + (ll[:, 1] - ll[:, 0]) * temper
         sp = _softmax(ll)
         llp = np.stack([
             _t((ma - app.point_means[0]) / app.point_empty_sigma, EMPTY_DOF) - np.log(app.point_empty_sigma / app.point_sigma),
@@ -181,8 +190,11 @@ class BoardReader:
         lost = [k for k in np.flatnonzero(ratios_all < LINE_LOST)
                 if self._line_use[k] and seg_glare[k] < LINE_GLARE and not any(robot_sq[q] for q in self._seg_squares[k])]
         if lost:
-            hidden_s = sorted({q for k in lost for q in self._seg_squares[k]})
-            hidden_p = sorted({q for k in lost for q in self._seg_points[k]})
+            # a hand is bigger than the lines it hides: its neighbours are doubtful too
+            near = {q for k in lost for q in self._seg_squares[k]}
+            hidden_s = sorted({(q // 6 + dr) * 6 + q % 6 + dc for q in near for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                               if 0 <= q // 6 + dr < 6 and 0 <= q % 6 + dc < 6})
+            hidden_p = sorted({(q // 6 + dr) * 7 + q % 6 + dc for q in hidden_s for dr in (0, 1) for dc in (0, 1)})
             sp[hidden_s] = 0.5 * sp[hidden_s] + 0.5 / 3
             pp[hidden_p] = 0.5 * pp[hidden_p] + 0.5 / 2
         occluded = float(post[OTHER][self._fmask].mean()) + LOST_LINE_WEIGHT * len(lost)
@@ -250,6 +262,14 @@ class BoardReader:
 # decisive. Empty fields get heavy tails (a neighbour's piece may lean into the window).
 EMPTY_DOF = 4.0
 ROBOT_DOF = 20.0
+
+
+def _slope(log_bg: np.ndarray) -> np.ndarray:
+    """Slope of the board's log brightness, per square (smooth light: ~0.05; a hard shadow's edge: ~0.6)."""
+    lb = log_bg.mean(axis=2)
+    gx = cv2.Sobel(lb, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(lb, cv2.CV_32F, 0, 1, ksize=3)
+    return cv2.magnitude(gx, gy) * (PPU / 8.0)
 
 
 def _t(z: np.ndarray, dof: float) -> np.ndarray:
