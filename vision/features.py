@@ -4,11 +4,18 @@ The top view has ``PPU`` pixels per square and half a square of margin: board
 point (x, y) lands on pixel ((x + 0.5) * PPU, (6.5 - y) * PPU), rank 6 on top.
 
 Per-pixel features are chosen to be blind to the light: with ``B`` the
-board's local background (a median over ~1.7 squares, which ignores pieces but
+board's local colour (a median over ~1.4 squares, which ignores pieces but
 follows shadows and gradients), the first three are ``log I - log B`` per
 channel (gain, colour temperature and shadow cancel); the other two are the
 pixel's chromaticity ``log(R/G), log(B/G)`` relative to the board's median
 chromaticity in this frame (tells skin and other foreign things from wood).
+
+Glare is light the varnish mirrors: it is *added* to the board, not to the
+matte pieces. The background is split per pixel into lit wood ``s * W`` and
+neutral lamp light ``a`` (saturated channels are censored values and left
+out of that fit). Pieces are then described against the glare-free colour
+(``Features.piece``), the board against the colour as seen
+(``Features.board``); the two differ only under glare.
 """
 
 from __future__ import annotations
