@@ -41,9 +41,9 @@ class SearchLimits:
     root_chain: int = 3
     inner_robot_keep: int = 6
     inner_chain: int = 2
-    inner_moves: int = 2
+    inner_moves: int = 1
     inner_states: int = 4000
-    inner_beam: int = 0  # >0: inner nodes also get robot phases grown move by move (beam width)
+    inner_beam: int = 3  # >0: inner nodes also get robot phases grown move by move (beam width)
     inner_beam_moves: int = 6
     # the opponent's replies at plies 1, 3, ... up to reply_plies get a stronger generator
     reply_plies: int = 0
@@ -51,7 +51,8 @@ class SearchLimits:
     reply_keep: int = 18
     reply_chain: int = 3
     reply_moves: int = 2
-    killers: int = 0  # >0: at a leaf's parent, first try this many replies that were best at the same ply
+    hash_move: bool = True  # interior nodes search the best turn of the previous iteration first
+    killers: int = 1  # >0: at a leaf's parent, first try this many replies that were best at the same ply
     reply_lazy: bool = True  # at a leaf's parent, try the cheap list first: if it already refutes, stop
     max_depth: int = 6  # deepest iteration; a quick position uses the rest of its budget on the next one
 
@@ -155,6 +156,7 @@ class Searcher:
         self._cache: dict[Board, list[Candidate]] = {}
         self._strong_cache: dict[Board, list[Candidate]] = {}
         self._killers: dict[int, list[tuple]] = {}
+        self._hash_move: dict[Board, Candidate] = {}
         lim = self.limits
         self._strong_limits = replace(
             lim, inner_beam=lim.reply_beam, inner_robot_keep=lim.reply_keep, inner_chain=lim.reply_chain, inner_moves=lim.reply_moves
@@ -221,6 +223,9 @@ class Searcher:
             return kids[0].value
         best = -WIN * 2
         best_kid = kids[0]
+        first = self._hash_move.get(board) if self.limits.hash_move else None
+        if first is not None and first is not kids[0]:
+            kids = [first] + [k for k in kids if k is not first]  # the best turn of the last iteration first
         for c in kids:
             if abs(c.value) >= WIN:
                 v = c.value
@@ -233,6 +238,8 @@ class Searcher:
                     if alpha >= beta:
                         break
         self._killer(ply, best_kid)
+        if self.limits.hash_move:
+            self._hash_move[board] = best_kid
         return best
 
     def _killer(self, ply: int, c: Candidate) -> None:
@@ -257,6 +264,7 @@ class Searcher:
         self._cache.clear()
         self._strong_cache.clear()
         self._killers.clear()
+        self._hash_move.clear()
         self.stats = SearchStats()
         roots = candidates(board, self.rules, root=True, limits=self.limits, stats=self.stats)
         self.stats.expansions += 1

@@ -270,9 +270,11 @@ def replay(board: Board, rules: Rules, steps: tuple[Step, ...], battery: tuple[t
     start = st
     captured = False
     for want in steps:
-        for step, nxt in successors(st, ctx):
-            if step.src == want.src and step.dst == want.dst:
-                st = nxt
+        # only the robot on want.src may move in this look-up (the others count as moved)
+        only = st._replace(moved=st.moved | (st.own & ~(1 << want.src)))
+        for step, nxt in successors(only, ctx):
+            if step.dst == want.dst:
+                st = nxt._replace(moved=st.moved | (1 << step.dst))
                 captured |= step.capture
                 break
         else:
