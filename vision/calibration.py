@@ -43,8 +43,8 @@ FORMAT = "netzwerk-vision-calibration"
 VERSION = 1
 CHI2_5_999 = 20.5
 GLARE_PIECES_SHARE = 0.34  # share of the start pieces that may lie under strong glare
-COV_INFLATION = (2.5, 2.5, 2.5, 2.5, 2.5)  # per feature (3 brightness ratios, 2 chroma);     # one frame under-represents the spread of later frames (noise, JPEG, small light shifts)
-COV_FLOOR = (0.04, 0.04, 0.04, 0.04, 0.04)  # log units: no class is sharper than this
+COV_INFLATION = (2.0, 2.0, 2.0, 2.0, 2.0)  # per feature (3 brightness ratios, 2 chroma): one frame under-represents the spread of later frames (noise, JPEG, small light shifts)
+COV_FLOOR = (0.035, 0.035, 0.035, 0.035, 0.035)  # log units: no class is sharper than this
 GLARE_CALIBRATION = 0.35  # glare map level over a start piece that counts as "under strong glare"
 
 
