@@ -83,6 +83,7 @@ def test_arena_text_and_verbose(capsys) -> None:
     code, out, _ = run(capsys, "arena", "--white", "random", "--black", "random", "--games", "2", "--max-turns", "6", "--verbose")
     assert code == 0
     assert out.count("game ") == 2 and "95% CI" in out
+    assert out.count("  from ") == 2  # each game with its turns
 
 
 def test_arena_bad_engine(capsys) -> None:
@@ -90,3 +91,25 @@ def test_arena_bad_engine(capsys) -> None:
         main(["arena", "--white", "stockfish", "--black", "random", "--games", "2"])
     assert exc.value.code == 2
     assert "unknown engine 'stockfish'" in capsys.readouterr().err
+
+
+def test_arena_node_budget_is_repeatable(capsys) -> None:
+    argv = ("arena", "--white", "search", "--black", "random", "--games", "1", "--max-turns", "4",
+            "--nodes", "1500", "--time", "60", "--verbose")
+    outs = []
+    for _ in range(2):
+        code, out, err = run(capsys, *argv)
+        assert code == 0, err
+        outs.append(out)
+    assert outs[0] == outs[1]  # the same turns: a node budget does not depend on the machine's load
+    turns = [line for line in outs[0].splitlines() if line.startswith("  from ")][0].split(": ", 1)[1].split(" | ")
+    pos = Position.start()
+    for t in turns:
+        pos = apply_turn(pos, t)
+
+
+def test_arena_bad_node_budget(capsys) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["arena", "--white", "search", "--black", "random", "--games", "1", "--nodes", "0"])
+    assert exc.value.code == 2
+    assert "--nodes" in capsys.readouterr().err
