@@ -54,7 +54,7 @@ class SearchLimits:
     hash_move: bool = True  # interior nodes search the best turn of the previous iteration first
     killers: int = 1  # >0: at a leaf's parent, first try this many replies that were best at the same ply
     reply_lazy: bool = True  # at a leaf's parent, try the cheap list first: if it already refutes, stop
-    max_depth: int = 6  # deepest iteration; a quick position uses the rest of its budget on the next one
+    max_depth: int = 8  # deepest iteration; a quick position uses the rest of its budget on the next one
 
 
 @dataclass
