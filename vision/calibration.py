@@ -44,6 +44,8 @@ VERSION = 1
 CHI2_5_999 = 20.5
 GLARE_PIECES_SHARE = 0.34  # share of the start pieces that may lie under strong glare
 COV_INFLATION = (2.0, 2.0, 2.0, 2.0, 2.0)  # per feature (3 brightness ratios, 2 chroma): one frame under-represents the spread of later frames (noise, JPEG, small light shifts)
+EMPTY_SIGMA_FLOOR = 0.12   # spread of the (normalised) robot evidence on empty squares, at least: a lit rim or a
+                          # shadowed patch may leave some; partial evidence must come out doubtful, not White
 COV_FLOOR = (0.035, 0.035, 0.035, 0.035, 0.035)  # log units: no class is sharper than this
 GLARE_CALIBRATION = 0.35  # glare map level over a start piece that counts as "under strong glare"
 
@@ -510,7 +512,7 @@ def learn_appearance(F: Features, expected: BoardLayout, glared_squares=None, gl
     pt_dev = ev_a[bats] - 1
     square_sigma = float(max(0.25, 1.4826 * np.median(np.abs(sq_dev)) * 1.5))
     e_dev = raw[empty] / em - square_means[0][0] if empty else np.zeros(1)
-    empty_sigma = float(max(0.06, 1.4826 * np.median(np.abs(e_dev)) * 3))
+    empty_sigma = float(max(EMPTY_SIGMA_FLOOR, 1.4826 * np.median(np.abs(e_dev)) * 3))
     colour_sigma = float(max(0.15, 1.4826 * np.median(np.abs(cdev)) * 1.5))
     point_sigma = float(max(0.25, 1.4826 * np.median(np.abs(pt_dev)) * 1.5))
     pe_dev = ev_a[nobat] - point_means[0] if nobat else np.zeros(1)
