@@ -193,7 +193,7 @@ def square_windows(centres_xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
     cv = (6.5 - centres_xy[:, 1]) * PPU
     rows = np.clip(np.round(cv - half).astype(int)[:, None, None] + np.arange(k)[None, :, None], 0, SIZE - 1)
     cols = np.clip(np.round(cu - half).astype(int)[:, None, None] + np.arange(k)[None, None, :], 0, SIZE - 1)
-    return rows, cols, weights / weights.sum()
+    return Window(rows, cols, weights / weights.sum())
 
 
 def point_windows(points_xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -207,10 +207,25 @@ def point_windows(points_xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
     cv = np.round((6.5 - points_xy[:, 1]) * PPU).astype(int)
     rows = np.clip(cv[:, None, None] - half + np.arange(k)[None, :, None], 0, SIZE - 1)
     cols = np.clip(cu[:, None, None] - half + np.arange(k)[None, None, :], 0, SIZE - 1)
-    return rows, cols, weights / weights.sum()
+    return Window(rows, cols, weights / weights.sum())
+
+
+class Window(tuple):
+    """One window per field: ``(rows, cols, weights)`` as a tuple, plus flat gather indices
+    and weights so :func:`window_mass` is one ``take`` and one weighted row sum."""
+
+    def __new__(cls, rows: np.ndarray, cols: np.ndarray, weights: np.ndarray) -> "Window":
+        self = super().__new__(cls, (rows, cols, weights))
+        shape = np.broadcast_shapes(rows.shape, cols.shape, weights.shape)
+        self.flat_index = np.broadcast_to(rows * SIZE + cols, shape).reshape(shape[0], -1).copy()
+        self.flat_weights = np.broadcast_to(weights, shape).reshape(shape[0], -1).astype(np.float32)
+        return self
 
 
 def window_mass(plane: np.ndarray, win: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    """Weighted sum of a (SIZE, SIZE) plane over each field's window."""
+    if isinstance(win, Window) and plane.shape == (SIZE, SIZE):
+        return np.einsum("ij,ij->i", np.ravel(plane).take(win.flat_index), win.flat_weights)
     rows, cols, w = win
     return (plane[rows, cols] * w).sum(axis=(1, 2))
 
