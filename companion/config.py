@@ -321,57 +321,35 @@ def _buzzer(value: Any, base: Path | None = None) -> str:
     return value
 
 
-def _panel_default(name: str) -> Any:
-    from hardware.patterns import Timings
+def _panel_timing(timing: str, doc: str, convert: Callable[[Any, Path | None], Any], type_: str) -> Any:
+    """A ``[panel]`` key standing for the field ``timing`` of ``hardware.patterns.Timings`` (its default too)."""
 
-    return getattr(Timings(), name)
+    def default() -> Any:
+        from hardware.patterns import Timings
 
+        return getattr(Timings(), timing)
 
-# [panel] key -> hardware.patterns.Timings field
-PANEL_TIMINGS = {
-    "accepted_seconds": "accepted_s",
-    "illegal_beeps": "illegal_beeps",
-    "illegal_tone_hz": "illegal_tone_hz",
-    "pointer_step_seconds": "pointer_step_s",
-    "pointer_gap_seconds": "pointer_gap_s",
-    "long_press_seconds": "hold_s",
-    "debounce_seconds": "bounce_s",
-}
+    return field(default_factory=default, metadata={**_key(doc, convert, type_), "timing": timing})
 
 
 @dataclass(frozen=True, slots=True)
 class PanelConfig:
     """The panel's timings and buzzer (the rest of ``hardware.patterns.Timings`` keeps its defaults)."""
 
-    accepted_seconds: float = field(
-        default_factory=lambda: _panel_default("accepted_s"),
-        metadata=_key("how long the green LED stays lit after an accepted turn", positive_float, "number (s)"),
-    )
-    illegal_beeps: int = field(
-        default_factory=lambda: _panel_default("illegal_beeps"),
-        metadata=_key("beeps of the buzzer for an illegal turn", positive_int, "integer"),
-    )
-    illegal_tone_hz: float = field(
-        default_factory=lambda: _panel_default("illegal_tone_hz"),
-        metadata=_key("pitch of the illegal-turn beeps (tonal buzzer; 220..3520 Hz)", _tone, "number (Hz)"),
-    )
-    pointer_step_seconds: float = field(
-        default_factory=lambda: _panel_default("pointer_step_s"),
-        metadata=_key("how long the pointer LEDs show each move of a hint or a diagnosis", positive_float,
-                      "number (s)"),
-    )
-    pointer_gap_seconds: float = field(
-        default_factory=lambda: _panel_default("pointer_gap_s"),
-        metadata=_key("dark pause between two moves on the pointer LEDs", positive_float, "number (s)"),
-    )
-    long_press_seconds: float = field(
-        default_factory=lambda: _panel_default("hold_s"),
-        metadata=_key("how long undo and new game must be held", positive_float, "number (s)"),
-    )
-    debounce_seconds: float = field(
-        default_factory=lambda: _panel_default("bounce_s"),
-        metadata=_key("button debounce time", positive_float, "number (s)"),
-    )
+    accepted_seconds: float = _panel_timing(
+        "accepted_s", "how long the green LED stays lit after an accepted turn", positive_float, "number (s)")
+    illegal_beeps: int = _panel_timing(
+        "illegal_beeps", "beeps of the buzzer for an illegal turn", positive_int, "integer")
+    illegal_tone_hz: float = _panel_timing(
+        "illegal_tone_hz", "pitch of the illegal-turn beeps (tonal buzzer; 220..3520 Hz)", _tone, "number (Hz)")
+    pointer_step_seconds: float = _panel_timing(
+        "pointer_step_s", "how long the pointer LEDs show each move of a hint or a diagnosis", positive_float,
+        "number (s)")
+    pointer_gap_seconds: float = _panel_timing(
+        "pointer_gap_s", "dark pause between two moves on the pointer LEDs", positive_float, "number (s)")
+    long_press_seconds: float = _panel_timing(
+        "hold_s", "how long undo and new game must be held", positive_float, "number (s)")
+    debounce_seconds: float = _panel_timing("bounce_s", "button debounce time", positive_float, "number (s)")
     buzzer: str = field(
         default="tonal",
         metadata=_key('"tonal": a passive piezo or transducer driven with PWM (melodies); "active": a buzzer '
@@ -384,7 +362,8 @@ class PanelConfig:
 
         from hardware.patterns import Timings
 
-        return replace(Timings(), **{t: getattr(self, k) for k, t in PANEL_TIMINGS.items()})
+        return replace(Timings(), **{f.metadata["timing"]: getattr(self, f.name)
+                                     for f in fields(self) if "timing" in f.metadata})
 
     def panel_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``hardware.panel.Panel`` / ``hardware.factories.open_panel``."""
