@@ -543,7 +543,7 @@ class Journal:
             if reopen:
                 result = game[8]
                 if result not in ("white wins", "black wins"):
-                    raise JournalError(f"game {game_id} is finished ({result}): it takes no more turns")
+                    self._ongoing(conn, game_id)  # raises: an abandoned game takes no more turns
                 later = conn.execute("SELECT id FROM games WHERE id > ? LIMIT 1", (game_id,)).fetchone()
                 if later is not None:
                     raise JournalError(f"game {game_id} is finished ({result}) and game {later[0]} has been "
