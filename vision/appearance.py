@@ -181,7 +181,7 @@ def pixel_board_coords() -> tuple[np.ndarray, np.ndarray]:
     return (u + 0.5) / PPU - 0.5, 6.5 - (v + 0.5) / PPU
 
 
-def square_windows(centres_xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def square_windows(centres_xy: np.ndarray) -> "Window":
     """Gather indices (rows, cols) and weights for one window per square."""
     half = int(round(SQUARE_HALF * PPU))
     k = 2 * half
@@ -196,7 +196,7 @@ def square_windows(centres_xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
     return Window(rows, cols, weights / weights.sum())
 
 
-def point_windows(points_xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def point_windows(points_xy: np.ndarray) -> "Window":
     r = POINT_RADIUS * PPU
     half = int(np.ceil(r))
     k = 2 * half + 1
@@ -222,12 +222,9 @@ class Window(tuple):
         return self
 
 
-def window_mass(plane: np.ndarray, win: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
-    """Weighted sum of a (SIZE, SIZE) plane over each field's window."""
-    if isinstance(win, Window) and plane.shape == (SIZE, SIZE):
-        return np.einsum("ij,ij->i", np.ravel(plane).take(win.flat_index), win.flat_weights)
-    rows, cols, w = win
-    return (plane[rows, cols] * w).sum(axis=(1, 2))
+def window_mass(plane: np.ndarray, win: Window) -> np.ndarray:
+    """Weighted sum of a (SIZE, SIZE) top-view plane over each field's window."""
+    return np.einsum("ij,ij->i", np.ravel(plane).take(win.flat_index), win.flat_weights)
 
 
 def line_segments() -> np.ndarray:
