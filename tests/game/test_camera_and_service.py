@@ -19,15 +19,6 @@ from companion.position import Position
 from .helpers import Table, TableCamera, close, make, play, press, ready
 
 
-@pytest.fixture
-def game(tmp_path):
-    comp, table = make(tmp_path)
-    ready(comp)
-    assert comp.phase == PLAYING
-    yield comp, table
-    close(comp)
-
-
 def test_camera_that_raises_amber_with_the_message_nothing_lost(game):
     comp, table = game
     r = random.Random(1)

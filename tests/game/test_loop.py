@@ -19,15 +19,6 @@ def diagonal_slip(pos: Position) -> Placement:
     return Placement((pos.white - {0}) | {20}, pos.black, pos.batteries)
 
 
-@pytest.fixture
-def game(tmp_path):
-    comp, table = make(tmp_path)
-    ready(comp)
-    assert comp.phase == PLAYING
-    yield comp, table
-    close(comp)
-
-
 def test_setup_waits_for_the_start_position_then_opens_a_game(tmp_path):
     pos = apply_turn(Position.start(), "a1-a2")
     comp, table = make(tmp_path, Placement.of(pos))
