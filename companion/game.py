@@ -562,7 +562,7 @@ class Companion:
         last = self.referee.undo()
         self.pending = None
         assert last is not None
-        if reopen:  # the winning turn was confirmed by mistake: the game goes on
+        if reopen:  # the winning turn was confirmed by mistake: taking it back is not a turn, the game goes on
             self.panel.clear_win()
             self._log("undo", f"game {self.game_id} reopened: the win is taken back")
         self._log("undo", f"turn {record.ply} ({record.turn}) taken back: put the board back as it was",
