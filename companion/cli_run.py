@@ -124,6 +124,9 @@ def _run(args: argparse.Namespace) -> int:
         raise _Usage(f"{path or 'config'}: [pins] {exc}") from None
     rules = Rules.from_names(config.rules.options)
     timings = LoopTimings.from_config(config.timings)
+    from .hints.jit import warm_up_in_background
+
+    warm_up_in_background()  # hints: compile or load numba's cache now, not at the first hint press
 
     try:
         panel = open_panel(args.gpio, pin_map, **config.panel.panel_kwargs())

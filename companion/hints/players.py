@@ -20,6 +20,7 @@ from ..position import Position
 from ..rules import ORIGINAL, Rules
 from .board import WIN, Board
 from .reason import reason_for
+from . import jit as _jit
 from .search import Candidate, SearchLimits, Searcher, SearchStats, candidates
 from .turngen import make_turn, movable_batteries, robot_outcomes
 
@@ -92,17 +93,45 @@ def _first_legal(pos: Position, rules: Rules, cands: list[Candidate], rng: rando
     return _fallback(pos, rules, rng), None
 
 
+def make_searcher(rules: Rules, limits: SearchLimits | None = None, jit: bool | None = None):
+    """The searcher to use: the compiled core's (:class:`~.fastsearch.FastSearcher`) when it is
+    available and ``jit`` is not False, else the Python :class:`~.search.Searcher`.  Both
+    search the same tree; ``jit=True`` insists on the compiled one.  While ``netzwerk run``'s
+    background warm-up is still compiling the core, the Python searcher is used (no stall)."""
+    if jit is True or (jit is None and not _jit.warming()):
+        if _jit.available():
+            from .fastsearch import FastSearcher
+
+            return FastSearcher(rules, limits)
+    if jit:
+        raise RuntimeError(f"the compiled search is not available: {_jit.why_not()}")
+    return Searcher(rules, limits)
+
+
+def root_candidates(board: Board, rules: Rules, limits: SearchLimits, jit: bool | None = None) -> list[Candidate]:
+    """:func:`.search.candidates` at the root, from the compiled core when available (same list)."""
+    if (jit is True or (jit is None and not _jit.warming())) and _jit.available():
+        from .fastsearch import fast_candidates
+
+        return fast_candidates(board, rules, root=True, limits=limits)
+    return candidates(board, rules, root=True, limits=limits)
+
+
 class GreedyPlayer:
-    """One-turn lookahead: the candidate turn whose resulting board evaluates best."""
+    """One-turn lookahead: the candidate turn whose resulting board evaluates best.
+
+    The candidates (and so the play) are the same with and without the
+    compiled core; it only makes greedy faster."""
 
     name = "greedy"
 
-    def __init__(self, limits: SearchLimits | None = None) -> None:
+    def __init__(self, limits: SearchLimits | None = None, jit: bool | None = None) -> None:
         self.limits = limits or SearchLimits()
+        self.jit = jit
 
     def choose(self, pos: Position, rules: Rules, rng: random.Random) -> Turn:
         _check_open(pos, rules)
-        cands = candidates(Board.of(pos), rules, root=True, limits=self.limits)
+        cands = root_candidates(Board.of(pos), rules, self.limits, self.jit)
         best = [c for c in cands if c.value == cands[0].value] if cands else []
         rng.shuffle(best)
         return _first_legal(pos, rules, best + cands, rng)[0]
@@ -113,14 +142,17 @@ class SearchPlayer:
 
     name = "search"
 
-    def __init__(self, budget: float = DEFAULT_BUDGET, limits: SearchLimits | None = None, nodes: int | None = None) -> None:
+    def __init__(
+        self, budget: float = DEFAULT_BUDGET, limits: SearchLimits | None = None, nodes: int | None = None, jit: bool | None = None
+    ) -> None:
         self.budget = budget
-        self.limits = limits or SearchLimits()
+        self.limits = limits
         self.nodes = nodes
+        self.jit = jit
         self.last_stats: SearchStats | None = None
 
     def choose(self, pos: Position, rules: Rules, rng: random.Random) -> Turn:
-        return hint(pos, rules, budget=self.budget, limits=self.limits, rng=rng, nodes=self.nodes, _player=self).turn
+        return hint(pos, rules, budget=self.budget, limits=self.limits, rng=rng, nodes=self.nodes, jit=self.jit, _player=self).turn
 
 
 @dataclass(frozen=True)
@@ -167,6 +199,7 @@ def hint(
     limits: SearchLimits | None = None,
     rng: random.Random | None = None,
     nodes: int | None = None,
+    jit: bool | None = None,
     _player: SearchPlayer | None = None,
 ) -> Hint:
     """The search's best turn for the side to move, with its value and a one-line reason.
@@ -180,7 +213,7 @@ def hint(
     rng = rng or random.Random(0)
     t0 = time.perf_counter()
     board = Board.of(pos)
-    searcher = Searcher(rules, limits)
+    searcher = make_searcher(rules, limits, jit)
     try:
         best, value = searcher.search(board, budget, nodes)
         cands = [best]

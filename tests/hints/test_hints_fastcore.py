@@ -1,0 +1,208 @@
+"""The compiled core (numba) against the Python reference, and the fallback without it.
+
+The compiled generator, evaluation, win checks and replay must give exactly
+the results of companion.engine and the Python hints modules; the compiled
+search must return what the Python search returns under the same node budget.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+from companion.engine import apply_turn, random_turn, status
+from companion.geometry import BLACK, WHITE
+from companion.hints import evaluate as ev
+from companion.hints import hint, jit
+from companion.hints.board import Board, has_move, winner_after
+from companion.hints.players import GreedyPlayer, make_searcher
+from companion.hints.search import SearchLimits, SearchStats, Searcher, candidates, value_after
+from companion.hints.turngen import make_turn, replay, robot_outcomes
+from companion.position import Position
+from companion.rules import OPTIONS, ORIGINAL, Rules
+
+fc = pytest.importorskip("companion.hints.fastcore", reason="numba is not installed")
+from companion.hints.fastsearch import FastSearcher, fast_candidates  # noqa: E402
+
+RULE_SETS = [ORIGINAL] + [Rules.from_names([o]) for o in OPTIONS] + [Rules.from_names(OPTIONS)]
+IDS = [r.name for r in RULE_SETS]
+
+
+@pytest.fixture(autouse=True)
+def _jit_on(monkeypatch):
+    monkeypatch.delenv("NETZWERK_NO_JIT", raising=False)
+
+
+def random_positions(rules: Rules, count: int, seed: int) -> list[Position]:
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < count:
+        pos = Position.start(rng.choice([WHITE, BLACK]))
+        for _ in range(rng.randrange(0, 18)):
+            nxt = apply_turn(pos, random_turn(pos, rng, rules), rules)
+            if status(nxt, rules).over:
+                break
+            pos = nxt
+        out.append(pos)
+    return out
+
+
+def _random_masks(rng: random.Random):
+    sq = rng.sample(range(36), 12)
+    own = sum(1 << x for x in sq[: rng.randrange(0, 7)])
+    enemy = sum(1 << x for x in sq[6: 6 + rng.randrange(0, 7)])  # at most 6 robots a side, as on the board
+    bats = sum(1 << x for x in rng.sample(range(49), 14))
+    return own, enemy, bats
+
+
+def _as_tuples(cands):
+    return [(c.value, c.robots.own, c.robots.enemy, c.battery.bats, c.robots.steps, c.battery.moves) for c in cands]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+def test_evaluation_and_win_checks_equal_the_python_ones(rules: Rules) -> None:
+    flags = fc.flags_of(rules)
+    rng = random.Random(11)
+    for _ in range(600):
+        own, enemy, bats = _random_masks(rng)
+        color = rng.choice([WHITE, BLACK])
+        ci = fc.color_index(color)
+        assert fc.side_score(own, enemy, bats, ci, flags) == ev._side_score(own, enemy, bats, color, rules)
+        assert fc.capture_threats(own, enemy, bats, ci, flags) == ev._capture_threats(own, enemy, bats, color, rules)
+        assert fc.has_move(own, enemy, bats, ci, flags) == has_move(own, enemy, bats, color, rules)
+        w = winner_after(own, enemy, bats, color, rules)
+        assert fc.winner_after(own, enemy, bats, ci, flags) == (0 if w is None else 1 if w is color else -1)
+        if own and enemy:
+            assert fc.evaluate(own, enemy, bats, ci, flags) == ev.evaluate(own, enemy, bats, color, rules)
+        assert fc.value_after(own, enemy, bats, ci, flags) == value_after(own, enemy, bats, color, rules)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+def test_candidates_equal_the_python_generator(rules: Rules) -> None:
+    """Same turns (robot moves with costs, battery moves), same order, same values, same evaluation count:
+    at the root, at inner nodes and with the strong reply generator."""
+    lim = SearchLimits()
+    strong = replace(lim, inner_beam=lim.reply_beam, inner_robot_keep=lim.reply_keep, inner_chain=lim.reply_chain, inner_moves=lim.reply_moves)
+    for i, pos in enumerate(random_positions(rules, 6, seed=31)):
+        board = Board.of(pos)
+        for root, limits in ((True, lim), (False, lim), (False, strong)):
+            if root is False and limits is strong and i % 2:
+                continue
+            st_py, st_fc = SearchStats(), SearchStats()
+            py = candidates(board, rules, root=root, limits=limits, stats=st_py)
+            fast = fast_candidates(board, rules, root=root, limits=limits, stats=st_fc)
+            assert _as_tuples(fast) == _as_tuples(py), (pos, root)
+            assert st_fc.nodes == st_py.nodes
+            for c in fast[:3]:
+                apply_turn(pos, make_turn(c.robots.steps, c.battery.moves), rules)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+def test_replay_equals_the_python_replay(rules: Rules) -> None:
+    """A turn generated on one board replayed on another: legal exactly when turngen.replay says so, same value."""
+    flags = fc.flags_of(rules)
+    rng = random.Random(3)
+    positions = random_positions(rules, 5, seed=41)
+    for pos, other in zip(positions, positions[1:] + positions[:1]):
+        board, oboard = Board.of(pos), Board.of(other)
+        cands = fast_candidates(board, rules, root=True, limits=SearchLimits())
+        for c in rng.sample(cands, min(6, len(cands))):
+            for target in (board, oboard):
+                if target.side is not board.side:
+                    continue
+                r = replay(target, rules, c.robots.steps, c.battery.moves)
+                row = [0] * fc.ROW_WIDTH
+                row[fc.ROW_NSTEPS] = len(c.robots.steps)
+                for k, s in enumerate(c.robots.steps):
+                    row[fc.ROW_STEPS + 6 * k: fc.ROW_STEPS + 6 * k + 6] = [s.src, s.dst, int(s.capture), s.cost, s.jumped_own, s.jumped_enemy]
+                row[fc.ROW_NBAT] = len(c.battery.moves)
+                for k, (p, q) in enumerate(c.battery.moves):
+                    row[fc.ROW_BAT + 2 * k: fc.ROW_BAT + 2 * k + 2] = [p, q]
+                import numpy as np
+
+                ok, v = fc.replay_value(target.own, target.enemy, target.bats, fc.color_index(target.side), flags, np.array(row, dtype=np.int64))
+                assert ok == (r is not None)
+                if ok:
+                    assert v == value_after(r[0], r[1], r[2], target.side, rules)
+
+
+@pytest.mark.parametrize("rules", [ORIGINAL, Rules.from_names(["must-capture"]), Rules.from_names(["jump-enemies", "no-line-limit"]), Rules.from_names(OPTIONS)], ids=lambda r: r.name)
+def test_compiled_search_equals_the_python_search_under_a_node_budget(rules: Rules) -> None:
+    for pos in random_positions(rules, 2, seed=53):
+        board = Board.of(pos)
+        a, b = Searcher(rules), FastSearcher(rules)
+        ca, va = a.search(board, 600.0, nodes=4000)
+        cb, vb = b.search(board, 600.0, nodes=4000)
+        assert (va, ca.robots.steps, ca.battery.moves) == (vb, cb.robots.steps, cb.battery.moves)
+        sa, sb = a.stats, b.stats
+        assert (sa.nodes, sa.expansions, sa.depth, sa.killer_cuts, sa.partial) == (sb.nodes, sb.expansions, sb.depth, sb.killer_cuts, sb.partial)
+
+
+def test_strong_replies_give_legal_turns_in_the_compiled_search() -> None:
+    limits = SearchLimits(reply_plies=1, max_depth=4)
+    for rules in (ORIGINAL, Rules.from_names(OPTIONS)):
+        for pos in random_positions(rules, 2, seed=61):
+            best, _ = FastSearcher(rules, limits).search(Board.of(pos), 600.0, nodes=20000)
+            apply_turn(pos, make_turn(best.robots.steps, best.battery.moves), rules)
+
+
+def test_hint_uses_the_compiled_search_and_the_env_var_switches_it_off(monkeypatch) -> None:
+    pos = Position.start()
+    assert jit.available() and isinstance(make_searcher(ORIGINAL), FastSearcher)
+    assert isinstance(make_searcher(ORIGINAL, jit=False), Searcher)
+    h = hint(pos, ORIGINAL, budget=5.0, nodes=3000)
+    monkeypatch.setenv("NETZWERK_NO_JIT", "1")
+    assert not jit.available() and "NETZWERK_NO_JIT" in jit.why_not()
+    assert type(make_searcher(ORIGINAL)) is Searcher
+    with pytest.raises(RuntimeError):
+        make_searcher(ORIGINAL, jit=True)
+    h_py = hint(pos, ORIGINAL, budget=5.0, nodes=3000)
+    assert (str(h.turn), h.value, h.depth, h.nodes) == (str(h_py.turn), h_py.value, h_py.depth, h_py.nodes)
+
+
+def test_greedy_plays_the_same_with_and_without_the_core() -> None:
+    for rules in (ORIGINAL, Rules.from_names(["must-capture", "strength-capture"])):
+        for pos in random_positions(rules, 3, seed=71):
+            a = GreedyPlayer(jit=True).choose(pos, rules, random.Random(1))
+            b = GreedyPlayer(jit=False).choose(pos, rules, random.Random(1))
+            assert str(a) == str(b)
+
+
+def test_without_numba_the_python_search_runs() -> None:
+    """A process where numba cannot be imported falls back (no crash) and still hints."""
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "from companion.hints import jit, hint\n"
+        "from companion.hints.players import make_searcher\n"
+        "from companion.hints.search import Searcher\n"
+        "from companion.position import Position\n"
+        "assert not jit.available() and 'numba' in jit.why_not(), jit.why_not()\n"
+        "assert type(make_searcher(__import__('companion.rules').rules.ORIGINAL)) is Searcher\n"
+        "assert jit.warm_up() is None\n"
+        "print(hint(Position.start(), budget=0.2).turn)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "-" in r.stdout
+
+
+def test_a_cache_that_cannot_be_placed_compiles_without_it(monkeypatch) -> None:
+    calls = []
+
+    def fake_njit(**kw):
+        calls.append(kw)
+        if kw.get("cache"):
+            raise RuntimeError("cannot cache function: no locator available")
+        return lambda fn: fn
+
+    monkeypatch.setattr(fc, "njit", fake_njit)
+    f = fc._jit(lambda x: x + 1)
+    assert f(1) == 2 and [c["cache"] for c in calls] == [True, False]
+
+
+def test_warm_up_runs() -> None:
+    assert jit.warm_up() is not None
