@@ -23,7 +23,8 @@ from companion.engine import apply_turn, status  # noqa: E402
 from companion.hints import DEFAULT_BUDGET, RandomPlayer  # noqa: E402
 from companion.hints.arena import run_arena  # noqa: E402
 from companion.hints.board import Board  # noqa: E402
-from companion.hints.search import Searcher  # noqa: E402
+from companion.hints import jit  # noqa: E402
+from companion.hints.players import make_searcher  # noqa: E402
 from companion.position import Position  # noqa: E402
 from companion.rules import ORIGINAL, Rules  # noqa: E402
 
@@ -46,7 +47,7 @@ def sample_positions(count: int, seed: int, rules: Rules) -> list[Position]:
 def latency(count: int, budget: float, seed: int, rules: Rules) -> None:
     times, nps, depths, nodes = [], [], [], []
     for pos in sample_positions(count, seed, rules):
-        s = Searcher(rules)
+        s = make_searcher(rules)
         t0 = time.perf_counter()
         s.search(Board.of(pos), budget)
         times.append(time.perf_counter() - t0)
@@ -82,9 +83,15 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--nodes", type=int, default=None, help="also cap each search at about N board evaluations (load-independent)")
     ap.add_argument("--option", action="append", default=[], help="rule option (repeatable)")
+    ap.add_argument("--no-jit", action="store_true", help="the Python search (as NETZWERK_NO_JIT=1)")
     args = ap.parse_args()
+    if args.no_jit:
+        os.environ["NETZWERK_NO_JIT"] = "1"
     rules = Rules.from_names(args.option)
-    print(f"# hints benchmark: python {platform.python_version()}, {os.cpu_count()} cpus, rules {rules.name}", flush=True)
+    core = "compiled (numba)" if jit.available() else f"python ({jit.why_not()})"
+    print(f"# hints benchmark: python {platform.python_version()}, {os.cpu_count()} cpus, rules {rules.name}, search core {core}", flush=True)
+    if jit.available():
+        print(f"core warm-up (compile, or load numba's cache): {jit.warm_up():.2f} s", flush=True)
     if args.latency_positions:
         latency(args.latency_positions, args.time, args.seed, rules)
     if args.games_random:

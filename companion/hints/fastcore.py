@@ -270,26 +270,22 @@ def gen_successors(own, enemy, moved, ndem, dsq, dcost, sources, color, flags, b
 
 @_jit
 def demand_key(ndem, dsq, dcost, sq, cost):
-    """The sorted demands (plus one more, if ``sq`` >= 0) packed in an int (engine.state_key)."""
-    vals = np.empty(7, dtype=np.int64)
-    m = 0
+    """The demands (plus one more, if ``sq`` >= 0) packed in an int (engine.state_key's sorted demands).
+
+    Start squares are distinct within a phase (each robot moves once, R-14), so the
+    set of (start square, cost) pairs is the start-square mask plus the costs (3 bits
+    each, at most 4) in square order."""
+    mask = np.int64(0)
     for i in range(ndem):
-        vals[m] = dsq[i] * 8 + dcost[i]
-        m += 1
+        mask |= np.int64(1) << dsq[i]
     if sq >= 0:
-        vals[m] = sq * 8 + cost
-        m += 1
-    for i in range(1, m):
-        v = vals[i]
-        j = i - 1
-        while j >= 0 and vals[j] > v:
-            vals[j + 1] = vals[j]
-            j -= 1
-        vals[j + 1] = v
-    key = np.int64(0)
-    for i in range(m):
-        key = key * 512 + vals[i]
-    return key
+        mask |= np.int64(1) << sq
+    code = np.int64(0)
+    for i in range(ndem):
+        code |= np.int64(dcost[i]) << (3 * popcount(mask & ((np.int64(1) << dsq[i]) - 1)))
+    if sq >= 0:
+        code |= np.int64(cost) << (3 * popcount(mask & ((np.int64(1) << sq) - 1)))
+    return mask | (code << 36)
 
 
 @_jit
@@ -462,8 +458,7 @@ def side_score(robots, enemy, bats, color, flags):
         return -5000.0, False, 99
     need = (n + 1) >> 1
     jump_enemies = (flags & FLAG_JE) != 0
-    keys = np.empty(36, dtype=np.int64)
-    nk = 0
+    hist = np.int64(0)  # how many robots have each race key 0..5, 4 bits a key (no array to allocate)
     total_d = 0
     union = np.int64(0)
     energy = 0
@@ -485,16 +480,14 @@ def side_score(robots, enemy, bats, color, flags):
         if e == 0:
             frozen += 1
             if d == 0:
-                keys[nk] = 0
+                hist += 1
                 ready += 1
             else:
-                keys[nk] = 2 + (d + 1) // 2
-            nk += 1
+                hist += np.int64(1) << (4 * (2 + (d + 1) // 2))
             continue
         energy += e if e < 3 else 3
         if d == 0:
-            keys[nk] = 0
-            nk += 1
+            hist += 1
             ready += 1
             continue
         if (
@@ -503,16 +496,22 @@ def side_score(robots, enemy, bats, color, flags):
             and (jump_enemies or not (enemy & inner))
             and d + popcount((robots | enemy) & inner) + (1 if enemy & last else 0) <= e
         ):
-            keys[nk] = 1
+            hist += np.int64(1) << 4
             ready += 1
         else:
-            keys[nk] = 2 + (d - e) // 2 if d > e else 2
-        nk += 1
-    ks = np.sort(keys[:nk])
+            hist += np.int64(1) << (4 * ((2 + (d - e) // 2) if d > e else 2))
+    # the ``need`` smallest keys: their sum (progress) and the largest of them (race)
     progress = 0
-    for i in range(need):
-        progress += ks[i]
-    race = ks[need - 1]
+    race = 0
+    remaining = need
+    for k in range(6):
+        cnt = (hist >> (4 * k)) & 15
+        take = cnt if cnt < remaining else remaining
+        progress += take * k
+        remaining -= take
+        if remaining == 0:
+            race = k
+            break
     controlled = 0
     u = union
     while u:

@@ -34,23 +34,28 @@ class _Timeout(Exception):
 class Kids:
     """A node's candidate turns: values (best first), the boards they lead to, the rows."""
 
-    __slots__ = ("vals", "children", "rows", "index")
+    __slots__ = ("vals", "rows", "placements", "other", "index")
 
     def __init__(self, vals: list[float], rows: np.ndarray, side: int) -> None:
         self.vals = vals
         self.rows = rows
-        other = 1 - side
-        self.children = [(e, o, b, other) for o, e, b in rows[:, :3].tolist()]
+        self.placements = rows[:, :3].tolist()
+        self.other = 1 - side
         self.index = None  # child board -> position, built on demand
 
     def __len__(self) -> int:
         return len(self.vals)
 
+    def child(self, i: int) -> tuple:
+        """The board after candidate ``i``: (own, enemy, batteries, side) of the other side to move."""
+        o, e, b = self.placements[i]
+        return (e, o, b, self.other)
+
     def find(self, child: tuple) -> int:
         if self.index is None:
             self.index = {}
-            for i, c in enumerate(self.children):
-                self.index.setdefault(c, i)
+            for i in range(len(self.vals)):
+                self.index.setdefault(self.child(i), i)
         return self.index.get(child, -1)
 
 
@@ -89,8 +94,14 @@ def _call(fc, key: tuple, flags: int, root: bool, lim: SearchLimits):
     )
 
 
-DEFAULT_LIMITS = SearchLimits()
-"""The compiled search's limits when none are given."""
+_warm = False
+
+DEFAULT_LIMITS = SearchLimits(max_depth=12, reply_plies=1)
+"""The compiled search's limits when none are given: what its speed buys.  The
+opponent's first reply gets the strong generator (the one that models greedy's
+own choice: beam-grown robot phases of width 6, the best 18, three battery
+moves), and iterations go up to 12 turns deep.  The Python search keeps
+``SearchLimits()``: at its speed the strong reply cost a turn of depth."""
 
 
 class FastSearcher:
@@ -99,6 +110,10 @@ class FastSearcher:
     def __init__(self, rules: Rules, limits: SearchLimits | None = None) -> None:
         from . import fastcore
 
+        global _warm
+        if not _warm:  # compile or load every entry point now, not in the middle of the first search
+            fastcore.warm_up()
+            _warm = True
         self.fc = fastcore
         self.rules = rules
         self.flags = fastcore.flags_of(rules)
@@ -185,7 +200,7 @@ class FastSearcher:
             if first[0] is kids:
                 fi = first[1]
             else:
-                fi = kids.find(first[0].children[first[1]])
+                fi = kids.find(first[0].child(first[1]))
             if fi == 0:
                 seq = [(kids, i) for i in range(len(vals))]
             elif fi > 0:
@@ -194,13 +209,12 @@ class FastSearcher:
                 seq = [first] + [(kids, i) for i in range(len(vals))]
         else:
             seq = [(kids, i) for i in range(len(vals))]
-        children = kids.children
         for src, i in seq:
             v0 = src.vals[i]
             if v0 >= WIN or v0 <= -WIN:
                 v = v0
             else:
-                v = -self._negamax(src.children[i] if src is not kids else children[i], depth - 1, -beta, -alpha, ply + 1)
+                v = -self._negamax(src.child(i), depth - 1, -beta, -alpha, ply + 1)
             if v > best:
                 best, best_kid = v, (src, i)
                 if v > alpha:
@@ -253,7 +267,7 @@ class FastSearcher:
                         v = vals[i]
                     else:
                         try:
-                            v = -self._negamax(roots.children[i], depth - 1, -WIN * 2, -alpha)
+                            v = -self._negamax(roots.child(i), depth - 1, -WIN * 2, -alpha)
                         except _Timeout:
                             if it_best is not None:
                                 best, best_value = it_best, it_value

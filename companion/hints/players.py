@@ -215,7 +215,13 @@ def hint(
     board = Board.of(pos)
     searcher = make_searcher(rules, limits, jit)
     try:
-        best, value = searcher.search(board, budget, nodes)
+        try:
+            best, value = searcher.search(board, budget, nodes)
+        except Exception:
+            if isinstance(searcher, Searcher):
+                raise
+            searcher = Searcher(rules, limits)  # the compiled core failed (e.g. numba's cache): the Python search
+            best, value = searcher.search(board, budget, nodes)
         cands = [best]
     except Exception:  # pragma: no cover - a hint must not fail the referee: fall back, and say so
         cands, value = [], 0.0

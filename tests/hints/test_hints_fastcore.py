@@ -132,11 +132,13 @@ def test_replay_equals_the_python_replay(rules: Rules) -> None:
 
 @pytest.mark.parametrize("rules", [ORIGINAL, Rules.from_names(["must-capture"]), Rules.from_names(["jump-enemies", "no-line-limit"]), Rules.from_names(OPTIONS)], ids=lambda r: r.name)
 def test_compiled_search_equals_the_python_search_under_a_node_budget(rules: Rules) -> None:
-    for pos in random_positions(rules, 2, seed=53):
+    """Same turn, value, depth and counts; with the Python search's limits and with the strong first reply."""
+    for i, pos in enumerate(random_positions(rules, 2, seed=53)):
         board = Board.of(pos)
-        a, b = Searcher(rules), FastSearcher(rules)
-        ca, va = a.search(board, 600.0, nodes=4000)
-        cb, vb = b.search(board, 600.0, nodes=4000)
+        limits = SearchLimits() if i == 0 else SearchLimits(max_depth=12, reply_plies=1)
+        a, b = Searcher(rules, limits), FastSearcher(rules, limits)
+        ca, va = a.search(board, 600.0, nodes=6000)
+        cb, vb = b.search(board, 600.0, nodes=6000)
         assert (va, ca.robots.steps, ca.battery.moves) == (vb, cb.robots.steps, cb.battery.moves)
         sa, sb = a.stats, b.stats
         assert (sa.nodes, sa.expansions, sa.depth, sa.killer_cuts, sa.partial) == (sb.nodes, sb.expansions, sb.depth, sb.killer_cuts, sb.partial)
@@ -154,14 +156,32 @@ def test_hint_uses_the_compiled_search_and_the_env_var_switches_it_off(monkeypat
     pos = Position.start()
     assert jit.available() and isinstance(make_searcher(ORIGINAL), FastSearcher)
     assert isinstance(make_searcher(ORIGINAL, jit=False), Searcher)
-    h = hint(pos, ORIGINAL, budget=5.0, nodes=3000)
+    lim = SearchLimits()  # the same limits for both (the compiled search's defaults are stronger)
+    h = hint(pos, ORIGINAL, budget=5.0, nodes=3000, limits=lim)
     monkeypatch.setenv("NETZWERK_NO_JIT", "1")
     assert not jit.available() and "NETZWERK_NO_JIT" in jit.why_not()
     assert type(make_searcher(ORIGINAL)) is Searcher
     with pytest.raises(RuntimeError):
         make_searcher(ORIGINAL, jit=True)
-    h_py = hint(pos, ORIGINAL, budget=5.0, nodes=3000)
+    h_py = hint(pos, ORIGINAL, budget=5.0, nodes=3000, limits=lim)
     assert (str(h.turn), h.value, h.depth, h.nodes) == (str(h_py.turn), h_py.value, h_py.depth, h_py.nodes)
+
+
+def test_a_failing_compiled_search_falls_back_to_the_python_one(monkeypatch) -> None:
+    def broken(self, *a, **k):
+        raise RuntimeError("numba cache trouble")
+
+    monkeypatch.setattr(FastSearcher, "search", broken)
+    pos = Position.start()
+    h = hint(pos, ORIGINAL, budget=5.0, nodes=2000)
+    assert not h.fallback and h.depth >= 1
+    apply_turn(pos, h.turn)
+
+
+def test_hints_use_the_python_search_while_the_core_warms_up(monkeypatch) -> None:
+    monkeypatch.setattr(jit._warming, "is_set", lambda: True)
+    assert type(make_searcher(ORIGINAL)) is Searcher
+    assert isinstance(make_searcher(ORIGINAL, jit=True), FastSearcher)
 
 
 def test_greedy_plays_the_same_with_and_without_the_core() -> None:
