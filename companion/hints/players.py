@@ -102,7 +102,12 @@ def make_searcher(rules: Rules, limits: SearchLimits | None = None, jit: bool | 
         if _jit.available():
             from .fastsearch import FastSearcher
 
-            return FastSearcher(rules, limits)
+            try:
+                return FastSearcher(rules, limits)  # loads (or compiles) the core on first use
+            except Exception:
+                if jit:
+                    raise
+                return Searcher(rules, limits)
     if jit:
         raise RuntimeError(f"the compiled search is not available: {_jit.why_not()}")
     return Searcher(rules, limits)
@@ -113,7 +118,11 @@ def root_candidates(board: Board, rules: Rules, limits: SearchLimits, jit: bool 
     if (jit is True or (jit is None and not _jit.warming())) and _jit.available():
         from .fastsearch import fast_candidates
 
-        return fast_candidates(board, rules, root=True, limits=limits)
+        try:
+            return fast_candidates(board, rules, root=True, limits=limits)
+        except Exception:
+            if jit:
+                raise
     return candidates(board, rules, root=True, limits=limits)
 
 

@@ -176,6 +176,12 @@ def test_a_failing_compiled_search_falls_back_to_the_python_one(monkeypatch) -> 
     h = hint(pos, ORIGINAL, budget=5.0, nodes=2000)
     assert not h.fallback and h.depth >= 1
     apply_turn(pos, h.turn)
+    monkeypatch.setattr(fc, "warm_up", broken)  # the core cannot even be loaded
+    monkeypatch.setattr("companion.hints.fastsearch._warm", False)
+    assert type(make_searcher(ORIGINAL)) is Searcher
+    apply_turn(pos, hint(pos, ORIGINAL, budget=5.0, nodes=2000).turn)
+    monkeypatch.setattr(fc, "candidates", broken)
+    apply_turn(pos, GreedyPlayer().choose(pos, ORIGINAL, random.Random(1)))
 
 
 def test_hints_use_the_python_search_while_the_core_warms_up(monkeypatch) -> None:
