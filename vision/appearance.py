@@ -18,8 +18,10 @@ from .features import N_FEATURES, PPU, SIZE
 CLASSES = ("board", "white", "black", "battery", "ink", "shade")
 BOARD, WHITE, BLACK, BATTERY, INK, SHADE, OTHER, WHITE_SHADED, BLACK_SHADED, BOARD_LIT = range(10)
 N_ALL = 10
-BOARD_SIDE = [BOARD, INK, SHADE, BOARD_LIT]          # judged against the board colour as seen
-PIECE_SIDE = [WHITE, BLACK, BATTERY, OTHER, WHITE_SHADED, BLACK_SHADED]  # against the glare-free board
+BOARD_SIDE = [BOARD, INK, BOARD_LIT]          # judged against the board colour as seen
+# against the glare-free board: the pieces (glare lies on the varnish, not on them) and the
+# shade they cast (a shadow keeps the lamp off the varnish too, and its reflection with it)
+PIECE_SIDE = [WHITE, BLACK, BATTERY, OTHER, WHITE_SHADED, BLACK_SHADED, SHADE]
 SHADED_PRIOR = 0.01
 SHADED_SHIFT = -0.45  # typical error of the background estimate there, log units (a hard shadow's depth)
 # how far a piece's brightness ratio may stray when the local background is misjudged
@@ -29,6 +31,26 @@ N_CLASSES = 6
 # class priors per pixel (board, white, black, battery, ink, shade, other)
 PRIORS = np.array([0.66, 0.07, 0.07, 0.04, 0.08, 0.06, 0.02])
 OTHER_SPREAD = 1.2           # std of the broad "other" class, in feature units
+# where the calibration frame showed bare board: the board's prior is split into "as before"
+# and "changed, but still board" (a new shadow's lit side, light that changed unevenly)
+_LOG_ASBEFORE = np.float32(np.log(0.85 * PRIORS[0]))
+_LOG_NEW_BOARD = np.float32(np.log(0.15 * PRIORS[0]))
+# printed ink lies on the energy lines (the field's only print): away from them a dark pixel
+# is far more likely a Black robot or a shadow than ink
+INK_LINE_HALF = 0.1          # board units either side of a line where ink is expected
+INK_ELSEWHERE = 0.05         # the ink prior elsewhere, relative to on the lines
+_INK_PRIOR: list[np.ndarray] = []
+
+
+def _ink_log_prior() -> np.ndarray:
+    """(SIZE, SIZE) log factor of the ink prior: 0 on and beside the lines, log(INK_ELSEWHERE) between them."""
+    if not _INK_PRIOR:
+        x, y = pixel_board_coords()
+        on_field = (x > -0.15) & (x < 6.15) & (y > -0.15) & (y < 6.15)
+        d_line = np.minimum(np.abs(x - np.round(x)), np.abs(y - np.round(y)))
+        near = (d_line < INK_LINE_HALF) | ~on_field  # beyond the field: coordinates, the frame
+        _INK_PRIOR.append(np.where(near, 0.0, np.log(INK_ELSEWHERE)).astype(np.float32).reshape(-1))
+    return _INK_PRIOR[0]
 
 SQUARE_HALF = 0.56           # square window half-size in squares (pieces off-centre by <= 1/4)
 POINT_RADIUS = 0.24          # point window radius in squares
@@ -119,7 +141,7 @@ class PixelModel:
         return X
 
     def log_likelihoods(self, board_feats: np.ndarray, piece_feats: np.ndarray | None = None,
-                        differ: np.ndarray | None = None) -> np.ndarray:
+                        differ: np.ndarray | None = None, as_before: np.ndarray | None = None) -> np.ndarray:
         """(10, ...) unnormalised log posteriors: CLASSES, other, White and Black robots in shade, lit board.
 
         Board-like classes are judged on the board-side features (the pixel
@@ -127,6 +149,12 @@ class PixelModel:
         (against the glare-free board colour: glare lies on the board, not on
         the pieces); both are densities of the same pixel. ``differ`` (bool,
         per pixel) says where the two differ (under glare); None: everywhere.
+
+        ``as_before`` (per pixel, from :meth:`vision.reference.EmptyReference.as_before`;
+        -inf where unknown): the density of the pixel if it looks as the bare
+        board did at calibration. Where it is known, "board" is mostly that
+        (glare, a lamp arm's shadow, the lines and the grain are all "as
+        before") and printed ink is rare (the lines are in the reference).
         """
         if piece_feats is None:
             piece_feats = board_feats
@@ -138,11 +166,19 @@ class PixelModel:
             idx = np.flatnonzero(differ.reshape(-1))
             sub = board_feats.reshape(-1, N_FEATURES)[idx]
             out[np.ix_(BOARD_SIDE, idx)] = self._Wb @ self._monomials(sub)
+        if as_before is not None:
+            known = np.isfinite(as_before).reshape(-1)
+            idx = np.flatnonzero(known)
+            ab = as_before.reshape(-1)[idx]
+            generic = out[BOARD, idx] - np.float32(np.log(PRIORS[BOARD]))
+            out[BOARD, idx] = np.logaddexp(ab + _LOG_ASBEFORE, generic + _LOG_NEW_BOARD)
+        if board_feats.shape[:-1] == (SIZE, SIZE):
+            out[INK] += _ink_log_prior()
         return out.reshape((N_ALL,) + board_feats.shape[:-1])
 
     def posteriors(self, board_feats: np.ndarray, piece_feats: np.ndarray | None = None,
-                   differ: np.ndarray | None = None) -> np.ndarray:
-        ll = self.log_likelihoods(board_feats, piece_feats, differ)
+                   differ: np.ndarray | None = None, as_before: np.ndarray | None = None) -> np.ndarray:
+        ll = self.log_likelihoods(board_feats, piece_feats, differ, as_before)
         flat = ll.reshape(N_ALL, -1)
         top = np.maximum.reduce(flat, axis=0)
         flat -= top

@@ -38,10 +38,12 @@ from .features import N_FEATURES, Features, features, field_mask, rectify
 from .geometry import CORNER_NAMES, FIELD_CORNERS, point_coords, point_name, square_centers, square_name
 from .layout import BoardLayout, PointState, SquareState
 from .markers import detect_markers, homography_from_markers
+from .reference import EmptyReference, start_piece_coords
 
 FORMAT = "netzwerk-vision-calibration"
 VERSION = 1
 CHI2_5_999 = 20.5
+CHI2_2_99 = 9.21
 GLARE_PIECES_SHARE = 0.34  # share of the start pieces that may lie under strong glare
 COV_INFLATION = (2.0, 2.0, 2.0, 2.0, 2.0)  # per feature (3 brightness ratios, 2 chroma): one frame under-represents the spread of later frames (noise, JPEG, small light shifts)
 EMPTY_SIGMA_FLOOR = 0.12   # spread of the (normalised) robot evidence on empty squares, at least: a lit rim or a
@@ -59,6 +61,7 @@ class Calibration:
     method: str                                       # "markers" or "corners"
     marker_side: float | None                         # marker side in squares (markers only)
     appearance: Appearance
+    reference: EmptyReference | None = None           # the bare board of the calibration frame (None: older files)
 
     # -- geometry ------------------------------------------------------
     @property
@@ -78,7 +81,8 @@ class Calibration:
 
     # -- files -----------------------------------------------------------
     def to_json(self) -> dict:
-        d = asdict(self)
+        d = asdict(replace(self, reference=None))
+        d["reference"] = None if self.reference is None else self.reference.to_json()
         return {"format": FORMAT, "version": VERSION, **d}
 
     def save(self, path: str | Path) -> Path:
@@ -120,6 +124,8 @@ class Calibration:
                 point_empty_sigma=float(a["point_empty_sigma"]),
                 glare_level=float(a["glare_level"]),
             )
+            ref_data = data.get("reference")
+            reference = None if ref_data is None else EmptyReference.from_json(ref_data)
         except KeyError as exc:
             raise bad(f"field {exc.args[0]!r} is missing") from None
         except (TypeError, ValueError) as exc:
@@ -148,7 +154,7 @@ class Calibration:
             raise bad("the evidence model has the wrong shape")
         if not (app.square_sigma > 0 and app.empty_sigma > 0 and app.point_empty_sigma > 0 and app.point_sigma > 0 and app.colour_sigma > 0):
             raise bad("the appearance spreads must be positive")
-        return cls(size, _mat(H), method, side, app)
+        return cls(size, _mat(H), method, side, app, reference)
 
     @classmethod
     def load(cls, path: str | Path) -> "Calibration":
@@ -320,7 +326,7 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
             "in the board there; move the lamp or the camera a little and calibrate again"
         )
     app = learn_appearance(F, expected, glare_s > GLARE_CALIBRATION, glare_p > GLARE_CALIBRATION)
-    cal = Calibration(size, _mat(H), method, side, app)
+    cal = Calibration(size, _mat(H), method, side, app, EmptyReference.build(rect, *start_piece_coords(expected), app.lean))
     # the calibration must explain its own frame
     from .reader import BoardReader
 
@@ -444,7 +450,7 @@ def learn_appearance(F: Features, expected: BoardLayout, glared_squares=None, gl
     mk, ck = fit_gaussian(bpx)
     # shade: cast shadows and shaded sides next to robots, as seen around the robots
     ring = fg & (d_robot < 0.75) & not_bat & (m2(mw, cw, pfeats) > CHI2_5_999) & (m2(mk, ck, pfeats) > CHI2_5_999)
-    shade_px = feats[ring]
+    shade_px = pfeats[ring]
     if len(shade_px) < 40:
         shade_px = np.vstack([wshade, feats[board_px][:: 50] * 0 + mb.astype(np.float32) - 0.5])
     ms, cs = fit_gaussian(shade_px)

@@ -134,7 +134,8 @@ class BoardReader:
                 alignment=alignment,
             ), alignment
 
-        post = self._model.posteriors(feats, F.piece, F.glared)
+        ref = self._cal.reference
+        post = self._model.posteriors(feats, F.piece, F.glared, None if ref is None else ref.as_before(F))
         ew, eb, ea = app.expected_mass
         raw, colour = robot_evidence(post, self._swin)
         ma = window_mass(post[BATTERY], self._pwin) / ea
