@@ -9,8 +9,9 @@ killer replies are replayed and valued in compiled code.  Given the same node
 budget it returns the same turn as the Python searcher (tested); it is just
 much faster, so within a time budget it searches deeper.
 
-The tree walk itself stays in Python: generating a node's turns costs far
-more than walking to it, so compiling the walk would gain little.
+The tree walk itself stays in Python: generating a node's turns costs more
+than walking to it (about 60% against 25% of a search's time when profiled),
+so compiling the walk as well would gain at most about a third.
 """
 
 from __future__ import annotations
