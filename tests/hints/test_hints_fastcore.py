@@ -136,7 +136,7 @@ def test_compiled_search_equals_the_python_search_under_a_node_budget(rules: Rul
     for i, pos in enumerate(random_positions(rules, 2, seed=53)):
         board = Board.of(pos)
         limits = SearchLimits() if i == 0 else SearchLimits(max_depth=12, reply_plies=1)
-        a, b = Searcher(rules, limits), FastSearcher(rules, limits)
+        a, b = Searcher(rules, limits), FastSearcher(rules, limits, exact_reply=False)
         ca, va = a.search(board, 600.0, nodes=6000)
         cb, vb = b.search(board, 600.0, nodes=6000)
         assert (va, ca.robots.steps, ca.battery.moves) == (vb, cb.robots.steps, cb.battery.moves)
@@ -144,12 +144,29 @@ def test_compiled_search_equals_the_python_search_under_a_node_budget(rules: Rul
         assert (sa.nodes, sa.expansions, sa.depth, sa.killer_cuts, sa.partial) == (sb.nodes, sb.expansions, sb.depth, sb.killer_cuts, sb.partial)
 
 
-def test_strong_replies_give_legal_turns_in_the_compiled_search() -> None:
+@pytest.mark.parametrize("exact", [False, True], ids=["beam-replies", "exact-replies"])
+def test_strong_replies_give_legal_turns_in_the_compiled_search(exact: bool) -> None:
     limits = SearchLimits(reply_plies=1, max_depth=4)
-    for rules in (ORIGINAL, Rules.from_names(OPTIONS)):
+    for rules in (ORIGINAL, Rules.from_names(["must-capture"]), Rules.from_names(OPTIONS)):
         for pos in random_positions(rules, 2, seed=61):
-            best, _ = FastSearcher(rules, limits).search(Board.of(pos), 600.0, nodes=20000)
+            s = FastSearcher(rules, limits, exact_reply=exact)
+            best, _ = s.search(Board.of(pos), 600.0, nodes=20000)
             apply_turn(pos, make_turn(best.robots.steps, best.battery.moves), rules)
+
+
+def test_exact_replies_include_greedys_turn() -> None:
+    """With exact replies the opponent's first reply list is greedy's own list, so greedy's turn is in it."""
+    rules = ORIGINAL
+    for pos in random_positions(rules, 3, seed=67):
+        s = FastSearcher(rules, SearchLimits(reply_plies=1), exact_reply=True)
+        s._deadline = float("inf")
+        board = Board.of(pos)
+        key = (board.own, board.enemy, board.bats, fc.color_index(board.side))
+        kids = s._strong_children(key)
+        greedy = candidates(board, rules, root=True, limits=SearchLimits())
+        have = {tuple(int(x) for x in kids.rows[i, :3]) for i in range(len(kids))}
+        assert (greedy[0].robots.own, greedy[0].robots.enemy, greedy[0].battery.bats) in have
+        assert kids.vals[0] == greedy[0].value
 
 
 def test_hint_uses_the_compiled_search_and_the_env_var_switches_it_off(monkeypatch) -> None:
