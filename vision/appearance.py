@@ -141,7 +141,8 @@ class PixelModel:
         return X
 
     def log_likelihoods(self, board_feats: np.ndarray, piece_feats: np.ndarray | None = None,
-                        differ: np.ndarray | None = None, as_before: np.ndarray | None = None) -> np.ndarray:
+                        differ: np.ndarray | None = None, as_before: np.ndarray | None = None,
+                        as_before_share: np.ndarray | None = None) -> np.ndarray:
         """(10, ...) unnormalised log posteriors: CLASSES, other, White and Black robots in shade, lit board.
 
         Board-like classes are judged on the board-side features (the pixel
@@ -155,6 +156,8 @@ class PixelModel:
         board did at calibration. Where it is known, "board" is mostly that
         (glare, a lamp arm's shadow, the lines and the grain are all "as
         before") and printed ink is rare (the lines are in the reference).
+        ``as_before_share`` (float32, the frame's shape, optional): filled with
+        the share of "as before" in the board class (0 where unknown).
         """
         if piece_feats is None:
             piece_feats = board_feats
@@ -171,14 +174,25 @@ class PixelModel:
             idx = np.flatnonzero(known)
             ab = as_before.reshape(-1)[idx]
             generic = out[BOARD, idx] - np.float32(np.log(PRIORS[BOARD]))
+            # the two densities are shaped differently (the generic class is a full 5-feature
+            # Gaussian, "as before" a per-channel noise model), so their scales differ by a
+            # constant: level them on the bare board of this frame, where most pixels are unchanged
+            # and both explain them (then the priors decide; a changed pixel loses "as before")
+            level = float(np.median((generic - ab)[::4])) if idx.size else 0.0
+            ab = ab + np.float32(max(level, 0.0))
             out[BOARD, idx] = np.logaddexp(ab + _LOG_ASBEFORE, generic + _LOG_NEW_BOARD)
+            if as_before_share is not None:
+                flat = as_before_share.reshape(-1)
+                flat[:] = 0.0
+                flat[idx] = np.exp(ab + _LOG_ASBEFORE - out[BOARD, idx])
         if board_feats.shape[:-1] == (SIZE, SIZE):
             out[INK] += _ink_log_prior()
         return out.reshape((N_ALL,) + board_feats.shape[:-1])
 
     def posteriors(self, board_feats: np.ndarray, piece_feats: np.ndarray | None = None,
-                   differ: np.ndarray | None = None, as_before: np.ndarray | None = None) -> np.ndarray:
-        ll = self.log_likelihoods(board_feats, piece_feats, differ, as_before)
+                   differ: np.ndarray | None = None, as_before: np.ndarray | None = None,
+                   as_before_share: np.ndarray | None = None) -> np.ndarray:
+        ll = self.log_likelihoods(board_feats, piece_feats, differ, as_before, as_before_share)
         flat = ll.reshape(N_ALL, -1)
         top = np.maximum.reduce(flat, axis=0)
         flat -= top

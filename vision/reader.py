@@ -18,6 +18,7 @@ from .appearance import (
     SHADE,
     PixelModel,
     line_segments,
+    pixel_board_coords,
     point_windows,
     segment_contrast,
     segment_neighbours,
@@ -37,6 +38,7 @@ OCCLUSION_TOLERANCE = 0.08  # share of a field's window that may be unexplained 
 OCCLUDED_FIELD = 0.20        # share of a field's window unexplained -> that field is occluded
 GLARE_DOUBT = 0.5           # glare (share of the glare map) under a field above which "empty" and "White" blur
 GLARE_SPAN = 0.5
+GLARE_DOUBT_UNKNOWN = 0.2   # the same where the calibration frame did not show the bare square
 EDGE_DOUBT = 0.4           # background slope (log per square) under a square above which empty/White blur
 EDGE_SPAN = 0.3
 EDGE_TEMPER = 0.8          # share of the empty-vs-White evidence discounted on a shadow's edge
@@ -49,6 +51,14 @@ ADAPT_EVERY = 10            # adapt the appearance on every 10th readable frame 
 LINE_LOST = 0.3             # a line segment this much fainter than at calibration is hidden
 LOST_LINE_WEIGHT = 0.012    # each hidden segment beside empty squares counts as this much occlusion
 OCCLUDED_BOARD = 0.02        # share of the whole field unexplained -> "hand or object over the board"
+# the bare-board reference's second opinion (changed share of a square's window, relative to a robot's
+# pixel mass): an empty square changes < 0.2 (99%: < 0.7), a robot 1.0-4 (median 2.3)
+OFF_LINE = 0.12              # board units from the lines' centres where the change is counted
+REF_SHARE = 0.35             # a square is checked when this much of its window (off the lines) has a reference
+CHANGE_ROBOT = 0.7           # read empty but changed more than this: doubtful
+CHANGE_EMPTY = 0.5           # read as a robot but changed less than this: doubtful
+CHANGE_SPAN = 0.4
+_OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
 class BoardReader:
@@ -81,6 +91,13 @@ class BoardReader:
         self._fmask = field_mask()
         self._seg_squares, self._seg_points = segment_neighbours()
         self._fmask_tight = field_mask(tight=True).astype(np.float32)
+        ref = calibration.reference
+        # the change is counted off the printed lines: a sharper or blurrier frame than the
+        # calibration's, or a camera nudged by a pixel, changes the lines' edges, not a robot's body
+        x, y = pixel_board_coords()
+        off_line = np.minimum(np.abs(x - np.round(x)), np.abs(y - np.round(y))) > OFF_LINE
+        self._ref_valid = None if ref is None else ref.valid & off_line
+        self._ref_share = np.zeros(36) if ref is None else window_mass(self._ref_valid.astype(np.float32), self._swin)
         mid = rect_coords(line_segments().mean(axis=1))
         self._seg_mid = (np.clip(mid[:, 1].astype(int), 0, SIZE - 1), np.clip(mid[:, 0].astype(int), 0, SIZE - 1))
 
@@ -135,7 +152,12 @@ class BoardReader:
             ), alignment
 
         ref = self._cal.reference
-        post = self._model.posteriors(feats, F.piece, F.glared, None if ref is None else ref.as_before(F))
+        share = None
+        if ref is not None:
+            share = np.empty(feats.shape[:-1], np.float32)
+            post = self._model.posteriors(feats, F.piece, F.glared, ref.as_before(F), share)
+        else:
+            post = self._model.posteriors(feats, F.piece, F.glared)
         ew, eb, ea = app.expected_mass
         raw, colour = robot_evidence(post, self._swin)
         ma = window_mass(post[BATTERY], self._pwin) / ea
@@ -180,10 +202,14 @@ class BoardReader:
         darkest = np.minimum(np.minimum(rect[..., 0], rect[..., 1]), rect[..., 2])  # = rect.min(axis=2), 10x faster
         clipped = window_mass(((darkest >= CLIPPED_LEVEL) & (boardish > 0.5)).astype(np.float32), self._swin)
         # a doubt, not a verdict: at most half-way to a tie, so the evidence still picks the state
-        ug = MAX_DOUBT * np.clip(np.maximum((gs - GLARE_DOUBT) / GLARE_SPAN, (clipped - CLIPPED_SHARE) / CLIPPED_SPAN), 0, 1)
+        # (without a bare-board reference, the ranks of the start position, milder glare is doubtful)
+        glare_doubt = np.where(self._ref_share >= REF_SHARE, GLARE_DOUBT, GLARE_DOUBT_UNKNOWN)
+        ug = MAX_DOUBT * np.clip(np.maximum((gs - glare_doubt) / GLARE_SPAN, (clipped - CLIPPED_SHARE) / CLIPPED_SPAN), 0, 1)
         ew_mean = (sp[:, 0] + sp[:, 1]) / 2
         sp[:, 0] = (1 - ug) * sp[:, 0] + ug * ew_mean
         sp[:, 1] = (1 - ug) * sp[:, 1] + ug * ew_mean
+        if share is not None:
+            sp = self._check_against_reference(sp, post, share, ew, eb)
 
         # energy lines that vanished beside empty squares: something lies over them (a hand)
         robot_sq = sp.argmax(axis=1) != 0
@@ -245,6 +271,24 @@ class BoardReader:
             occluded_fraction=occluded,
             alignment=alignment,
         ), alignment
+
+    def _check_against_reference(self, sp: np.ndarray, post: np.ndarray, share: np.ndarray, ew: float, eb: float) -> np.ndarray:
+        """A second opinion where the calibration frame showed the bare square: how much changed.
+
+        A robot changes about as much of its window as it covers (more with its
+        shadow); an empty square changes next to nothing. Where the reading and
+        that disagree (a White robot washed out by glare read as empty, a lit
+        rim read as a robot), the square is made doubtful: never decided by
+        the change alone, since a new shadow changes a square too.
+        """
+        changed = (self._ref_valid & (post[BOARD] * share < 0.5) & (post[BATTERY] < 0.5)).astype(np.float32)
+        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, _OPEN)
+        cm = window_mass(changed, self._swin) / np.maximum(self._ref_share, 1e-6) / ((ew + eb) / 2)
+        known = self._ref_share >= REF_SHARE
+        empty = sp.argmax(axis=1) == 0
+        doubt = np.where(empty, np.clip((cm - CHANGE_ROBOT) / CHANGE_SPAN, 0, 1), np.clip((CHANGE_EMPTY - cm) / CHANGE_SPAN, 0, 1))
+        doubt = MAX_DOUBT * np.where(known, doubt, 0.0)[:, None]
+        return (1 - doubt) * sp + doubt / 3
 
     def _adapt(self, feats: np.ndarray, pfeats: np.ndarray, post: np.ndarray) -> None:
         """Move each class mean a little towards this frame's confidently classified pixels."""
