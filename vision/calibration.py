@@ -124,8 +124,6 @@ class Calibration:
                 point_empty_sigma=float(a["point_empty_sigma"]),
                 glare_level=float(a["glare_level"]),
             )
-            ref_data = data.get("reference")
-            reference = None if ref_data is None else EmptyReference.from_json(ref_data)
         except KeyError as exc:
             raise bad(f"field {exc.args[0]!r} is missing") from None
         except (TypeError, ValueError) as exc:
@@ -136,6 +134,11 @@ class Calibration:
             raise bad("the homography is not an invertible 3x3 matrix")
         if method not in ("markers", "corners"):
             raise bad(f"unknown method {method!r}")
+        ref_data = data.get("reference")
+        try:
+            reference = None if ref_data is None else EmptyReference.from_json(ref_data)
+        except ValueError as exc:
+            raise bad(f"{exc} (calibrate again)") from None
         means, covs = None, None
         try:
             means, covs = app.arrays()
