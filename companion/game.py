@@ -845,6 +845,23 @@ class Companion:
         self._journal_rejection(UNREADABLE, reason, None)
         self._log("unreadable", f"{reason}; press confirm again", ply=self._ply(), squares=squares, points=points)
 
+    def _learn_bare(self, frame: Frame, position: Position) -> None:
+        """Let the camera learn the bare board of squares this accepted turn left empty.
+
+        The calibration frame shows the bare board only off the start ranks;
+        each accepted frame shows more of it (vision.reader.BoardReader.learn_bare).
+        Information only: a failure is logged, never stops the game.
+        """
+        learn = getattr(self.reader, "learn_bare", None)
+        if learn is None:
+            return
+        try:
+            from .vision_bridge import layout_from_position
+
+            learn(frame.image, layout_from_position(position))
+        except Exception as exc:  # the turn is accepted and journaled either way
+            self._log("camera", f"the bare board was not learned from this frame ({exc})")
+
     def _accepted(self, verdict: Verdict, frame: Frame) -> None:
         before = self.referee.position
         assert verdict.turn is not None and self.game_id is not None
@@ -860,6 +877,7 @@ class Companion:
         self.referee.accept(verdict)
         self.panel.clear_pointer()
         self.panel.signal_accepted()
+        self._learn_bare(frame, verdict.position)
         st = verdict.status
         self._log("accepted", f"{before.to_move.label}: {verdict.turn}", ply=record.ply, turn=str(verdict.turn))
         if st is not None and st.over and st.winner is not None:

@@ -32,6 +32,7 @@ from .features import PPU, SIZE, features, field_mask, rect_coords, rectify
 from .geometry import point_coords, point_name, square_name
 from .layout import BoardLayout, POINT_STATES, SQUARE_STATES
 from .reading import BoardReading, unreadable
+from .reference import bare_mask, square_cells, start_piece_coords
 
 MIN_ALIGNMENT = 0.4          # median line contrast relative to calibration below this: board moved
 OCCLUSION_TOLERANCE = 0.08  # share of a field's window that may be unexplained (glints, dust)
@@ -91,13 +92,11 @@ class BoardReader:
         self._fmask = field_mask()
         self._seg_squares, self._seg_points = segment_neighbours()
         self._fmask_tight = field_mask(tight=True).astype(np.float32)
-        ref = calibration.reference
         # the change is counted off the printed lines: a sharper or blurrier frame than the
         # calibration's, or a camera nudged by a pixel, changes the lines' edges, not a robot's body
         x, y = pixel_board_coords()
-        off_line = np.minimum(np.abs(x - np.round(x)), np.abs(y - np.round(y))) > OFF_LINE
-        self._ref_valid = None if ref is None else ref.valid & off_line
-        self._ref_share = np.zeros(36) if ref is None else window_mass(self._ref_valid.astype(np.float32), self._swin)
+        self._off_line = np.minimum(np.abs(x - np.round(x)), np.abs(y - np.round(y))) > OFF_LINE
+        self._use_reference()
         mid = rect_coords(line_segments().mean(axis=1))
         self._seg_mid = (np.clip(mid[:, 1].astype(int), 0, SIZE - 1), np.clip(mid[:, 0].astype(int), 0, SIZE - 1))
 
@@ -107,6 +106,52 @@ class BoardReader:
         app = self._cal.appearance
         new = replace(app, means=tuple(tuple(float(v) for v in m) for m in self._means))
         return self._cal.with_appearance(new)
+
+    def _use_reference(self) -> None:
+        ref = self._cal.reference
+        self._ref_valid = None if ref is None else ref.valid & self._off_line
+        self._ref_share = np.zeros(36) if ref is None else window_mass(self._ref_valid.astype(np.float32), self._swin)
+
+    def learn_bare(self, image: np.ndarray, layout: BoardLayout) -> int:
+        """Extend the bare-board reference with a frame the caller knows shows ``layout``.
+
+        The calibration frame shows the bare board only where the start
+        position has no piece; as a game goes on, squares of the start ranks
+        are left empty. Given a frame whose layout the caller has established
+        (the companion: an accepted turn), every square that is bare there,
+        read as empty with confidence and not yet in the reference, joins it
+        (clear of robots and batteries, as at calibration). Returns the number
+        of squares that gained reference pixels (0 when there is nothing to add
+        or no reference).
+        """
+        ref = self._cal.reference
+        if ref is None or not isinstance(layout, BoardLayout):
+            return 0
+        image = check_image(image, self._cal.image_size)
+        if blank_reason(image):
+            return 0
+        reading, _ = self._read(image)
+        if reading.occluded_fraction > OCCLUDED_BOARD:
+            return 0
+        sconf = reading.square_probs.max(axis=1)
+        sq_state = reading.square_probs.argmax(axis=1)
+        new = [q for q in range(36) if layout.squares[q].value == "empty" and sq_state[q] == 0
+               and sconf[q] >= self.min_confidence and self._ref_share[q] < REF_SHARE]
+        if not new:
+            return 0
+        robots, bats = start_piece_coords(layout)
+        # a point whose reading is doubtful counts as a battery: its disc stays out
+        doubt_p = [p for p in range(49) if reading.point_probs[p].max() < self.min_confidence]
+        bats = np.vstack([bats, point_coords()[doubt_p].reshape(-1, 2)])
+        mask = square_cells(new) & bare_mask(robots, bats, self._cal.appearance.lean)
+        rect = rectify(image, self._cal.H)
+        updated = ref.extended(rect, np.log(rect.astype(np.float32) + 8.0), mask)
+        if updated is ref:
+            return 0
+        before = self._ref_share.copy()
+        self._cal = replace(self._cal, reference=updated)
+        self._use_reference()
+        return int(sum(1 for q in new if self._ref_share[q] > before[q] + 0.05))
 
     def relocate(self, image: np.ndarray) -> bool:
         """Find the board again by its markers (camera nudged). True if the homography changed."""

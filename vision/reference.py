@@ -55,19 +55,29 @@ class EmptyReference:
         (a tilted camera sees a robot's top beside its foot). None when too
         little bare board is left to be of use.
         """
-        v, u = np.mgrid[0:SIZE, 0:SIZE].astype(np.float64)
-        x, y = (u + 0.5) / PPU - 0.5, 6.5 - (v + 0.5) / PPU
-        valid = field_mask(tight=True).copy()
-        c, ex, ey = lean
-        for rx, ry in np.asarray(robots_xy, np.float64).reshape(-1, 2):
-            lx, ly = rx + c * rx + ex, ry + c * ry + ey
-            for px, py in ((rx, ry), (lx, ly)):
-                valid &= np.hypot(x - px, y - py) > ROBOT_CLEARANCE
-        for bx, by in np.asarray(batteries_xy, np.float64).reshape(-1, 2):
-            valid &= np.hypot(x - bx, y - by) > BATTERY_CLEARANCE
+        valid = bare_mask(robots_xy, batteries_xy, lean)
         if valid.sum() < MIN_VALID:
             return None
         return cls(np.ascontiguousarray(rect, np.uint8), valid)
+
+    def extended(self, rect: np.ndarray, li_now: np.ndarray, new_valid: np.ndarray) -> "EmptyReference":
+        """This reference plus the pixels ``new_valid`` of a later top view ``rect`` (its log colour ``li_now``).
+
+        The new pixels are brought into the reference's light first (the same
+        smooth surface :meth:`as_before` takes out), so old and new parts
+        compare alike with later frames.
+        """
+        add = new_valid & ~self.valid
+        if not add.any():
+            return self
+        li_ref, _, samples, design, basis, _, _ = self._prepared()
+        li = li_now.reshape(-1, 3)
+        coef = _robust_surface(li[samples] - li_ref[samples], design)
+        flat = add.reshape(-1)
+        moved = np.exp(li[flat] - basis[flat] @ coef) - 8.0
+        image = self.image.reshape(-1, 3).copy()
+        image[flat] = np.clip(np.round(moved), 0, 255).astype(np.uint8)
+        return EmptyReference(image.reshape(self.image.shape), self.valid | add)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, EmptyReference):
@@ -174,6 +184,33 @@ class EmptyReference:
         if valid.size != SIZE * SIZE:
             raise ValueError("the bare-board reference mask has the wrong size")
         return cls(img, valid.reshape(SIZE, SIZE).astype(bool))
+
+
+def bare_mask(robots_xy: np.ndarray, batteries_xy: np.ndarray,
+              lean: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> np.ndarray:
+    """Top-view pixels of the field that show bare board when robots and batteries stand there."""
+    v, u = np.mgrid[0:SIZE, 0:SIZE].astype(np.float64)
+    x, y = (u + 0.5) / PPU - 0.5, 6.5 - (v + 0.5) / PPU
+    valid = field_mask(tight=True).copy()
+    c, ex, ey = lean
+    for rx, ry in np.asarray(robots_xy, np.float64).reshape(-1, 2):
+        lx, ly = rx + c * rx + ex, ry + c * ry + ey
+        for px, py in ((rx, ry), (lx, ly)):
+            valid &= np.hypot(x - px, y - py) > ROBOT_CLEARANCE
+    for bx, by in np.asarray(batteries_xy, np.float64).reshape(-1, 2):
+        valid &= np.hypot(x - bx, y - by) > BATTERY_CLEARANCE
+    return valid
+
+
+def square_cells(squares) -> np.ndarray:
+    """Top-view pixels within the cells of the given squares (index rank*6+file), lines included."""
+    v, u = np.mgrid[0:SIZE, 0:SIZE].astype(np.float64)
+    x, y = (u + 0.5) / PPU - 0.5, 6.5 - (v + 0.5) / PPU
+    out = np.zeros((SIZE, SIZE), bool)
+    for q in squares:
+        f, r = q % 6, q // 6
+        out |= (x >= f - 0.02) & (x <= f + 1.02) & (y >= r - 0.02) & (y <= r + 1.02)
+    return out
 
 
 def _robust_surface(d: np.ndarray, A: np.ndarray, rounds: int = 4, scale: float = 0.08) -> np.ndarray:

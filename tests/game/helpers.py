@@ -149,7 +149,8 @@ def make(tmp_path: Path, board: Placement | Position | None = None, *, source=No
     src = source if source is not None else TableCamera(table, clock)
     jr = journal if journal is not None else Journal(tmp_path / "journal.sqlite")
     kw.setdefault("timings", TIMINGS)
-    comp = Companion(panel, src, jr, calibrate=fake_calibrate, make_reader=lambda cal: FakeReader(), **kw)
+    kw.setdefault("make_reader", lambda cal: FakeReader())
+    comp = Companion(panel, src, jr, calibrate=fake_calibrate, **kw)
     return comp, table
 
 

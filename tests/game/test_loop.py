@@ -406,3 +406,43 @@ def test_buttons_of_a_finished_game_do_nothing_while_waiting_for_the_start(game)
     comp.run_for(0.3)
     assert comp.phase == CHECK and len(comp.journal.game(1).turns) == n_turns == 1
     assert comp.pending is None
+
+
+class _LearningReader:
+    """The fake reader plus vision's learn_bare hook: records what the companion teaches it."""
+
+    def __init__(self, fail: bool = False) -> None:
+        from .helpers import FakeReader
+
+        self.inner = FakeReader()
+        self.fail = fail
+        self.taught: list = []
+
+    def read(self, image):
+        return self.inner.read(image)
+
+    def learn_bare(self, image, layout):
+        self.taught.append(layout)
+        if self.fail:
+            raise RuntimeError("reference full")
+        return 1
+
+
+@pytest.mark.parametrize("fail", [False, True])
+def test_an_accepted_turn_teaches_the_camera_the_bare_board(tmp_path, fail):
+    """After each accepted turn the reader learns the bare squares of the new position; its failure never stops the game."""
+    from companion.vision_bridge import layout_from_position
+
+    reader = _LearningReader(fail=fail)
+    comp, table = make(tmp_path, make_reader=lambda cal: reader)
+    try:
+        ready(comp)
+        assert comp.phase == PLAYING
+        play(comp, table, "a1-a2")
+        assert comp.panel.state().status == "accepted"
+        assert reader.taught == [layout_from_position(comp.referee.position)]
+        assert any("bare board was not learned" in e.text for e in comp.log) == fail
+        play(comp, table, "a6-a5")
+        assert len(reader.taught) == 2 and comp.panel.state().status == "accepted"
+    finally:
+        close(comp)

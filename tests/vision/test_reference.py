@@ -116,3 +116,36 @@ def test_too_little_bare_board_gives_no_reference():
     rect = np.zeros((7 * PPU, 7 * PPU, 3), np.uint8)
     everywhere = np.array([[x + 0.5, y + 0.5] for x in range(6) for y in range(6)])
     assert EmptyReference.build(rect, everywhere, np.zeros((0, 2))) is None
+
+
+def test_learning_the_bare_board_of_vacated_start_squares(calibration):
+    """After a turn the caller has established, vacated start squares join the reference."""
+    reader = BoardReader(calibration, adapt=False)
+    share_before = reader._ref_share.copy()
+    moved = BoardLayout.from_sets(white=[1, 2, 3, 4, 5, 6], black=range(30, 36),
+                                  batteries=list(range(7, 14)) + list(range(35, 42)))  # a1 -> a2
+    frame = render(moved, 9001, frame=30, tilt=18.0, rotation=37.0, shadow=0.0, glare=0.0)
+    assert reader.learn_bare(frame.image, moved) == 1   # a1
+    assert reader._ref_share[0] > share_before[0] + 0.1
+    assert reader.calibration.reference.valid.sum() > calibration.reference.valid.sum()
+    assert reader.learn_bare(frame.image, moved) == 0   # nothing new the second time
+    # a robot put back on a1 now shows as a change there, and is read
+    back = render(START, 9001, frame=31, tilt=18.0, rotation=37.0, shadow=0.0, glare=0.0)
+    reading = reader.read(back.image)
+    assert wrong_fields(reading, START) == ([], [])
+    assert reading.readable
+
+
+def test_learning_refuses_what_it_cannot_trust(calibration):
+    reader = BoardReader(calibration, adapt=False)
+    moved = BoardLayout.from_sets(white=[1, 2, 3, 4, 5, 6], black=range(30, 36),
+                                  batteries=list(range(7, 14)) + list(range(35, 42)))
+    # the frame still shows the robot on a1: the caller's layout says bare, the reading disagrees
+    frame = render(START, 9001, frame=32, tilt=18.0, rotation=37.0, shadow=0.0, glare=0.0)
+    assert reader.learn_bare(frame.image, moved) == 0
+    hand = render(moved, 9001, frame=33, tilt=18.0, rotation=37.0, shadow=0.0, glare=0.0, hand=True)
+    reader.learn_bare(hand.image, moved)
+    assert reader._ref_share[0] == 0 or reader.read(frame.image).square_probs[0].argmax() == 1
+    old = BoardReader(Calibration(calibration.image_size, calibration.homography, calibration.method,
+                                  calibration.marker_side, calibration.appearance, None))
+    assert old.learn_bare(frame.image, moved) == 0
