@@ -82,11 +82,19 @@ def warm_up_in_background() -> threading.Thread:
 
     Until it is done :func:`warming` is true and a hint uses the Python search
     instead of waiting for the compiler (a cold compile takes about a minute
-    on the dev machine; later starts load numba's cache in well under a second)."""
+    on the dev machine; later starts load numba's cache in well under a second).
+
+    The compiling itself runs in a child process first: it fills numba's
+    on-disk cache on another core without holding this interpreter's lock
+    (the referee's loop keeps its pace), then this process only loads the
+    cache. If the child fails (no writable cache, say), this thread compiles.
+    """
     _warming.set()
 
     def work() -> None:
         try:
+            if core() is not None:
+                _compile_in_child()
             warm_up()
         finally:
             _warming.clear()
@@ -94,3 +102,17 @@ def warm_up_in_background() -> threading.Thread:
     t = threading.Thread(target=work, name="hints-jit-warm-up", daemon=True)
     t.start()
     return t
+
+
+def _compile_in_child(timeout: float = 1800.0) -> bool:
+    """Compile the core in a separate Python process (filling numba's cache). True if it succeeded."""
+    import subprocess
+    import sys
+
+    code = "from companion.hints.jit import warm_up; import sys; sys.exit(0 if warm_up() is not None else 1)"
+    try:
+        done = subprocess.run([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=timeout, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0

@@ -249,3 +249,15 @@ def test_a_cache_that_cannot_be_placed_compiles_without_it(monkeypatch) -> None:
 
 def test_warm_up_runs() -> None:
     assert jit.warm_up() is not None
+
+
+def test_compiling_in_a_child_process_fills_the_cache_this_process_loads():
+    """netzwerk run's warm-up compiles in a child (no lock contention with the loop), then loads here."""
+    from companion.hints import jit
+
+    if not jit.available():
+        pytest.skip(f"no compiled core: {jit.why_not()}")
+    assert jit._compile_in_child(timeout=600) is True
+    t = jit.warm_up_in_background()
+    t.join(timeout=600)
+    assert not t.is_alive() and not jit.warming()
