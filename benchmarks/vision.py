@@ -4,8 +4,8 @@
     python benchmarks/vision.py --quick    # a smoke run (about a minute)
 
 Every setup (camera pose, board, lamp, marker size) comes from a seed that was
-never used while developing (default bases 5700000 for the accuracy part and
-5800000 for the sweep; 820000+, 1720000+, 5100000+ to 5600000+ were used
+never used while developing (default bases 5900000 for the accuracy part and
+6000000 for the sweep; 820000+, 1720000+, 5100000+ to 5800000+ were used
 before and have been seen; development uses 3000000-3700000 and 9001+). Each setup is calibrated
 from its start-position frame, then frames of random layouts (14 batteries,
 up to 6 robots per colour, pieces off-centre by up to 1/4 square and turned)
@@ -151,7 +151,14 @@ def reliability(pairs) -> list[str]:
 
 
 def latency(seed: int, reps: int) -> dict:
-    cal = calibrate(render(START, seed).image, START)
+    for seed in range(seed, seed + 20):  # the first set-up that calibrates (a few are refused)
+        try:
+            cal = calibrate(render(START, seed).image, START)
+            break
+        except Exception:
+            continue
+    else:
+        raise SystemExit(f"latency: none of 20 set-ups from seed {seed - 19} calibrates")
     reader = BoardReader(cal, adapt=True)
     frame = render(random_layout(np.random.default_rng(seed)), seed, frame=1).image
     reader.read(frame)  # warm up
@@ -185,8 +192,8 @@ def latency(seed: int, reps: int) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="a small run (smoke test)")
-    ap.add_argument("--seed-base", type=int, default=5700000, help="first setup seed of the accuracy part (default: never used in development)")
-    ap.add_argument("--sweep-seed-base", type=int, default=5800000, help="first setup seed of the robustness sweep (default: never used in development)")
+    ap.add_argument("--seed-base", type=int, default=5900000, help="first setup seed of the accuracy part (default: never used in development)")
+    ap.add_argument("--sweep-seed-base", type=int, default=6000000, help="first setup seed of the robustness sweep (default: never used in development)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--only", choices=("accuracy", "sweep", "latency"), help="run one part only")
     args = ap.parse_args(argv)

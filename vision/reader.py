@@ -42,6 +42,7 @@ GLARE_SPAN = 0.5
 GLARE_DOUBT_UNKNOWN = 0.2   # the same where the calibration frame did not show the bare square
 EDGE_DOUBT = 0.4           # background slope (log per square) under a square above which empty/White blur
 EDGE_SPAN = 0.3
+EDGE_DOUBT_UNKNOWN = 0.2    # the same where the calibration frame did not show the bare square
 EDGE_TEMPER = 0.8          # share of the empty-vs-White evidence discounted on a shadow's edge
 MAX_DOUBT = 0.5            # glare / saturation make a field doubtful (below 0.75), never a coin toss
 LINE_GLARE = 0.3          # a line segment under this much glare may look faint without a hand over it
@@ -224,7 +225,9 @@ class BoardReader:
         # beside it may pass for a White robot: the empty-vs-White evidence counts for less
         # (strong evidence stays decisive, marginal evidence becomes doubtful)
         edge = window_mass(_slope(F.log_bg), self._swin)
-        temper = 1 - EDGE_TEMPER * np.clip((edge - EDGE_DOUBT) / EDGE_SPAN, 0, 1)
+        # (without a bare-board reference, the ranks of the start position, a milder edge is doubtful)
+        edge_doubt = np.where(self._ref_share >= REF_SHARE, EDGE_DOUBT, EDGE_DOUBT_UNKNOWN)
+        temper = 1 - EDGE_TEMPER * np.clip((edge - edge_doubt) / EDGE_SPAN, 0, 1)
         ll[:, 1] = ll[:, 0] + (ll[:, 1] - ll[:, 0]) * temper
         sp = _softmax(ll)
         llp = np.stack([
