@@ -103,7 +103,8 @@ def make_searcher(rules: Rules, limits: SearchLimits | None = None, jit: bool | 
             from .fastsearch import FastSearcher
 
             try:
-                return FastSearcher(rules, limits)  # loads (or compiles) the core on first use
+                _jit.ensure_warm()  # load (or compile) the core now, not inside the search's budget
+                return FastSearcher(rules, limits)
             except Exception:
                 if jit:
                     raise
@@ -220,9 +221,9 @@ def hint(
     """
     _check_open(pos, rules)
     rng = rng or random.Random(0)
-    t0 = time.perf_counter()
     board = Board.of(pos)
-    searcher = make_searcher(rules, limits, jit)
+    searcher = make_searcher(rules, limits, jit)  # a fresh process loads the compiled core here, once
+    t0 = time.perf_counter()
     try:
         try:
             best, value = searcher.search(board, budget, nodes)

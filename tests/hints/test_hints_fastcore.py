@@ -261,3 +261,15 @@ def test_compiling_in_a_child_process_fills_the_cache_this_process_loads():
     t = jit.warm_up_in_background()
     t.join(timeout=600)
     assert not t.is_alive() and not jit.warming()
+
+
+def test_a_fresh_hint_loads_the_core_before_its_clock_starts():
+    """The seconds a hint reports are its own search, not numba loading its cache."""
+    from companion.hints import jit
+    from companion.hints.players import make_searcher
+
+    if not jit.available():
+        pytest.skip(f"no compiled core: {jit.why_not()}")
+    jit._warm.clear()
+    make_searcher(Rules(), None)
+    assert jit._warm.is_set()
