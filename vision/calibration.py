@@ -547,15 +547,15 @@ def learn_appearance(F: Features, expected: BoardLayout, glared_squares=None, gl
     )
 
 
-_OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))  # drops thin streaks, keeps compact blobs
 
 
 def robot_evidence(post: np.ndarray, swin) -> tuple[np.ndarray, np.ndarray]:
     """Per square: robot-pixel mass in its window, and the White share of that mass."""
     tight = field_mask(tight=True)
     # an opening drops thin streaks (the lit rim along a shadow's edge); robots are compact blobs
-    qw = cv2.morphologyEx((post[WHITE] + post[WHITE_SHADED]) * tight, cv2.MORPH_OPEN, _OPEN_KERNEL)
-    qb = cv2.morphologyEx((post[BLACK] + post[BLACK_SHADED]) * tight, cv2.MORPH_OPEN, _OPEN_KERNEL)
+    qw = cv2.morphologyEx((post[WHITE] + post[WHITE_SHADED]) * tight, cv2.MORPH_OPEN, OPEN_KERNEL)
+    qb = cv2.morphologyEx((post[BLACK] + post[BLACK_SHADED]) * tight, cv2.MORPH_OPEN, OPEN_KERNEL)
     mw, mb = window_mass(qw, swin), window_mass(qb, swin)
     raw = mw + mb
     return raw, mw / np.maximum(raw, 1e-6)

@@ -26,7 +26,7 @@ from .appearance import (
     window_mass,
 )
 from .battery_side import with_battery_sides
-from .calibration import Calibration, blank_reason, check_image, locate_board, robot_evidence, square_centres_for
+from .calibration import OPEN_KERNEL, Calibration, blank_reason, check_image, locate_board, robot_evidence, square_centres_for
 from .errors import VisionError
 from .features import PPU, SIZE, features, field_mask, rect_coords, rectify
 from .geometry import point_coords, point_name, square_name
@@ -60,7 +60,6 @@ REF_SHARE = 0.35             # a square is checked when this much of its window 
 CHANGE_ROBOT = 0.7           # read empty but changed more than this: doubtful
 CHANGE_EMPTY = 0.5           # read as a robot but changed less than this: doubtful
 CHANGE_SPAN = 0.4
-_OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
 class BoardReader:
@@ -145,8 +144,7 @@ class BoardReader:
         doubt_p = [p for p in range(49) if reading.point_probs[p].max() < self.min_confidence]
         bats = np.vstack([bats, point_coords()[doubt_p].reshape(-1, 2)])
         mask = square_cells(new) & bare_mask(robots, bats, self._cal.appearance.lean)
-        rect = rectify(image, self._cal.H)
-        updated = ref.extended(rect, np.log(rect.astype(np.float32) + 8.0), mask)
+        updated = ref.extended(rectify(image, self._cal.H), mask)
         if updated is ref:
             return 0
         before = self._ref_share.copy()
@@ -330,7 +328,7 @@ class BoardReader:
         the change alone, since a new shadow changes a square too.
         """
         changed = (self._ref_valid & (post[BOARD] * share < 0.5) & (post[BATTERY] < 0.5)).astype(np.float32)
-        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, _OPEN)
+        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, OPEN_KERNEL)
         cm = window_mass(changed, self._swin) / np.maximum(self._ref_share, 1e-6) / ((ew + eb) / 2)
         known = self._ref_share >= REF_SHARE
         empty = sp.argmax(axis=1) == 0

@@ -27,7 +27,8 @@ from math import lgamma, log, pi
 import cv2
 import numpy as np
 
-from .features import N_FEATURES, PPU, SIZE, features, field_mask
+from .appearance import pixel_board_coords
+from .features import N_FEATURES, SIZE, field_mask
 from .geometry import point_coords, square_centers
 
 ROBOT_CLEARANCE = 0.8    # board units around a start robot (its cast shadow too) that are not bare board
@@ -60,8 +61,8 @@ class EmptyReference:
             return None
         return cls(np.ascontiguousarray(rect, np.uint8), valid)
 
-    def extended(self, rect: np.ndarray, li_now: np.ndarray, new_valid: np.ndarray) -> "EmptyReference":
-        """This reference plus the pixels ``new_valid`` of a later top view ``rect`` (its log colour ``li_now``).
+    def extended(self, rect: np.ndarray, new_valid: np.ndarray) -> "EmptyReference":
+        """This reference plus the pixels ``new_valid`` of a later top view ``rect``.
 
         The new pixels are brought into the reference's light first (the same
         smooth surface :meth:`as_before` takes out), so old and new parts
@@ -70,9 +71,9 @@ class EmptyReference:
         add = new_valid & ~self.valid
         if not add.any():
             return self
-        li_ref, _, samples, design, basis, _, _ = self._prepared()
-        li = li_now.reshape(-1, 3)
-        coef = _robust_surface(li[samples] - li_ref[samples], design)
+        li = np.log(rect.astype(np.float32) + 8.0).reshape(-1, 3)   # as vision.features.Features.log_image
+        coef = self._light_change(li)
+        basis = self._prepared()[4]
         flat = add.reshape(-1)
         moved = np.exp(li[flat] - basis[flat] @ coef) - 8.0
         image = self.image.reshape(-1, 3).copy()
@@ -88,12 +89,6 @@ class EmptyReference:
         return hash((self.image.tobytes(), self.valid.tobytes()))
 
     # -- use -----------------------------------------------------------------
-    def square_share(self, windows) -> np.ndarray:
-        """Per window: the share of its weight on bare-board reference pixels."""
-        from .appearance import window_mass
-
-        return window_mass(self.valid.astype(np.float32), windows)
-
     def as_before(self, features_now) -> np.ndarray:
         """Per pixel: log density of the pixel if the spot looks as it did (-inf where unknown).
 
@@ -113,9 +108,9 @@ class EmptyReference:
         bare-board pixels: most of the board is unchanged from frame to
         frame), so noise, JPEG and blur set it, not a constant.
         """
-        li_ref, inv, samples, design, basis, idx, noise_idx = self._prepared()
+        li_ref, inv, _, _, basis, idx, noise_idx = self._prepared()
         li = features_now.log_image.reshape(-1, 3)
-        coef = _robust_surface(li[samples] - li_ref[samples], design)
+        coef = self._light_change(li)
         e = li[idx] - li_ref[idx] - basis[idx] @ coef                # change of each bare-board pixel, log units
         iv = inv[idx]
         grey = np.abs(e[noise_idx]) / iv[noise_idx]                  # in grey levels
@@ -132,6 +127,12 @@ class EmptyReference:
         out = np.full(SIZE * SIZE, -np.inf, np.float32)
         out[idx] = ll
         return out.reshape(SIZE, SIZE)
+
+    def _light_change(self, li: np.ndarray) -> np.ndarray:
+        """Coefficients (over the light-surface bases) of the smooth change of light from the
+        reference to a frame of flat log colour ``li``, fitted on the bare-board samples."""
+        li_ref, _, samples, design, _, _, _ = self._prepared()
+        return _robust_surface(li[samples] - li_ref[samples], design)
 
     def _prepared(self):
         """Flat log colour, 1 / (grey level + 8), the light-surface samples and bases, the bare-board
@@ -189,8 +190,7 @@ class EmptyReference:
 def bare_mask(robots_xy: np.ndarray, batteries_xy: np.ndarray,
               lean: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> np.ndarray:
     """Top-view pixels of the field that show bare board when robots and batteries stand there."""
-    v, u = np.mgrid[0:SIZE, 0:SIZE].astype(np.float64)
-    x, y = (u + 0.5) / PPU - 0.5, 6.5 - (v + 0.5) / PPU
+    x, y = pixel_board_coords()
     valid = field_mask(tight=True).copy()
     c, ex, ey = lean
     for rx, ry in np.asarray(robots_xy, np.float64).reshape(-1, 2):
@@ -204,8 +204,7 @@ def bare_mask(robots_xy: np.ndarray, batteries_xy: np.ndarray,
 
 def square_cells(squares) -> np.ndarray:
     """Top-view pixels within the cells of the given squares (index rank*6+file), lines included."""
-    v, u = np.mgrid[0:SIZE, 0:SIZE].astype(np.float64)
-    x, y = (u + 0.5) / PPU - 0.5, 6.5 - (v + 0.5) / PPU
+    x, y = pixel_board_coords()
     out = np.zeros((SIZE, SIZE), bool)
     for q in squares:
         f, r = q % 6, q // 6
