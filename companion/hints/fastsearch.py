@@ -24,12 +24,8 @@ import numpy as np
 from ..engine import Step
 from ..rules import Rules
 from .board import WIN, Board
-from .search import Candidate, SearchLimits, SearchStats
+from .search import Candidate, SearchLimits, SearchStats, _Timeout, deepen
 from .turngen import BatteryPhase, RobotOutcome
-
-
-class _Timeout(Exception):
-    pass
 
 
 class Kids:
@@ -95,8 +91,6 @@ def _call(fc, key: tuple, flags: int, root: bool, lim: SearchLimits):
     )
 
 
-_warm = False
-
 DEFAULT_LIMITS = SearchLimits(max_depth=12, reply_plies=1)
 """The compiled search's limits when none are given: what its speed buys.  The
 opponent's first reply gets the strong generator (with :data:`EXACT_REPLY` the
@@ -120,12 +114,9 @@ class FastSearcher:
         """``exact_reply``: the opponent's replies at the strong plies (``limits.reply_plies``) come
         from the root generator, greedy's own (every robot-phase outcome), instead of the
         beam-grown ``reply_*`` one; default :data:`EXACT_REPLY`."""
-        from . import fastcore
+        from . import fastcore, jit
 
-        global _warm
-        if not _warm:  # compile or load every entry point now, not in the middle of the first search
-            fastcore.warm_up()
-            _warm = True
+        jit.ensure_warm()  # compile or load every entry point now, not in the middle of the first search
         self.fc = fastcore
         self.rules = rules
         self.flags = fastcore.flags_of(rules)
@@ -271,36 +262,10 @@ class FastSearcher:
         if best_value >= WIN or len(roots) == 1:
             self.stats.elapsed = time.perf_counter() - t0
             return row_candidate(best_value, roots.rows[0], board.side), best_value
-        order = list(range(len(roots)))
-        vals = roots.vals
-        try:
-            for depth in range(2, self.limits.max_depth + 1):
-                alpha = -WIN * 2
-                scored: list[tuple[float, int]] = []
-                it_best, it_value = None, -WIN * 2
-                for i in order:
-                    if abs(vals[i]) >= WIN:
-                        v = vals[i]
-                    else:
-                        try:
-                            v = -self._negamax(roots.child(i), depth - 1, -WIN * 2, -alpha)
-                        except _Timeout:
-                            if it_best is not None:
-                                best, best_value = it_best, it_value
-                                self.stats.depth = depth
-                                self.stats.partial = True
-                            raise
-                    scored.append((v, i))
-                    if v > it_value:
-                        it_best, it_value = i, v
-                        alpha = max(alpha, v)
-                best, best_value = it_best, it_value
-                self.stats.depth = depth
-                if best_value >= WIN or best_value <= -WIN:
-                    break
-                scored.sort(key=lambda t: t[0], reverse=True)
-                order = [i for _, i in scored]
-        except _Timeout:
-            pass
+        best, best_value = deepen(
+            list(range(len(roots))), roots.vals.__getitem__,
+            lambda i, depth, alpha: -self._negamax(roots.child(i), depth, -WIN * 2, -alpha),
+            best, best_value, self.limits.max_depth, self.stats,
+        )
         self.stats.elapsed = time.perf_counter() - t0
         return row_candidate(best_value, roots.rows[best], board.side), best_value

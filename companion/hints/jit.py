@@ -81,10 +81,15 @@ def warm_up() -> float | None:
 
 
 def ensure_warm() -> None:
-    """Load (or compile) the core once per process, before a search starts its clock:
-    a 1 s hint then searches for 1 s, the cache's loading is not charged to it."""
+    """Load (or compile) the core once per process (``FastSearcher`` calls this when it is
+    made, before any search starts its clock: a 1 s hint then searches for 1 s, the cache's
+    loading is not charged to it). Raises if the core cannot be loaded."""
     if not _warm.is_set():
-        warm_up()
+        c = core()
+        if c is None:
+            raise RuntimeError(f"the compiled core is not available: {why_not()}")
+        c.warm_up()
+        _warm.set()
 
 
 def warm_up_in_background() -> threading.Thread:

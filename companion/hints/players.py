@@ -103,8 +103,7 @@ def make_searcher(rules: Rules, limits: SearchLimits | None = None, jit: bool | 
             from .fastsearch import FastSearcher
 
             try:
-                _jit.ensure_warm()  # load (or compile) the core now, not inside the search's budget
-                return FastSearcher(rules, limits)
+                return FastSearcher(rules, limits)  # loads (or compiles) the core once, before any search
             except Exception:
                 if jit:
                     raise

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import Callable, NamedTuple, TypeVar
 
 from ..geometry import Color
 from ..rules import Rules
@@ -74,6 +74,9 @@ class SearchStats:
 
 class _Timeout(Exception):
     pass
+
+
+T = TypeVar("T")
 
 
 def value_after(own: int, enemy: int, bats: int, mover: Color, rules: Rules) -> float:
@@ -274,38 +277,58 @@ class Searcher:
         if best_value >= WIN or len(roots) == 1:
             self.stats.elapsed = time.perf_counter() - t0
             return best, best_value
-        order = list(roots)
-        try:
-            for depth in range(2, self.limits.max_depth + 1):
-                alpha = -WIN * 2
-                scored: list[tuple[float, Candidate]] = []
-                it_best, it_value = None, -WIN * 2
-                for c in order:
-                    if abs(c.value) >= WIN:
-                        v = c.value
-                    else:
-                        try:
-                            v = -self._negamax(c.child(board), depth - 1, -WIN * 2, -alpha)
-                        except _Timeout:
-                            # a partial iteration still improves on the last one if its
-                            # first (previously best) move was searched
-                            if it_best is not None:
-                                best, best_value = it_best, it_value
-                                self.stats.depth = depth
-                                self.stats.partial = True
-                            raise
-                    scored.append((v, c))
-                    if v > it_value:
-                        it_best, it_value = c, v
-                        alpha = max(alpha, v)
-                best, best_value = it_best, it_value
-                self.stats.depth = depth
-                if best_value >= WIN or best_value <= -WIN:
-                    break
-                # best-first order for the next iteration (stable: ties keep the old order)
-                scored.sort(key=lambda t: t[0], reverse=True)
-                order = [c for _, c in scored]
-        except _Timeout:
-            pass
+        best, best_value = deepen(
+            list(roots), lambda c: c.value,
+            lambda c, depth, alpha: -self._negamax(c.child(board), depth, -WIN * 2, -alpha),
+            best, best_value, self.limits.max_depth, self.stats,
+        )
         self.stats.elapsed = time.perf_counter() - t0
         return best, best_value
+
+
+def deepen(order: list[T], static: Callable[[T], float], descend: Callable[[T, int, float], float],
+           best: T, best_value: float, max_depth: int, stats: SearchStats) -> tuple[T, float]:
+    """Iterative deepening over the root turns ``order`` (best first), shared by both searchers.
+
+    ``static(turn)`` is a turn's own value (±WIN: decided, not searched),
+    ``descend(turn, depth, alpha)`` its value for the mover searched ``depth``
+    more turns deep with the root's ``alpha``. Iterations 2..``max_depth``, each
+    ordered best first by the last; a decided value ends them. When the budget
+    (:class:`_Timeout`) cuts an iteration, its best turn still counts if the
+    previously best one was searched first. Returns the best turn and its value;
+    ``stats.depth``/``partial`` say how deep it got.
+    """
+    try:
+        for depth in range(2, max_depth + 1):
+            alpha = -WIN * 2
+            scored: list[tuple[float, T]] = []
+            it_best, it_value = None, -WIN * 2
+            for c in order:
+                v0 = static(c)
+                if abs(v0) >= WIN:
+                    v = v0
+                else:
+                    try:
+                        v = descend(c, depth - 1, alpha)
+                    except _Timeout:
+                        # a partial iteration still improves on the last one if its
+                        # first (previously best) move was searched
+                        if it_best is not None:
+                            best, best_value = it_best, it_value
+                            stats.depth = depth
+                            stats.partial = True
+                        raise
+                scored.append((v, c))
+                if v > it_value:
+                    it_best, it_value = c, v
+                    alpha = max(alpha, v)
+            best, best_value = it_best, it_value
+            stats.depth = depth
+            if best_value >= WIN or best_value <= -WIN:
+                break
+            # best-first order for the next iteration (stable: ties keep the old order)
+            scored.sort(key=lambda t: t[0], reverse=True)
+            order = [c for _, c in scored]
+    except _Timeout:
+        pass
+    return best, best_value

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import subprocess
+import threading
 import sys
 from dataclasses import replace
 
@@ -194,7 +195,7 @@ def test_a_failing_compiled_search_falls_back_to_the_python_one(monkeypatch) -> 
     assert not h.fallback and h.depth >= 1
     apply_turn(pos, h.turn)
     monkeypatch.setattr(fc, "warm_up", broken)  # the core cannot even be loaded
-    monkeypatch.setattr("companion.hints.fastsearch._warm", False)
+    monkeypatch.setattr(jit, "_warm", threading.Event())  # as in a fresh process: not loaded yet
     assert type(make_searcher(ORIGINAL)) is Searcher
     apply_turn(pos, hint(pos, ORIGINAL, budget=5.0, nodes=2000).turn)
     monkeypatch.setattr(fc, "candidates", broken)
