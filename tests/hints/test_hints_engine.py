@@ -7,7 +7,7 @@ import random
 import pytest
 
 from companion.engine import apply_turn, status
-from companion.geometry import BLACK, WHITE
+from companion.geometry import WHITE
 from companion.hints import GameOver, GreedyPlayer, RandomPlayer, SearchPlayer, hint
 from companion.hints.board import Board, winner_of
 from companion.hints.reason import reason_for
@@ -16,6 +16,9 @@ from companion.hints.turngen import robot_outcomes, winning_robot_phase
 from companion.moves import Turn
 from companion.position import Position
 from companion.rules import OPTIONS, ORIGINAL, Rules
+
+from hint_positions import RULE_SETS
+from hint_positions import random_positions as _random_positions
 
 TINY = 0.02
 
@@ -28,23 +31,12 @@ STARVE_WIN = "5B/6/4W1/6/6/6 7/5x1/7/4x2/7/xxxxx2/xxxxxxx w"
 # As STARVE_WIN, but Black has a second robot with energy, so starving f6 does not end the game.
 STARVE_ONE = "5B/6/4W1/B5/6/6 7/5x1/7/4x2/x6/xxxxx2/xxxxxx1 w"
 
-RULE_SETS = [ORIGINAL] + [Rules.from_names([o]) for o in OPTIONS] + [Rules.from_names(OPTIONS)]
 
 
 def random_positions(rules: Rules, count: int, seed: int) -> list[Position]:
-    """Open positions reached by random play (a few turns to a few dozen)."""
-    rng = random.Random(seed)
+    """Open positions reached by random play (the random baseline player's turns)."""
     player = RandomPlayer()
-    out: list[Position] = []
-    while len(out) < count:
-        pos = Position.start(rng.choice([WHITE, BLACK]))
-        for _ in range(rng.randrange(0, 16)):
-            nxt = apply_turn(pos, player.choose(pos, rules, rng), rules)
-            if status(nxt, rules).over:
-                break
-            pos = nxt
-        out.append(pos)
-    return out
+    return _random_positions(rules, count, seed, choose=player.choose)
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)

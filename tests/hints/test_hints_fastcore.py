@@ -15,21 +15,23 @@ from dataclasses import replace
 
 import pytest
 
-from companion.engine import apply_turn, random_turn, status
+from companion.engine import apply_turn
 from companion.geometry import BLACK, WHITE
 from companion.hints import evaluate as ev
 from companion.hints import hint, jit
 from companion.hints.board import Board, has_move, winner_after
 from companion.hints.players import GreedyPlayer, make_searcher
 from companion.hints.search import SearchLimits, SearchStats, Searcher, candidates, value_after
-from companion.hints.turngen import make_turn, replay, robot_outcomes
+from companion.hints.turngen import make_turn, replay
 from companion.position import Position
 from companion.rules import OPTIONS, ORIGINAL, Rules
 
 fc = pytest.importorskip("companion.hints.fastcore", reason="numba is not installed")
 from companion.hints.fastsearch import FastSearcher, fast_candidates  # noqa: E402
 
-RULE_SETS = [ORIGINAL] + [Rules.from_names([o]) for o in OPTIONS] + [Rules.from_names(OPTIONS)]
+from hint_positions import RULE_SETS
+from hint_positions import random_positions as _random_positions
+
 IDS = [r.name for r in RULE_SETS]
 
 
@@ -39,17 +41,7 @@ def _jit_on(monkeypatch):
 
 
 def random_positions(rules: Rules, count: int, seed: int) -> list[Position]:
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < count:
-        pos = Position.start(rng.choice([WHITE, BLACK]))
-        for _ in range(rng.randrange(0, 18)):
-            nxt = apply_turn(pos, random_turn(pos, rng, rules), rules)
-            if status(nxt, rules).over:
-                break
-            pos = nxt
-        out.append(pos)
-    return out
+    return _random_positions(rules, count, seed, max_turns=18)
 
 
 def _random_masks(rng: random.Random):

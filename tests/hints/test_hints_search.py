@@ -7,33 +7,18 @@ import random
 
 import pytest
 
-from companion.engine import apply_turn, random_turn, robot_phase_outcomes, status
+from companion.engine import apply_turn, robot_phase_outcomes, status
 from companion.geometry import BLACK, WHITE
 from companion.hints import evaluate as ev
 from companion.hints.board import Board
 from companion.hints.search import SearchLimits, Searcher, value_after
 from companion.hints.turngen import grown_robot_phases, make_turn, replay, robot_outcomes
-from companion.moves import Turn
 from companion.position import Position
 from companion.rules import OPTIONS, ORIGINAL, Rules
 
+from hint_positions import RULE_SETS, random_positions
 
-RULE_SETS = [ORIGINAL] + [Rules.from_names([o]) for o in OPTIONS] + [Rules.from_names(OPTIONS)]
 
-
-def random_positions(rules: Rules, count: int, seed: int) -> list[Position]:
-    """Open positions reached by random play (the engine's quick random turns)."""
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < count:
-        pos = Position.start(rng.choice([WHITE, BLACK]))
-        for _ in range(rng.randrange(0, 16)):
-            nxt = apply_turn(pos, random_turn(pos, rng, rules), rules)
-            if status(nxt, rules).over:
-                break
-            pos = nxt
-        out.append(pos)
-    return out
 
 
 def _random_masks(rng: random.Random):
