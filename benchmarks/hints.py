@@ -26,7 +26,7 @@ from companion.hints.board import Board  # noqa: E402
 from companion.hints import jit  # noqa: E402
 from companion.hints.players import make_searcher  # noqa: E402
 from companion.position import Position  # noqa: E402
-from companion.rules import ORIGINAL, Rules  # noqa: E402
+from companion.rules import Rules  # noqa: E402
 
 
 def sample_positions(count: int, seed: int, rules: Rules) -> list[Position]:

@@ -321,7 +321,6 @@ def _capture_candidates(st: PhaseState, ctx: PhaseContext) -> bool:
     """Cheap necessary condition for any capture: some own robot sees an enemy
     along a legal ray within the energy it could ever have, ignoring own robots
     in between except for their cost."""
-    rules = ctx.rules
     for sq in bits(st.own & ~st.moved):
         cap = ctx.sources[sq].bit_count()
         if cap < 2:

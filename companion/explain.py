@@ -20,11 +20,10 @@ the fewest is described.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .engine import (
     BATTERY_RAYS,
-    CORNER_MASK,
     ORIGINAL,
     initial_state,
     PhaseContext,

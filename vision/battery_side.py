@@ -163,7 +163,6 @@ def measure(image: np.ndarray, H: np.ndarray, points) -> list[SideMeasure | None
     cx, cy = mom[:, 1:2] / safe[:, None], mom[:, 2:3] / safe[:, None]
     r2 = safe[:, None] / np.float32(np.pi)                      # radius^2, pixels^2
     d2 = (_X - cx) ** 2 + (_Y - cy) ** 2                        # (k, P) squared distance from the centre
-    disc = d2 < r2
     # pixels with two or three channels saturated (a highlight, glare, overexposure) have no
     # colour left: left out of the centre and the ring (one clipped channel still leaves a colour)
     pk = patch.reshape(k, _P, 3)

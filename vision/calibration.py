@@ -34,7 +34,7 @@ from .appearance import (
     window_mass,
 )
 from .errors import BadCorners, BadImage, CalibrationError, MarkersNotFound
-from .features import N_FEATURES, Features, features, field_mask, rectify
+from .features import Features, features, field_mask, rectify
 from .geometry import CORNER_NAMES, FIELD_CORNERS, point_coords, point_name, square_centers, square_name
 from .layout import BoardLayout, PointState, SquareState
 from .markers import detect_markers, homography_from_markers

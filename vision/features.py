@@ -112,7 +112,6 @@ def _without_glare(lin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     inside = _field_weight(n) > 0.5
     tot = lin.sum(axis=2) + 1e-3
     chrom = lin / tot[..., None]
-    sat = chrom[..., 2] - chrom[..., 0]                   # red minus blue share: wood is warm
     ok = inside & (lin.max(axis=2) < CLIPPED)
     pool = chrom[ok] if ok.sum() > 50 else chrom[inside]
     psat = pool[:, 2] - pool[:, 0]

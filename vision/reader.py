@@ -209,7 +209,6 @@ class BoardReader:
         op = window_mass(post[OTHER], self._pwin)
 
         (pe, _), (_, cw), (_, cb) = app.square_means
-        s2 = 2 * app.square_sigma**2
         sc = app.colour_sigma
         c = np.clip((colour - cb) / (cw - cb), -0.4, 1.4)
         col_norm = -np.log(sc * np.sqrt(2 * np.pi))

@@ -20,10 +20,10 @@ Scores are in "points" (a robot is worth about 20); a decided game is
 
 from __future__ import annotations
 
-from ..engine import AROUND_MASK, CORNER_MASK, ROBOT_RAYS, bits
+from ..engine import AROUND_MASK, CORNER_MASK, ROBOT_RAYS
 from ..geometry import BLACK, WHITE, Color
 from ..rules import Rules
-from .board import needed, squares_of
+from .board import squares_of
 
 # FORWARD[color][sq]: the squares from sq (exclusive) straight forward to the target rank (inclusive).
 FORWARD: dict[Color, tuple[tuple[int, ...], ...]] = {

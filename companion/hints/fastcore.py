@@ -726,7 +726,6 @@ def winning_robot_phase(own0, enemy0, bats, color, flags, max_nodes, S, n, sourc
     sub_u = np.empty(64, dtype=np.int64)
     sub_t = np.empty(64, dtype=np.int64)
     target = 5 if color == 0 else 0
-    other = 1 - color
     seen = {state_key(S, 0)}
     stack = [np.int64(0)]
     nodes = 0

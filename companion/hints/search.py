@@ -16,7 +16,7 @@ list (robot phases of at most ``inner_moves`` moves) plus the win search.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Callable, NamedTuple, TypeVar
 
 from ..geometry import Color

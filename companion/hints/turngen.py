@@ -26,7 +26,6 @@ from typing import NamedTuple
 
 from ..engine import (
     BATTERY_RAYS,
-    CORNER_MASK,
     Step,
     _capture_reachable,
     state_key,
@@ -34,10 +33,9 @@ from ..engine import (
     bits,
     controlled_mask,
 )
-from ..geometry import Color
 from ..moves import BatteryMove, RobotMove, Turn
 from ..rules import Rules
-from .board import Board, has_won, phase_context, phase_start, squares_of
+from .board import Board, has_won, phase_context, phase_start
 
 
 class RobotOutcome(NamedTuple):

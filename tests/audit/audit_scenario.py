@@ -16,7 +16,7 @@ import cv2
 
 from companion.engine import apply_turn, random_turn, status
 from companion.explain import explain
-from companion.geometry import BLACK, WHITE
+from companion.geometry import WHITE
 from companion.moves import Turn
 from companion.position import Placement, Position
 from companion.rules import Rules

@@ -3,8 +3,7 @@
 import pytest
 
 from hardware.mockpins import Chain595
-from hardware.pointer import (BOTTOM_NAMES, COLS, FILES, LEFT_NAMES, OUTPUT_NAMES, Pointer,
-                              PointerTarget)
+from hardware.pointer import (BOTTOM_NAMES, COLS, FILES, LEFT_NAMES, OUTPUT_NAMES, PointerTarget)
 from hardware.shift_register import ShiftRegister
 
 

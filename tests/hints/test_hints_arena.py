@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
 
-from companion.engine import apply_turn, status
+from companion.engine import status
 from companion.geometry import BLACK, WHITE
 from companion.hints.arena import (
     ArenaResult,

@@ -10,7 +10,6 @@ import pytest
 
 from companion.config import (
     SECTIONS,
-    Config,
     CalibrationConfig,
     CameraConfig,
     Config,

@@ -17,7 +17,7 @@ from vision.reader import BoardReader
 from vision.reading import BoardReading, unreadable
 from vision.render import render
 
-from vision_kit import SETUP_SEED, START, random_layout
+from vision_kit import SETUP_SEED, random_layout
 
 SETUP = dict(tilt=18.0, rotation=37.0, shadow=0.0, glare=0.0)
 
