@@ -20,6 +20,8 @@ import numpy as np
 from .appearance import (
     BATTERY,
     BLACK,
+    INK,
+    SHADE,
     N_CLASSES,
     WHITE,
     WHITE_SHADED,
@@ -38,7 +40,7 @@ from .features import Features, features, field_mask, rectify
 from .geometry import CORNER_NAMES, FIELD_CORNERS, point_coords, point_name, square_centers, square_name
 from .layout import BoardLayout, PointState, SquareState
 from .markers import detect_markers, homography_from_markers
-from .reference import EmptyReference, start_piece_coords
+from .reference import EmptyReference, seen_mask, start_piece_coords
 
 FORMAT = "netzwerk-vision-calibration"
 VERSION = 1
@@ -329,7 +331,7 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
             "in the board there; move the lamp or the camera a little and calibrate again"
         )
     app = learn_appearance(F, expected, glare_s > GLARE_CALIBRATION, glare_p > GLARE_CALIBRATION)
-    cal = Calibration(size, _mat(H), method, side, app, EmptyReference.build(rect, *start_piece_coords(expected), app.lean))
+    cal = Calibration(size, _mat(H), method, side, app, _reference(rect, F, app, expected))
     # the calibration must explain its own frame
     from .reader import BoardReader
 
@@ -355,6 +357,40 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
     if reading.occluded_fraction > 0.02 or reading.alignment < 0.5:
         raise CalibrationError(f"the calibration frame is not clear enough: {reading.reason}")
     return cal
+
+
+def _reference(rect: np.ndarray, F: Features, app: Appearance, expected: BoardLayout) -> EmptyReference | None:
+    """The bare board of the calibration frame, and the board seen around its pieces."""
+    post = PixelModel(*app.arrays()).posteriors(F.board, F.piece, F.glared)
+    robots_xy, bats_xy = start_piece_coords(expected)
+    images = robot_images(post, expected, app.lean)
+    # darker than the board: the robots' cast shadows are told from other shade by seen_mask
+    shade = (post[SHADE] + post[INK] + post[BLACK] + post[BLACK_SHADED]) > 0.5
+    return EmptyReference.build(rect, robots_xy, bats_xy, app.lean, seen_mask(images, bats_xy, app.lean, shade))
+
+
+def robot_images(post: np.ndarray, layout: BoardLayout, lean: tuple[float, float, float]) -> np.ndarray:
+    """(n, 2) board coordinates of the centre of each robot's pixels (the robots of ``layout`` in
+    square order), from the pixel posteriors; where a robot's pixels are not found, where the
+    lean puts it."""
+    x, y = _board_xy_maps()
+    centres = square_centres_for(lean)
+    out = []
+    for q, st in enumerate(layout.squares):
+        if st is SquareState.EMPTY:
+            continue
+        k = (WHITE, WHITE_SHADED) if st is SquareState.WHITE else (BLACK, BLACK_SHADED)
+        plane = post[k[0]] + post[k[1]]
+        cx, cy = centres[q]
+        for radius in (0.6, 0.45):   # the robot may stand off-centre: look again around what was found
+            wgt = plane * (np.hypot(x - cx, y - cy) < radius)
+            tot = float(wgt.sum())
+            if tot < 1.0:
+                cx, cy = centres[q]
+                break
+            cx, cy = float((wgt * x).sum() / tot), float((wgt * y).sum() / tot)
+        out.append((cx, cy))
+    return np.array(out, np.float64).reshape(-1, 2)
 
 
 def learn_appearance(F: Features, expected: BoardLayout, glared_squares=None, glared_points=None) -> Appearance:

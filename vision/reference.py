@@ -13,6 +13,15 @@ Both frames are compared in the light-blind board features of
 global change of light or colour temperature since calibration cancels; what
 remains is what changed on the board: a piece, a new shadow, a hand.
 
+Under the start pieces (ranks 1 and 6) the calibration frame shows no bare
+board, but it does show the light there: the board between and around the
+pieces. That light (a shadow's edge, a glare spot, the fall-off of a lamp) is
+filled in under the pieces from what is seen around them (``seen``), with the
+fill's own uncertainty: where the surroundings agree the fill is sharp, where
+a shadow's edge crosses it the fill is vague and says so. Those pixels get the
+same question, asked more loosely: "does it look like the bare board under the
+light it had?".
+
 Pure image bookkeeping: the caller says which fields the calibration frame
 showed bare (from the known start layout); nothing here knows a rule.
 """
@@ -21,6 +30,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from math import lgamma, log, pi
 
@@ -28,7 +38,7 @@ import cv2
 import numpy as np
 
 from .appearance import pixel_board_coords
-from .features import N_FEATURES, SIZE, field_mask
+from .features import N_FEATURES, PPU, SIZE, field_mask, rect_coords
 from .geometry import point_coords, square_centers
 
 ROBOT_CLEARANCE = 0.8    # board units around a start robot (its cast shadow too) that are not bare board
@@ -37,6 +47,14 @@ MIN_SIGMA = 0.02         # log units: a spot that changed by less than this (sli
 SIGMA_SCALE = 1.5        # the measured noise, widened (JPEG blocks and noise are not Gaussian)
 ASBEFORE_DOF = 3.0       # Student-t tails of the "as before" density: a few odd pixels stay "as before"
 MIN_VALID = 2000         # pixels of bare board the reference needs to be of use
+# the light under the start pieces, filled in from the bare board seen around them
+ROBOT_FOOT = 0.38        # board units around a start robot's measured image (and its foot) that are not bare
+SHADE_REACH = 0.95       # board units from a start robot within which its cast shadow may fall
+FILL_OFF_LINE = 0.1      # board units either side of a line left out of the fill (the ink is not light)
+FILL_RADIUS = 3          # top-view pixels: the inpainting's neighbourhood
+FILL_DRIFT = 0.5         # a continued edge may run off by this share of the distance from the seen board
+FILL_REACHES = (1, 2, 3, 5, 8, 12)   # top-view pixels: the reaches that spread is measured over
+EDGE_RANGE = 2.0         # the light within reach varies by more than this many grains: an edge is near
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,21 +63,29 @@ class EmptyReference:
 
     image: np.ndarray   # SIZE x SIZE x 3 uint8 (BGR), the rectified calibration frame
     valid: np.ndarray   # SIZE x SIZE bool: bare board there in the calibration frame
+    # SIZE x SIZE bool: bare board seen at all (valid, and the board between and around the start
+    # pieces); the light under the pieces is filled in from it. None: no fill (older files)
+    seen: np.ndarray | None = None
     _feats: list = field(default_factory=list, repr=False, compare=False)
 
     @classmethod
     def build(cls, rect: np.ndarray, robots_xy: np.ndarray, batteries_xy: np.ndarray,
-              lean: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> "EmptyReference | None":
+              lean: tuple[float, float, float] = (0.0, 0.0, 0.0),
+              seen: np.ndarray | None = None) -> "EmptyReference | None":
         """From the rectified calibration frame and where its pieces stand (board units).
 
         ``lean`` shifts the robots' image the way the calibration measured it
-        (a tilted camera sees a robot's top beside its foot). None when too
-        little bare board is left to be of use.
+        (a tilted camera sees a robot's top beside its foot). ``seen``: the
+        pixels that show bare board at all (see :func:`seen_mask`), from which
+        the light under the pieces is filled in; None for no fill. None when
+        too little bare board is left to be of use.
         """
         valid = bare_mask(robots_xy, batteries_xy, lean)
         if valid.sum() < MIN_VALID:
             return None
-        return cls(np.ascontiguousarray(rect, np.uint8), valid)
+        if seen is not None:
+            seen = np.asarray(seen, bool) | valid
+        return cls(np.ascontiguousarray(rect, np.uint8), valid, seen)
 
     def extended(self, rect: np.ndarray, new_valid: np.ndarray) -> "EmptyReference":
         """This reference plus the pixels ``new_valid`` of a later top view ``rect``.
@@ -73,17 +99,20 @@ class EmptyReference:
             return self
         li = np.log(rect.astype(np.float32) + 8.0).reshape(-1, 3)   # as vision.features.Features.log_image
         coef = self._light_change(li)
-        basis = self._prepared()[4]
+        basis = self._prepared().basis
         flat = add.reshape(-1)
         moved = np.exp(li[flat] - basis[flat] @ coef) - 8.0
         image = self.image.reshape(-1, 3).copy()
         image[flat] = np.clip(np.round(moved), 0, 255).astype(np.uint8)
-        return EmptyReference(image.reshape(self.image.shape), self.valid | add)
+        seen = None if self.seen is None else self.seen | add
+        return EmptyReference(image.reshape(self.image.shape), self.valid | add, seen)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, EmptyReference):
             return NotImplemented
-        return np.array_equal(self.image, other.image) and np.array_equal(self.valid, other.valid)
+        same_seen = (self.seen is None) == (other.seen is None) and (
+            self.seen is None or np.array_equal(self.seen, other.seen))
+        return np.array_equal(self.image, other.image) and np.array_equal(self.valid, other.valid) and same_seen
 
     def __hash__(self) -> int:
         return hash((self.image.tobytes(), self.valid.tobytes()))
@@ -108,35 +137,41 @@ class EmptyReference:
         bare-board pixels: most of the board is unchanged from frame to
         frame), so noise, JPEG and blur set it, not a constant.
         """
-        li_ref, inv, _, _, basis, idx, noise_idx = self._prepared()
+        P = self._prepared()
         li = features_now.log_image.reshape(-1, 3)
         coef = self._light_change(li)
-        e = li[idx] - li_ref[idx] - basis[idx] @ coef                # change of each bare-board pixel, log units
-        iv = inv[idx]
-        grey = np.abs(e[noise_idx]) / iv[noise_idx]                  # in grey levels
-        noise = max(float(1.4826 * np.median(grey)), 0.5)
-        n2 = (SIGMA_SCALE * noise) ** 2 * iv * iv + MIN_SIGMA**2      # per channel (B, G, R), log units
-        b, g, r = n2[:, 0], n2[:, 1], n2[:, 2]
-        rg = r + g - MIN_SIGMA**2                                     # the chroma differences' spreads
-        bg = b + g - MIN_SIGMA**2
-        eb, eg, er = e[:, 0], e[:, 1], e[:, 2]
-        z2 = eb * eb / b + eg * eg / g + er * er / r + (er - eg) ** 2 / rg + (eb - eg) ** 2 / bg
-        dim = N_FEATURES
-        const = lgamma((ASBEFORE_DOF + dim) / 2) - lgamma(ASBEFORE_DOF / 2) - 0.5 * dim * log(ASBEFORE_DOF * pi)
-        ll = const - 0.5 * np.log(b * g * r * rg * bg) - 0.5 * (ASBEFORE_DOF + dim) * np.log1p(z2 * (1 / ASBEFORE_DOF))
+        e = np.take(li, P.idx, axis=0) - P.ref_idx - P.basis_idx @ coef   # change of each bare-board pixel, log units
+        iv = P.inv_idx
+        grey = np.abs(e[P.noise_idx]) / iv[P.noise_idx]              # in grey levels
+        noise2 = (SIGMA_SCALE * max(float(1.4826 * np.median(grey)), 0.5)) ** 2
         out = np.full(SIZE * SIZE, -np.inf, np.float32)
-        out[idx] = ll
+        n2 = noise2 * iv * iv + MIN_SIGMA**2                          # per channel (B, G, R), log units
+        # the chroma differences' spreads: the noise of two channels
+        out[P.idx] = _student(e, n2, n2[:, 2] + n2[:, 1] - MIN_SIGMA**2, n2[:, 0] + n2[:, 1] - MIN_SIGMA**2)
+        if P.fill_idx.size:
+            # under the start pieces: against the filled-in light (or the light on either side
+            # of an edge near it), the grain of the wood on top of the noise
+            now = np.take(li, P.fill_idx, axis=0) - P.basis_fill @ coef
+            n2 = noise2 * P.fill_inv * P.fill_inv
+            g2 = P.fill_grain * P.fill_grain + MIN_SIGMA**2
+            spread, rg, bg = n2 + g2[:3], n2[:, 2] + n2[:, 1] + g2[3], n2[:, 0] + n2[:, 1] + g2[4]
+            ll = _student(now - P.fill[0], spread, rg, bg)
+            e = P.fill_edge   # near an edge: the light on either side of it is as likely
+            if e.size:
+                now_e, spread_e, rg_e, bg_e = now[e], spread[e], rg[e], bg[e]
+                sides = [_student(now_e - cand, spread_e, rg_e, bg_e) for cand in P.fill_sides]
+                ll[e] = np.logaddexp(np.logaddexp(ll[e], sides[0]), sides[1]) - np.float32(log(3))
+            out[P.fill_idx] = ll
         return out.reshape(SIZE, SIZE)
 
     def _light_change(self, li: np.ndarray) -> np.ndarray:
         """Coefficients (over the light-surface bases) of the smooth change of light from the
         reference to a frame of flat log colour ``li``, fitted on the bare-board samples."""
-        li_ref, _, samples, design, _, _, _ = self._prepared()
-        return _robust_surface(li[samples] - li_ref[samples], design)
+        P = self._prepared()
+        return _robust_surface(np.take(li, P.samples, axis=0) - P.ref_samples, P.design)
 
-    def _prepared(self):
-        """Flat log colour, 1 / (grey level + 8), the light-surface samples and bases, the bare-board
-        pixels and the subset that measures the noise (computed once)."""
+    def _prepared(self) -> "_Prepared":
+        """What every frame's comparison needs, computed once."""
         if not self._feats:
             img = self.image.astype(np.float32).reshape(-1, 3)
             v, u = np.mgrid[0:SIZE, 0:SIZE].astype(np.float32)
@@ -150,8 +185,15 @@ class EmptyReference:
             every_other[::2, ::2] = True
             noise_idx = np.flatnonzero(every_other.reshape(-1)[idx])
             li_ref = np.log(img + 8.0)
-            self._feats.extend([li_ref, 1.0 / (img + 8.0), samples, basis[samples], basis, idx, noise_idx])
-        return tuple(self._feats)
+            fill_idx, fill, grain = _fill_light(self.image, self.seen, self.valid)
+            edge = np.flatnonzero((fill[2] - fill[1]).max(axis=1) > EDGE_RANGE * max(float(grain[:3].max()), MIN_SIGMA))
+            inv = 1.0 / (img + 8.0)
+            self._feats.append(_Prepared(
+                basis=basis, samples=samples, ref_samples=li_ref[samples], design=basis[samples],
+                idx=idx, ref_idx=li_ref[idx], inv_idx=inv[idx], basis_idx=basis[idx], noise_idx=noise_idx,
+                fill_idx=fill_idx, basis_fill=basis[fill_idx], fill=fill, fill_grain=grain,
+                fill_inv=np.exp(-fill[0]), fill_edge=edge, fill_sides=fill[1:, edge]))
+        return self._feats[0]
 
     # -- files -----------------------------------------------------------------
     def to_json(self) -> dict:
@@ -161,7 +203,8 @@ class EmptyReference:
         return {
             "size": SIZE,
             "image_png": base64.b64encode(png.tobytes()).decode("ascii"),
-            "valid_bits": base64.b64encode(np.packbits(self.valid.ravel()).tobytes()).decode("ascii"),
+            "valid_bits": _bits(self.valid),
+            "seen_bits": None if self.seen is None else _bits(self.seen),
         }
 
     @classmethod
@@ -174,6 +217,8 @@ class EmptyReference:
         try:
             png = base64.b64decode(str(data["image_png"]), validate=True)
             bits = base64.b64decode(str(data["valid_bits"]), validate=True)
+            seen_text = data.get("seen_bits")   # absent in older files
+            seen_bits = None if seen_text is None else base64.b64decode(str(seen_text), validate=True)
         except KeyError as exc:
             raise ValueError(f"the bare-board reference lacks {exc.args[0]!r}") from None
         except (ValueError, TypeError):
@@ -181,10 +226,9 @@ class EmptyReference:
         img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
         if img is None or img.shape != (SIZE, SIZE, 3):
             raise ValueError("the bare-board reference image is unreadable or has the wrong size")
-        valid = np.unpackbits(np.frombuffer(bits, np.uint8))[: SIZE * SIZE]
-        if valid.size != SIZE * SIZE:
-            raise ValueError("the bare-board reference mask has the wrong size")
-        return cls(img, valid.reshape(SIZE, SIZE).astype(bool))
+        valid = _unbits(bits, "mask")
+        seen = None if seen_bits is None else _unbits(seen_bits, "mask of seen board")
+        return cls(img, valid, seen)
 
 
 def bare_mask(robots_xy: np.ndarray, batteries_xy: np.ndarray,
@@ -236,3 +280,134 @@ def start_piece_coords(expected) -> tuple[np.ndarray, np.ndarray]:
     robots = [i for i, s in enumerate(expected.squares) if s.value != "empty"]
     bats = [i for i, p in enumerate(expected.points) if p.value != "empty"]
     return sq[robots].reshape(-1, 2), pts[bats].reshape(-1, 2)
+
+
+class _Prepared(NamedTuple):
+    basis: np.ndarray       # (n, 6) the light-surface bases everywhere
+    samples: np.ndarray     # flat indices of the light-surface samples
+    ref_samples: np.ndarray  # the reference's log colour there
+    design: np.ndarray      # the light-surface bases there
+    idx: np.ndarray         # flat indices of the bare-board pixels
+    ref_idx: np.ndarray     # (len(idx), 3) the reference's log colour there
+    inv_idx: np.ndarray     # (len(idx), 3) 1 / (grey level + 8) there
+    basis_idx: np.ndarray   # the light-surface bases there
+    noise_idx: np.ndarray   # the subset of ``idx`` that measures the noise
+    fill_idx: np.ndarray    # flat indices of the filled-in pixels (under the start pieces)
+    basis_fill: np.ndarray  # the light-surface bases there
+    fill: np.ndarray        # (3, m, 3) candidate log colours: the fill, the darkest and the brightest within reach
+    fill_grain: np.ndarray  # (5,) the wood's grain: 3 channels, log(R/G) and log(B/G)
+    fill_inv: np.ndarray    # (m, 3) 1 / (grey level + 8) of the fill
+    fill_edge: np.ndarray   # the filled pixels (indices into fill_idx) near an edge: the candidates differ
+    fill_sides: np.ndarray  # (2, len(fill_edge), 3) the darkest and the brightest candidate there
+
+
+_STUDENT_CONST = lgamma((ASBEFORE_DOF + N_FEATURES) / 2) - lgamma(ASBEFORE_DOF / 2) - 0.5 * N_FEATURES * log(ASBEFORE_DOF * pi)
+
+
+def _student(e: np.ndarray, n2: np.ndarray, rg: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """Student-t log density of the changes ``e`` (n x 3, B G R) of the five board features: the
+    three channels (variances ``n2``, n x 3) and the chroma differences R-G and B-G (``rg``, ``bg``)."""
+    b, g, r = n2[:, 0], n2[:, 1], n2[:, 2]
+    eb, eg, er = e[:, 0], e[:, 1], e[:, 2]
+    z2 = eb * eb / b + eg * eg / g + er * er / r + (er - eg) ** 2 / rg + (eb - eg) ** 2 / bg
+    return _STUDENT_CONST - 0.5 * np.log(b * g * r * rg * bg) - 0.5 * (ASBEFORE_DOF + N_FEATURES) * np.log1p(
+        z2 * (1 / ASBEFORE_DOF))
+
+
+def _fill_light(image: np.ndarray, seen: np.ndarray | None, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The bare board's log colour filled in where it was not seen bare.
+
+    Returns flat indices (m), candidates (3, m, 3: the fill, and the darkest
+    and the brightest light within reach of it) and the grain's spread (5: the
+    three channels, log(R/G), log(B/G)).
+
+    The seen board (the lines left out: ink is not light) is inpainted into the
+    rest (OpenCV's Navier-Stokes inpainting, which carries edges such as a
+    shadow's border on into the gap). Where such an edge runs inside the gap is
+    known only roughly: it may be off by a share of the distance from the seen
+    board. So a filled pixel may also show the light on either side of a
+    nearby edge: the darkest and the brightest fill within that reach are
+    candidates too. On evenly lit wood all three agree.
+    """
+    x, y = pixel_board_coords()
+    off_line = np.minimum(np.abs(x - np.round(x)), np.abs(y - np.round(y))) > FILL_OFF_LINE
+    target = field_mask(tight=True) & off_line & ~valid
+    if seen is None or not target.any():
+        return np.zeros(0, np.int64), np.zeros((3, 0, 3), np.float32), np.zeros(5, np.float32)
+    known = seen & off_line
+    hole = (~known).astype(np.uint8)
+    filled = cv2.inpaint(image, hole * 255, FILL_RADIUS, cv2.INPAINT_NS)
+
+    def planes(img: np.ndarray) -> np.ndarray:
+        li = np.log(img.astype(np.float32) + 8.0)
+        return np.dstack([li, li[..., 2] - li[..., 1], li[..., 0] - li[..., 1]])  # B G R, R-G, B-G
+
+    seen_p = planes(image)
+    fill = np.log(filled.astype(np.float32) + 8.0)
+    # the grain: how much the seen wood strays from its own local average
+    k = known.astype(np.float32)
+    local = cv2.GaussianBlur(seen_p * k[..., None], (0, 0), 2.0) / np.maximum(cv2.GaussianBlur(k, (0, 0), 2.0), 1e-3)[..., None]
+    grain = (1.4826 * np.median(np.abs(seen_p - local)[known], axis=0)).astype(np.float32)
+    # the light on either side of an edge within reach (a single odd pixel does not count)
+    smooth = np.log(cv2.medianBlur(filled, 3).astype(np.float32) + 8.0)
+    reach = FILL_DRIFT * cv2.distanceTransform(hole, cv2.DIST_L2, 3)
+    lo, hi = fill.copy(), fill.copy()
+    lower = 0.0
+    for r in FILL_REACHES:
+        ring = (reach > lower) & (reach <= r) if r < FILL_REACHES[-1] else reach > lower
+        if ring.any():
+            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+            lo[ring] = np.minimum(cv2.erode(smooth, kernel)[ring], fill[ring])
+            hi[ring] = np.maximum(cv2.dilate(smooth, kernel)[ring], fill[ring])
+        lower = r
+    idx = np.flatnonzero(target)
+    cands = np.stack([a.reshape(-1, 3)[idx] for a in (fill, lo, hi)]).astype(np.float32)
+    return idx, cands, grain
+
+
+def seen_mask(robot_images_xy: np.ndarray, batteries_xy: np.ndarray,
+              lean: tuple[float, float, float] = (0.0, 0.0, 0.0), shade: np.ndarray | None = None) -> np.ndarray:
+    """Top-view pixels of the field that show bare board beside the start pieces.
+
+    ``robot_images_xy``: where the frame shows each robot (the centre of its
+    pixels, board units: off-centre, and leaning on a tilted camera by
+    ``lean``, so its foot lies a little apart); ``shade``: pixels the frame
+    shows darker than the board. Left out: each robot from its image to its
+    foot, the batteries' discs, and the robots' cast shadows. One lamp casts
+    every robot's shadow the same way, so a robot's shadow is the shade that
+    most robots have at the same place beside them; a shadow across the
+    board darkens only some of them and stays in (it is light to be learned).
+    """
+    x, y = pixel_board_coords()
+    out = field_mask(tight=True).copy()
+    c, ex, ey = lean
+    images = np.asarray(robot_images_xy, np.float64).reshape(-1, 2)
+    for ix, iy in images:
+        fx, fy = (ix - ex) / (1 + c), (iy - ey) / (1 + c)   # image = foot + c * foot + e
+        for t in np.linspace(0.0, 1.0, 5):
+            px, py = ix + t * (fx - ix), iy + t * (fy - iy)
+            out &= np.hypot(x - px, y - py) > ROBOT_FOOT
+    for bx, by in np.asarray(batteries_xy, np.float64).reshape(-1, 2):
+        out &= np.hypot(x - bx, y - by) > BATTERY_CLEARANCE
+    if shade is not None and len(images):
+        half = int(round(SHADE_REACH * PPU))
+        padded = np.pad(np.asarray(shade, bool), half)
+        centres = np.round(rect_coords(images)).astype(int)            # (col, row) per robot
+        patches = np.stack([padded[r:r + 2 * half + 1, cc:cc + 2 * half + 1] for cc, r in centres])
+        cast = cv2.dilate(np.median(patches, axis=0).astype(np.uint8), np.ones((3, 3), np.uint8))
+        excluded = np.zeros(padded.shape, bool)
+        for cc, r in centres:
+            excluded[r:r + 2 * half + 1, cc:cc + 2 * half + 1] |= cast.astype(bool)
+        out &= ~excluded[half:-half, half:-half]
+    return out
+
+
+def _bits(mask: np.ndarray) -> str:
+    return base64.b64encode(np.packbits(mask.ravel()).tobytes()).decode("ascii")
+
+
+def _unbits(raw: bytes, what: str) -> np.ndarray:
+    mask = np.unpackbits(np.frombuffer(raw, np.uint8))[: SIZE * SIZE]
+    if mask.size != SIZE * SIZE:
+        raise ValueError(f"the bare-board reference {what} has the wrong size")
+    return mask.reshape(SIZE, SIZE).astype(bool)
