@@ -40,6 +40,7 @@ OCCLUDED_FIELD = 0.20        # share of a field's window unexplained -> that fie
 GLARE_DOUBT = 0.5           # glare (share of the glare map) under a field above which "empty" and "White" blur
 GLARE_SPAN = 0.5
 GLARE_DOUBT_UNKNOWN = 0.2   # the same where the calibration frame did not show the bare square
+NEW_GLARE = 0.1             # glare this much stronger than in the calibration frame is new since then
 EDGE_DOUBT = 0.4           # background slope (log per square) under a square above which empty/White blur
 EDGE_SPAN = 0.3
 EDGE_DOUBT_UNKNOWN = 0.2    # the same where the calibration frame did not show the bare square
@@ -60,6 +61,9 @@ REF_SHARE = 0.35             # a square is checked when this much of its window 
 CHANGE_ROBOT = 0.7           # read empty but changed more than this: doubtful
 CHANGE_EMPTY = 0.5           # read as a robot but changed less than this: doubtful
 CHANGE_SPAN = 0.4
+STATIC_GLARE = 0.2           # glare under a square now and in the calibration frame: the same reflection
+GLARE_CHANGE = 1.0           # there, changed this much means a robot (an empty square: ~0, a robot: > 2)
+GLARE_CHANGE_SPAN = 0.15
 
 
 class BoardReader:
@@ -111,6 +115,8 @@ class BoardReader:
         ref = self._cal.reference
         self._ref_valid = None if ref is None else ref.valid & self._off_line
         self._ref_share = np.zeros(36) if ref is None else window_mass(self._ref_valid.astype(np.float32), self._swin)
+        # the reflections in the calibration frame: the same glare now is the same lamp, not a change
+        self._ref_glare = np.zeros(36) if ref is None else window_mass(features(ref.image).glare, self._swin)
 
     def learn_bare(self, image: np.ndarray, layout: BoardLayout) -> int:
         """Extend the bare-board reference with a frame the caller knows shows ``layout``.
@@ -247,14 +253,18 @@ class BoardReader:
         darkest = np.minimum(np.minimum(rect[..., 0], rect[..., 1]), rect[..., 2])  # = rect.min(axis=2), 10x faster
         clipped = window_mass(((darkest >= CLIPPED_LEVEL) & (boardish > 0.5)).astype(np.float32), self._swin)
         # a doubt, not a verdict: at most half-way to a tie, so the evidence still picks the state
-        # (without a bare-board reference, the ranks of the start position, milder glare is doubtful)
-        glare_doubt = np.where(self._ref_share >= REF_SHARE, GLARE_DOUBT, GLARE_DOUBT_UNKNOWN)
+        # (without a bare-board reference, the ranks of the start position, or under a reflection
+        # that is new since calibration, which disturbs the reference too, milder glare is doubtful)
+        glare_doubt = np.where((self._ref_share >= REF_SHARE) & (gs - self._ref_glare < NEW_GLARE), GLARE_DOUBT, GLARE_DOUBT_UNKNOWN)
         ug = MAX_DOUBT * np.clip(np.maximum((gs - glare_doubt) / GLARE_SPAN, (clipped - CLIPPED_SHARE) / CLIPPED_SPAN), 0, 1)
+        cm = None if share is None else self._change_mass(post, share, ew, eb)
+        if cm is not None:
+            sp = self._under_static_glare(sp, cm, gs)
         ew_mean = (sp[:, 0] + sp[:, 1]) / 2
         sp[:, 0] = (1 - ug) * sp[:, 0] + ug * ew_mean
         sp[:, 1] = (1 - ug) * sp[:, 1] + ug * ew_mean
-        if share is not None:
-            sp = self._check_against_reference(sp, post, share, ew, eb)
+        if cm is not None:
+            sp = self._check_against_reference(sp, cm)
 
         # energy lines that vanished beside empty squares: something lies over them (a hand)
         robot_sq = sp.argmax(axis=1) != 0
@@ -317,8 +327,36 @@ class BoardReader:
             alignment=alignment,
         ), alignment
 
-    def _check_against_reference(self, sp: np.ndarray, post: np.ndarray, share: np.ndarray, ew: float, eb: float) -> np.ndarray:
-        """A second opinion where the calibration frame showed the bare square: how much changed.
+    def _change_mass(self, post: np.ndarray, share: np.ndarray, ew: float, eb: float) -> np.ndarray:
+        """Per square: how much of its window (off the lines, where the calibration frame showed
+        bare board) no longer looks as it did, relative to a robot's pixel mass."""
+        changed = (self._ref_valid & (post[BOARD] * share < 0.5) & (post[BATTERY] < 0.5)).astype(np.float32)
+        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, OPEN_KERNEL)
+        return window_mass(changed, self._swin) / np.maximum(self._ref_share, 1e-6) / ((ew + eb) / 2)
+
+    def _under_static_glare(self, sp: np.ndarray, cm: np.ndarray, gs: np.ndarray) -> np.ndarray:
+        """Where a reflection lies on a square now and lay there in the calibration frame too,
+        the change decides between empty and White.
+
+        Glare washes a White robot into the board, so there colour cannot tell
+        the two apart; but the reflection itself is as before, so an empty
+        square there has not changed and a robot has (by about its mass). A
+        reflection that is new since calibration changes an empty square too:
+        there this does not apply (the glare doubt still does).
+        """
+        static = (self._ref_share >= REF_SHARE) & (gs > STATIC_GLARE) & (self._ref_glare > STATIC_GLARE)
+        if not static.any():
+            return sp
+        white = 1.0 / (1.0 + np.exp(-(cm[static] - GLARE_CHANGE) / GLARE_CHANGE_SPAN))
+        either = sp[static, 0] + sp[static, 1]
+        sp = sp.copy()
+        sp[static, 0] = either * (1 - white)
+        sp[static, 1] = either * white
+        return sp
+
+    def _check_against_reference(self, sp: np.ndarray, cm: np.ndarray) -> np.ndarray:
+        """A second opinion where the calibration frame showed the bare square: how much changed
+        (``cm``, from :meth:`_change_mass`).
 
         A robot changes about as much of its window as it covers (more with its
         shadow); an empty square changes next to nothing. Where the reading and
@@ -326,9 +364,6 @@ class BoardReader:
         rim read as a robot), the square is made doubtful: never decided by
         the change alone, since a new shadow changes a square too.
         """
-        changed = (self._ref_valid & (post[BOARD] * share < 0.5) & (post[BATTERY] < 0.5)).astype(np.float32)
-        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, OPEN_KERNEL)
-        cm = window_mass(changed, self._swin) / np.maximum(self._ref_share, 1e-6) / ((ew + eb) / 2)
         known = self._ref_share >= REF_SHARE
         empty = sp.argmax(axis=1) == 0
         doubt = np.where(empty, np.clip((cm - CHANGE_ROBOT) / CHANGE_SPAN, 0, 1), np.clip((CHANGE_EMPTY - cm) / CHANGE_SPAN, 0, 1))

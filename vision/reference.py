@@ -45,6 +45,7 @@ ROBOT_CLEARANCE = 0.8    # board units around a start robot (its cast shadow too
 BATTERY_CLEARANCE = 0.3  # around a start battery
 MIN_SIGMA = 0.02         # log units: a spot that changed by less than this (slight gain shifts) is as before
 SIGMA_SCALE = 1.5        # the measured noise, widened (JPEG blocks and noise are not Gaussian)
+PAIR_MARGIN = 1.5        # the noise from neighbours' differences may be this much below the true noise
 ASBEFORE_DOF = 3.0       # Student-t tails of the "as before" density: a few odd pixels stay "as before"
 MIN_VALID = 2000         # pixels of bare board the reference needs to be of use
 # the light under the start pieces, filled in from the bare board seen around them
@@ -143,7 +144,12 @@ class EmptyReference:
         e = np.take(li, P.idx, axis=0) - P.ref_idx - P.basis_idx @ coef   # change of each bare-board pixel, log units
         iv = P.inv_idx
         grey = np.abs(e[P.noise_idx]) / iv[P.noise_idx]              # in grey levels
-        noise2 = (SIGMA_SCALE * max(float(1.4826 * np.median(grey)), 0.5)) ** 2
+        # a change of light the smooth surface cannot follow (a new glare spot or shadow) inflates
+        # that spread; the difference of neighbouring pixels' changes does not see it (a smooth
+        # change cancels there), so it caps the noise (less a margin: neighbours' noise is correlated)
+        near = np.abs(e[P.pair_a] - e[P.pair_b]) / iv[P.pair_a]
+        noise = min(1.4826 * float(np.median(grey)), PAIR_MARGIN * 1.4826 * float(np.median(near)) / np.sqrt(2))
+        noise2 = (SIGMA_SCALE * max(noise, 0.5)) ** 2
         out = np.full(SIZE * SIZE, -np.inf, np.float32)
         n2 = noise2 * iv * iv + MIN_SIGMA**2                          # per channel (B, G, R), log units
         # the chroma differences' spreads: the noise of two channels
@@ -184,6 +190,13 @@ class EmptyReference:
             every_other = np.zeros((SIZE, SIZE), bool)
             every_other[::2, ::2] = True
             noise_idx = np.flatnonzero(every_other.reshape(-1)[idx])
+            # pairs of bare-board pixels two columns apart (positions in idx), on the same grid
+            pos = np.full(SIZE * SIZE, -1, np.int64)
+            pos[idx] = np.arange(idx.size)
+            left = every_other & self.valid & np.roll(self.valid, -2, axis=1)
+            left[:, -2:] = False
+            a = np.flatnonzero(left)
+            pair_a, pair_b = pos[a], pos[a + 2]
             li_ref = np.log(img + 8.0)
             fill_idx, fill, grain = _fill_light(self.image, self.seen, self.valid)
             edge = np.flatnonzero((fill[2] - fill[1]).max(axis=1) > EDGE_RANGE * max(float(grain[:3].max()), MIN_SIGMA))
@@ -191,6 +204,7 @@ class EmptyReference:
             self._feats.append(_Prepared(
                 basis=basis, samples=samples, ref_samples=li_ref[samples], design=basis[samples],
                 idx=idx, ref_idx=li_ref[idx], inv_idx=inv[idx], basis_idx=basis[idx], noise_idx=noise_idx,
+                pair_a=pair_a, pair_b=pair_b,
                 fill_idx=fill_idx, basis_fill=basis[fill_idx], fill=fill, fill_grain=grain,
                 fill_inv=np.exp(-fill[0]), fill_edge=edge, fill_sides=fill[1:, edge]))
         return self._feats[0]
@@ -292,6 +306,8 @@ class _Prepared(NamedTuple):
     inv_idx: np.ndarray     # (len(idx), 3) 1 / (grey level + 8) there
     basis_idx: np.ndarray   # the light-surface bases there
     noise_idx: np.ndarray   # the subset of ``idx`` that measures the noise
+    pair_a: np.ndarray      # positions in ``idx`` of pixels whose neighbour two columns on ...
+    pair_b: np.ndarray      # ... is bare board too (there): neighbours' changes, for the noise
     fill_idx: np.ndarray    # flat indices of the filled-in pixels (under the start pieces)
     basis_fill: np.ndarray  # the light-surface bases there
     fill: np.ndarray        # (3, m, 3) candidate log colours: the fill, the darkest and the brightest within reach

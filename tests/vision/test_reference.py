@@ -248,3 +248,45 @@ def test_empty_start_squares_at_a_static_shadow_edge_read_empty(seed, frames):
         reading = reader.read(render(layouts[k], seed, frame=k + 1).image)
         assert wrong_fields(reading, layouts[k]) == ([], []), k
         assert_no_confident_misread(reading, layouts[k])
+
+
+@pytest.mark.parametrize("seed, frame", [(3400022, 3), (3400026, 2)])
+def test_a_white_robot_under_a_reflection_that_was_there_at_calibration_is_read(seed, frame):
+    """Set-ups (development seeds) with the lamp mirrored in the board since calibration: the
+    reflection washes a White robot into the board, colour cannot tell it from empty; the
+    square's change since calibration can (an empty square there has not changed)."""
+    reader = BoardReader(calibrate(render(START, seed).image, START), adapt=False)
+    rng = np.random.default_rng(seed)
+    layouts = [random_layout(rng) for _ in range(frame + 1)]
+    reading = reader.read(render(layouts[frame], seed, frame=frame + 1).image)
+    assert wrong_fields(reading, layouts[frame]) == ([], [])
+    assert_no_confident_misread(reading, layouts[frame])
+    assert reader._ref_glare.max() > 0.2
+    # a reflection that is new since calibration changes an empty square too: no such verdict there
+    fresh = BoardReader(calibrate(render(START, seed, glare=0.0).image, START), adapt=False)
+    assert fresh._ref_glare.max() < 0.2
+    assert_no_confident_misread(fresh.read(render(layouts[frame], seed, frame=frame + 1).image), layouts[frame])
+
+
+def test_a_new_bright_spot_does_not_make_the_comparison_lax(calibration):
+    """A change of light the smooth surface cannot follow (a reflection that appeared since
+    calibration) must not pass for sensor noise: else every change, a robot too, looks "as before"."""
+    from types import SimpleNamespace
+    ref = calibration.reference
+    rng = np.random.default_rng(3)
+    base = np.log(ref.image.astype(np.float32) + 8.0)
+    base = base + rng.normal(0, 0.01, base.shape).astype(np.float32)
+    v, u = np.mgrid[0:base.shape[0], 0:base.shape[1]]
+    robot = np.hypot(u - _px(2.5, 3.5)[1], v - _px(2.5, 3.5)[0]) < 6           # an ivory disc on c4
+    ivory = np.log(np.array([212, 226, 232], np.float32) + 8.0)
+    spot = 0.5 * np.exp(-(np.hypot(u - _px(4.0, 2.5)[1], v - _px(4.0, 2.5)[0]) / 30.0) ** 2)   # over e3
+    bare = ref.valid & ~robot & (np.hypot(u - _px(2.5, 3.5)[1], v - _px(2.5, 3.5)[0]) > 10)
+
+    def contrast(log_image):
+        ab = ref.as_before(SimpleNamespace(log_image=log_image.astype(np.float32)))
+        return float(np.median(ab[bare]) - np.median(ab[robot]))
+
+    plain = np.where(robot[..., None], ivory, base)
+    glared = plain + spot[..., None]
+    assert contrast(plain) > 10
+    assert contrast(glared) > 0.6 * contrast(plain)
