@@ -40,7 +40,7 @@ from .features import Features, features, field_mask, rectify
 from .geometry import CORNER_NAMES, FIELD_CORNERS, point_coords, point_name, square_centers, square_name
 from .layout import BoardLayout, PointState, SquareState
 from .markers import detect_markers, homography_from_markers
-from .reference import EmptyReference, seen_mask, start_piece_coords
+from .reference import EmptyReference, point_discs, seen_mask, square_cells, start_piece_coords
 
 FORMAT = "netzwerk-vision-calibration"
 VERSION = 1
@@ -52,6 +52,7 @@ EMPTY_SIGMA_FLOOR = 0.12   # spread of the (normalised) robot evidence on empty 
                           # shadowed patch may leave some; partial evidence must come out doubtful, not White
 COV_FLOOR = (0.035, 0.035, 0.035, 0.035, 0.035)  # log units: no class is sharper than this
 GLARE_CALIBRATION = 0.35  # glare map level over a start piece that counts as "under strong glare"
+SELF_DOUBT = 0.9          # the calibration frame's own reading of a field below this is clearly doubtful
 
 
 @dataclass(frozen=True)
@@ -335,6 +336,18 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
     # the calibration must explain its own frame
     from .reader import BoardReader
 
+    if cal.reference is not None:
+        # the reference is this very frame: with it, anything on the bare board reads "as before".
+        # Where the pixel classes alone see something on a field expected bare (a piece where
+        # none should be, or a glare spot or a shadow's edge they cannot see through), that field
+        # stays out of it (merely doubtful fields, as under glare, are what the reference is for)
+        plain = BoardReader(replace(cal, reference=None), adapt=False).read(image)
+        unsure_s = [i for i, st in enumerate(expected.squares)
+                    if st is SquareState.EMPTY and plain.square_probs[i].argmax() != 0]
+        unsure_p = [i for i, st in enumerate(expected.points)
+                    if st is PointState.EMPTY and plain.point_probs[i].argmax() != 0]
+        if unsure_s or unsure_p:
+            cal = replace(cal, reference=cal.reference.without(square_cells(unsure_s) | point_discs(unsure_p)))
     reading = BoardReader(cal, adapt=False).read(image)
     # the calibration must explain its own frame: no field may be read confidently wrong,
     # and only a few may be doubtful (a glare spot, say)
@@ -345,8 +358,12 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
     wrong = [square_name(i) for i in range(36) if got_s[i] != want_s[i] and i not in reading.low_confidence_squares]
     wrong += [point_name(i) for i in range(49) if got_p[i] != want_p[i] and i not in reading.low_confidence_points]
     # fields under glare may be doubtful (that is what doubt is for); elsewhere only a few
-    doubtful = [square_name(i) for i in reading.low_confidence_squares if glare_s[i] <= GLARE_CALIBRATION]
-    doubtful += [point_name(i) for i in reading.low_confidence_points if glare_p[i] <= GLARE_CALIBRATION]
+    # (a field right at 0.9-0.98 is a spread model, as a hard shadow across the board makes it; the
+    # reader will be cautious there, which is its job; clearly doubtful fields are what count here)
+    p_s = reading.square_probs[np.arange(36), want_s]
+    p_p = reading.point_probs[np.arange(49), want_p]
+    doubtful = [square_name(i) for i in range(36) if p_s[i] < SELF_DOUBT and glare_s[i] <= GLARE_CALIBRATION]
+    doubtful += [point_name(i) for i in range(49) if p_p[i] < SELF_DOUBT and glare_p[i] <= GLARE_CALIBRATION]
     if wrong or len(doubtful) > 8:
         shown = wrong or doubtful
         raise CalibrationError(

@@ -108,6 +108,14 @@ class EmptyReference:
         seen = None if self.seen is None else self.seen | add
         return EmptyReference(image.reshape(self.image.shape), self.valid | add, seen)
 
+    def without(self, mask: np.ndarray) -> "EmptyReference | None":
+        """This reference with the pixels ``mask`` left out (None when too little is left)."""
+        valid = self.valid & ~mask
+        if valid.sum() < MIN_VALID:
+            return None
+        seen = None if self.seen is None else self.seen & ~mask
+        return EmptyReference(self.image, valid, seen)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, EmptyReference):
             return NotImplemented
@@ -267,6 +275,15 @@ def square_cells(squares) -> np.ndarray:
     for q in squares:
         f, r = q % 6, q // 6
         out |= (x >= f - 0.02) & (x <= f + 1.02) & (y >= r - 0.02) & (y <= r + 1.02)
+    return out
+
+
+def point_discs(points) -> np.ndarray:
+    """Top-view pixels within a battery's clearance of the given points (index rank*7+file)."""
+    x, y = pixel_board_coords()
+    out = np.zeros((SIZE, SIZE), bool)
+    for px, py in point_coords()[list(points)].reshape(-1, 2):
+        out |= np.hypot(x - px, y - py) <= BATTERY_CLEARANCE
     return out
 
 
