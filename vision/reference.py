@@ -182,7 +182,7 @@ class EmptyReference:
         """Coefficients (over the light-surface bases) of the smooth change of light from the
         reference to a frame of flat log colour ``li``, fitted on the bare-board samples."""
         P = self._prepared()
-        return _robust_surface(np.take(li, P.samples, axis=0) - P.ref_samples, P.design)
+        return _robust_surface(np.take(li, P.samples, axis=0) - P.ref_samples, P.design, outer=P.design_outer)
 
     def _prepared(self) -> "_Prepared":
         """What every frame's comparison needs, computed once."""
@@ -211,6 +211,7 @@ class EmptyReference:
             inv = 1.0 / (img + 8.0)
             self._feats.append(_Prepared(
                 basis=basis, samples=samples, ref_samples=li_ref[samples], design=basis[samples],
+                design_outer=_outer(basis[samples]),
                 idx=idx, ref_idx=li_ref[idx], inv_idx=inv[idx], basis_idx=basis[idx], noise_idx=noise_idx,
                 pair_a=pair_a, pair_b=pair_b,
                 fill_idx=fill_idx, basis_fill=basis[fill_idx], fill=fill, fill_grain=grain,
@@ -287,19 +288,28 @@ def point_discs(points) -> np.ndarray:
     return out
 
 
-def _robust_surface(d: np.ndarray, A: np.ndarray, rounds: int = 4, scale: float = 0.08) -> np.ndarray:
+def _outer(A: np.ndarray) -> np.ndarray:
+    """Per row of ``A`` (n x k), the outer product of the row with itself, flat (n x k*k)."""
+    return (A[:, :, None] * A[:, None, :]).reshape(len(A), -1)
+
+
+def _robust_surface(d: np.ndarray, A: np.ndarray, rounds: int = 4, scale: float = 0.08,
+                    outer: np.ndarray | None = None) -> np.ndarray:
     """Per channel, a smooth surface (coefficients over the columns of ``A``) through ``d`` (n x 3),
     fitted by iteratively reweighted least squares (Cauchy weights): pieces, new shadows and
-    hands are outliers among the many unchanged pixels."""
-    w = np.ones((d.shape[0], d.shape[1]), np.float32)
-    med = np.median(d, axis=0)
-    w = 1.0 / (1.0 + ((d - med) / scale) ** 2)
-    coef = np.zeros((A.shape[1], d.shape[1]), np.float32)
+    hands are outliers among the many unchanged pixels. ``outer``: :func:`_outer` of ``A``, if at hand."""
+    k, channels = A.shape[1], d.shape[1]
+    # the weighted normal equations of all channels at once: per sample the outer products of
+    # its bases (n x k*k), weighted per channel by one matrix product
+    if outer is None:
+        outer = _outer(A)
+    ridge = 1e-3 * np.eye(k, dtype=np.float32)
+    w = 1.0 / (1.0 + ((d - np.median(d, axis=0)) / scale) ** 2)
+    coef = np.zeros((k, channels), np.float32)
     for _ in range(rounds):
-        for c in range(d.shape[1]):
-            Aw = A * w[:, c:c + 1]
-            M = A.T @ Aw + 1e-3 * np.eye(A.shape[1], dtype=np.float32)
-            coef[:, c] = np.linalg.solve(M, Aw.T @ d[:, c])
+        M = (w.T @ outer).reshape(channels, k, k) + ridge
+        rhs = (A.T @ (w * d)).T                       # (channels, k)
+        coef = np.linalg.solve(M, rhs[:, :, None])[:, :, 0].T.astype(np.float32)
         r = d - A @ coef
         w = 1.0 / (1.0 + (r / scale) ** 2)
     return coef
@@ -318,6 +328,7 @@ class _Prepared(NamedTuple):
     samples: np.ndarray     # flat indices of the light-surface samples
     ref_samples: np.ndarray  # the reference's log colour there
     design: np.ndarray      # the light-surface bases there
+    design_outer: np.ndarray  # their outer products (see _robust_surface)
     idx: np.ndarray         # flat indices of the bare-board pixels
     ref_idx: np.ndarray     # (len(idx), 3) the reference's log colour there
     inv_idx: np.ndarray     # (len(idx), 3) 1 / (grey level + 8) there
