@@ -53,6 +53,7 @@ CLIPPED_SPAN = 0.15
 ADAPT_EVERY = 10            # adapt the appearance on every 10th readable frame (light changes slowly)
 LINE_LOST = 0.3             # a line segment this much fainter than at calibration is hidden
 LOST_LINE_WEIGHT = 0.012    # each hidden segment beside empty squares counts as this much occlusion
+HAND_LINES = 8              # this many hidden segments: a hand over the board, every field is doubtful
 OCCLUDED_BOARD = 0.02        # share of the whole field unexplained -> "hand or object over the board"
 # the bare-board reference's second opinion (changed share of a square's window, relative to a robot's
 # pixel mass): an empty square changes < 0.2 (99%: < 0.7), a robot 1.0-4 (median 2.3)
@@ -278,6 +279,10 @@ class BoardReader:
             near = {q for k in lost for q in self._seg_squares[k]}
             hidden_s = sorted({(q // 6 + dr) * 6 + q % 6 + dc for q in near for dr in (-1, 0, 1) for dc in (-1, 0, 1)
                                if 0 <= q // 6 + dr < 6 and 0 <= q % 6 + dc < 6})
+            if len(lost) >= HAND_LINES:
+                # a hand over the board: its skin, its shadow and what it holds may pass for
+                # anything anywhere near it; no field of this frame is trusted
+                hidden_s = list(range(36))
             hidden_p = sorted({(q // 6 + dr) * 7 + q % 6 + dc for q in hidden_s for dr in (0, 1) for dc in (0, 1)})
             sp[hidden_s] = 0.5 * sp[hidden_s] + 0.5 / 3
             pp[hidden_p] = 0.5 * pp[hidden_p] + 0.5 / 2
@@ -298,7 +303,8 @@ class BoardReader:
         if occluded > OCCLUDED_BOARD:
             where = ""
             if lost:
-                where = " near " + ", ".join(square_name(q) for q in hidden_s[:6]) + (" ..." if len(hidden_s) > 6 else "")
+                shown = sorted(near)
+                where = " near " + ", ".join(square_name(q) for q in shown[:6]) + (" ..." if len(shown) > 6 else "")
             return unreadable(
                 f"something covers the board{where} (energy lines hidden at {len(lost)} places, "
                 f"{unexplained:.0%} unexplained): a hand or an object over the board?",

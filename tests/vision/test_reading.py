@@ -98,6 +98,21 @@ def test_hand_makes_the_frame_unreadable(calibration):
     assert_no_confident_misread(reading, START)
 
 
+def test_a_hand_hiding_many_lines_leaves_no_field_trusted(calibration):
+    """Its skin, its shadow and what it holds may pass for anything near it: no field is confident."""
+    rng = np.random.default_rng(12)
+    hands = 0
+    for k in range(3):
+        truth = random_layout(rng)
+        reading = BoardReader(calibration, adapt=False).read(render(truth, SETUP_SEED, hand=True, frame=60 + k, **SETUP).image)
+        assert not reading.readable
+        if "energy lines hidden" in reading.reason and int(reading.reason.split("hidden at ")[1].split()[0]) >= 8:
+            assert len(reading.low_confidence_squares) == 36
+            hands += 1
+        assert_no_confident_misread(reading, truth)
+    assert hands >= 2
+
+
 def test_black_and_grey_frames(calibration):
     reader = BoardReader(calibration)
     for image, word in ((np.zeros((960, 1280, 3), np.uint8), "black"), (np.full((960, 1280, 3), 128, np.uint8), "grey")):

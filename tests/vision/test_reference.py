@@ -318,3 +318,16 @@ def test_set_ups_with_a_hard_shadow_or_glare_calibrate(seed):
     for k in range(2):
         truth = random_layout(rng)
         assert_no_confident_misread(reader.read(render(truth, seed, frame=k + 1).image), truth)
+
+
+def test_the_light_surface_fits_every_channel_through_outliers():
+    from vision.reference import _robust_surface
+    rng = np.random.default_rng(11)
+    x, y = rng.uniform(-1, 1, (2, 1500)).astype(np.float32)
+    A = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+    truth = rng.normal(0, 0.2, (6, 3)).astype(np.float32)
+    d = A @ truth + rng.normal(0, 0.01, (1500, 3)).astype(np.float32)
+    d[:150] += rng.uniform(0.5, 1.5, (150, 3)).astype(np.float32)     # pieces, a hand: 10% outliers
+    coef = _robust_surface(d, A)
+    assert coef.shape == (6, 3)
+    assert np.abs(A @ coef - A @ truth).max() < 0.03
