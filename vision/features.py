@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 PPU = 24
-SIZE = 7 * PPU                      # 224: 6 squares + 2 half-square margins
+SIZE = 7 * PPU                      # 168: 6 squares + 2 half-square margins
 BG_SCALE = 3                        # background estimated at PPU / BG_SCALE px per square
 BG_KERNEL = 11                      # median window in background pixels (~1.4 squares)
 N_FEATURES = 5
