@@ -17,14 +17,13 @@ so compiling the walk as well would gain at most about a third.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 import numpy as np
 
 from ..engine import Step
 from ..rules import Rules
 from .board import WIN, Board
-from .search import Candidate, SearchLimits, SearchStats, _Timeout, deepen
+from .search import Candidate, SearchLimits, SearchState, SearchStats, deepen
 from .turngen import BatteryPhase, RobotOutcome
 
 
@@ -107,7 +106,7 @@ it only runs at the opponent's first reply; it models the opponent's best static
 exactly, so a forced win the search reports cannot be refuted by a reply greedy would see."""
 
 
-class FastSearcher:
+class FastSearcher(SearchState):
     """Iterative-deepening alpha-beta over the compiled core's candidates (see the module text)."""
 
     def __init__(self, rules: Rules, limits: SearchLimits | None = None, exact_reply: bool | None = None) -> None:
@@ -117,26 +116,10 @@ class FastSearcher:
         from . import fastcore, jit
 
         jit.ensure_warm()  # compile or load every entry point now, not in the middle of the first search
+        super().__init__(rules, limits or DEFAULT_LIMITS)
         self.fc = fastcore
-        self.rules = rules
         self.flags = fastcore.flags_of(rules)
-        self.limits = limits or DEFAULT_LIMITS
         self.exact_reply = EXACT_REPLY if exact_reply is None else exact_reply
-        self.stats = SearchStats()
-        self._deadline = 0.0
-        self._node_limit = 0
-        self._cache: dict[tuple, Kids] = {}
-        self._strong_cache: dict[tuple, Kids] = {}
-        self._killers: dict[int, list[tuple[bytes, np.ndarray]]] = {}
-        self._hash_move: dict[tuple, tuple[Kids, int]] = {}
-        lim = self.limits
-        self._strong_limits = replace(
-            lim, inner_beam=lim.reply_beam, inner_robot_keep=lim.reply_keep, inner_chain=lim.reply_chain, inner_moves=lim.reply_moves
-        )
-
-    def _check_budget(self) -> None:
-        if time.perf_counter() > self._deadline or (self._node_limit and self.stats.nodes > self._node_limit):
-            raise _Timeout
 
     def _generate(self, key: tuple, limits: SearchLimits, root: bool = False) -> Kids:
         vals, rows, nodes = _call(self.fc, key, self.flags, root, limits)
@@ -201,7 +184,6 @@ class FastSearcher:
             return vals[0]
         best = -WIN * 2
         best_kid = (kids, 0)
-        order: list[tuple[Kids, int]] | range
         first = self._hash_move.get(key) if lim.hash_move else None
         if first is not None and not (first[0] is kids and first[1] == 0):
             if first[0] is kids:
@@ -245,14 +227,7 @@ class FastSearcher:
 
     def search(self, board: Board, budget: float, nodes: int | None = None) -> tuple[Candidate, float]:
         """The best root candidate and its value, as :meth:`.search.Searcher.search`."""
-        t0 = time.perf_counter()
-        self._deadline = t0 + budget
-        self._node_limit = nodes or 0
-        self._cache.clear()
-        self._strong_cache.clear()
-        self._killers.clear()
-        self._hash_move.clear()
-        self.stats = SearchStats()
+        t0 = self._start(budget, nodes)
         side = self.fc.color_index(board.side)
         rkey = (board.own, board.enemy, board.bats, side)
         roots = self._generate(rkey, self.limits, root=True)

@@ -147,27 +147,49 @@ def candidates(board: Board, rules: Rules, *, root: bool, limits: SearchLimits, 
     return out
 
 
-class Searcher:
-    """Iterative-deepening alpha-beta over :func:`candidates`."""
+class SearchState:
+    """What both searchers (this module's and :class:`.fastsearch.FastSearcher`) keep: the limits,
+    the budget of the current search, its statistics and its per-search tables."""
 
-    def __init__(self, rules: Rules, limits: SearchLimits | None = None) -> None:
+    def __init__(self, rules: Rules, limits: SearchLimits) -> None:
         self.rules = rules
-        self.limits = limits or SearchLimits()
+        self.limits = limits
         self.stats = SearchStats()
         self._deadline = 0.0
         self._node_limit = 0
-        self._cache: dict[Board, list[Candidate]] = {}
-        self._strong_cache: dict[Board, list[Candidate]] = {}
-        self._killers: dict[int, list[tuple]] = {}
-        self._hash_move: dict[Board, Candidate] = {}
-        lim = self.limits
+        self._cache: dict = {}         # node -> its children (the cheap inner generator)
+        self._strong_cache: dict = {}  # node -> its children (the strong reply generator)
+        self._killers: dict[int, list] = {}
+        self._hash_move: dict = {}
+        # the opponent's replies at the strong plies: the inner generator with the reply_* limits
         self._strong_limits = replace(
-            lim, inner_beam=lim.reply_beam, inner_robot_keep=lim.reply_keep, inner_chain=lim.reply_chain, inner_moves=lim.reply_moves
+            limits, inner_beam=limits.reply_beam, inner_robot_keep=limits.reply_keep,
+            inner_chain=limits.reply_chain, inner_moves=limits.reply_moves,
         )
+
+    def _start(self, budget: float, nodes: int | None) -> float:
+        """Begin a search of ``budget`` seconds (and ``nodes`` evaluations, if given): fresh
+        tables and statistics. Returns the start time."""
+        t0 = time.perf_counter()
+        self._deadline = t0 + budget
+        self._node_limit = nodes or 0
+        self._cache.clear()
+        self._strong_cache.clear()
+        self._killers.clear()
+        self._hash_move.clear()
+        self.stats = SearchStats()
+        return t0
 
     def _check_budget(self) -> None:
         if time.perf_counter() > self._deadline or (self._node_limit and self.stats.nodes > self._node_limit):
             raise _Timeout
+
+
+class Searcher(SearchState):
+    """Iterative-deepening alpha-beta over :func:`candidates`."""
+
+    def __init__(self, rules: Rules, limits: SearchLimits | None = None) -> None:
+        super().__init__(rules, limits or SearchLimits())
 
     def _children(self, board: Board) -> list[Candidate]:
         c = self._cache.get(board)
@@ -261,14 +283,7 @@ class Searcher:
         board evaluations: a budget that does not depend on the machine's
         speed or load (for reproducible experiments).
         """
-        t0 = time.perf_counter()
-        self._deadline = t0 + budget
-        self._node_limit = nodes or 0
-        self._cache.clear()
-        self._strong_cache.clear()
-        self._killers.clear()
-        self._hash_move.clear()
-        self.stats = SearchStats()
+        t0 = self._start(budget, nodes)
         roots = candidates(board, self.rules, root=True, limits=self.limits, stats=self.stats)
         self.stats.expansions += 1
         self.stats.root_candidates = len(roots)
