@@ -47,8 +47,7 @@ def _ink_log_prior() -> np.ndarray:
     if not _INK_PRIOR:
         x, y = pixel_board_coords()
         on_field = (x > -0.15) & (x < 6.15) & (y > -0.15) & (y < 6.15)
-        d_line = np.minimum(np.abs(x - np.round(x)), np.abs(y - np.round(y)))
-        near = (d_line < INK_LINE_HALF) | ~on_field  # beyond the field: coordinates, the frame
+        near = (line_distance() < INK_LINE_HALF) | ~on_field  # beyond the field: coordinates, the frame
         _INK_PRIOR.append(np.where(near, 0.0, np.log(INK_ELSEWHERE)).astype(np.float32).reshape(-1))
     return _INK_PRIOR[0]
 
@@ -229,6 +228,20 @@ def fit_gaussian(samples: np.ndarray, rounds: int = 3, cut: float = 15.1) -> tup
 def pixel_board_coords() -> tuple[np.ndarray, np.ndarray]:
     v, u = np.mgrid[0:SIZE, 0:SIZE].astype(np.float64)
     return (u + 0.5) / PPU - 0.5, 6.5 - (v + 0.5) / PPU
+
+
+_LINE_DISTANCE: list[np.ndarray] = []
+
+
+def line_distance() -> np.ndarray:
+    """(SIZE, SIZE) board units from each top-view pixel to the nearest energy line's centre
+    (computed once; read only)."""
+    if not _LINE_DISTANCE:
+        x, y = pixel_board_coords()
+        d = np.minimum(np.abs(x - np.round(x)), np.abs(y - np.round(y)))
+        d.setflags(write=False)
+        _LINE_DISTANCE.append(d)
+    return _LINE_DISTANCE[0]
 
 
 def square_windows(centres_xy: np.ndarray) -> "Window":

@@ -45,7 +45,6 @@ from .reference import EmptyReference, point_discs, seen_mask, square_cells, sta
 FORMAT = "netzwerk-vision-calibration"
 VERSION = 1
 CHI2_5_999 = 20.5
-CHI2_2_99 = 9.21
 GLARE_PIECES_SHARE = 0.34  # share of the start pieces that may lie under strong glare
 COV_INFLATION = (2.0, 2.0, 2.0, 2.0, 2.0)  # per feature (3 brightness ratios, 2 chroma): one frame under-represents the spread of later frames (noise, JPEG, small light shifts)
 EMPTY_SIGMA_FLOOR = 0.12   # spread of the (normalised) robot evidence on empty squares, at least: a lit rim or a
@@ -331,8 +330,8 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
             f"glare on the board at {', '.join(glared[:8])}{' ...' if len(glared) > 8 else ''}: the lamp is mirrored "
             "in the board there; move the lamp or the camera a little and calibrate again"
         )
-    app = learn_appearance(F, expected, glare_s > GLARE_CALIBRATION, glare_p > GLARE_CALIBRATION)
-    cal = Calibration(size, _mat(H), method, side, app, _reference(rect, F, app, expected))
+    app, post = learn_appearance(F, expected, glare_s > GLARE_CALIBRATION, glare_p > GLARE_CALIBRATION)
+    cal = Calibration(size, _mat(H), method, side, app, _reference(rect, post, app, expected))
     # the calibration must explain its own frame
     from .reader import BoardReader
 
@@ -376,9 +375,9 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
     return cal
 
 
-def _reference(rect: np.ndarray, F: Features, app: Appearance, expected: BoardLayout) -> EmptyReference | None:
-    """The bare board of the calibration frame, and the board seen around its pieces."""
-    post = PixelModel(*app.arrays()).posteriors(F.board, F.piece, F.glared)
+def _reference(rect: np.ndarray, post: np.ndarray, app: Appearance, expected: BoardLayout) -> EmptyReference | None:
+    """The bare board of the calibration frame, and the board seen around its pieces
+    (``post``: the frame's pixel posteriors under ``app``)."""
     robots_xy, bats_xy = start_piece_coords(expected)
     images = robot_images(post, expected, app.lean)
     # darker than the board: the robots' cast shadows are told from other shade by seen_mask
@@ -410,8 +409,10 @@ def robot_images(post: np.ndarray, layout: BoardLayout, lean: tuple[float, float
     return np.array(out, np.float64).reshape(-1, 2)
 
 
-def learn_appearance(F: Features, expected: BoardLayout, glared_squares=None, glared_points=None) -> Appearance:
-    """Learn the classes and the evidence model from a frame of a known layout.
+def learn_appearance(F: Features, expected: BoardLayout, glared_squares=None,
+                     glared_points=None) -> tuple[Appearance, np.ndarray]:
+    """Learn the classes and the evidence model from a frame of a known layout; also returns
+    the frame's pixel posteriors under the learned classes.
 
     Pieces under strong glare (``glared_*``: boolean per square / point) are
     left out of the learning when enough others remain: their looks are the
@@ -583,7 +584,7 @@ def learn_appearance(F: Features, expected: BoardLayout, glared_squares=None, gl
     pe_dev = ev_a[nobat] - point_means[0] if nobat else np.zeros(1)
     point_empty_sigma = float(max(0.05, 1.4826 * np.median(np.abs(pe_dev)) * 3))
     contrast = segment_contrast(cv2.GaussianBlur(bright, (0, 0), 0.8))
-    return Appearance(
+    app = Appearance(
         means=tuple(tuple(float(v) for v in m) for m in means),
         covs=tuple(tuple(float(v) for v in c_.ravel()) for c_ in covs),
         expected_mass=(ew, eb, ea),
@@ -598,6 +599,7 @@ def learn_appearance(F: Features, expected: BoardLayout, glared_squares=None, gl
         point_empty_sigma=point_empty_sigma,
         glare_level=0.12,  # share of the board colour washed out where fields become doubtful
     )
+    return app, post
 
 
 OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))  # drops thin streaks, keeps compact blobs

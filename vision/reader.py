@@ -18,7 +18,7 @@ from .appearance import (
     SHADE,
     PixelModel,
     line_segments,
-    pixel_board_coords,
+    line_distance,
     point_windows,
     segment_contrast,
     segment_neighbours,
@@ -100,8 +100,7 @@ class BoardReader:
         self._fmask_tight = field_mask(tight=True).astype(np.float32)
         # the change is counted off the printed lines: a sharper or blurrier frame than the
         # calibration's, or a camera nudged by a pixel, changes the lines' edges, not a robot's body
-        x, y = pixel_board_coords()
-        self._off_line = np.minimum(np.abs(x - np.round(x)), np.abs(y - np.round(y))) > OFF_LINE
+        self._off_line = line_distance() > OFF_LINE
         self._use_reference()
         mid = rect_coords(line_segments().mean(axis=1))
         self._seg_mid = (np.clip(mid[:, 1].astype(int), 0, SIZE - 1), np.clip(mid[:, 0].astype(int), 0, SIZE - 1))
@@ -117,6 +116,7 @@ class BoardReader:
         ref = self._cal.reference
         self._ref_valid = None if ref is None else ref.valid & self._off_line
         self._ref_share = np.zeros(36) if ref is None else window_mass(self._ref_valid.astype(np.float32), self._swin)
+        self._known = self._ref_share >= REF_SHARE   # the squares the reference checks
         # the reflections in the calibration frame: the same glare now is the same lamp, not a change
         self._ref_glare = np.zeros(36) if ref is None else window_mass(features(ref.image).glare, self._swin)
 
@@ -144,7 +144,7 @@ class BoardReader:
         sconf = reading.square_probs.max(axis=1)
         sq_state = reading.square_probs.argmax(axis=1)
         new = [q for q in range(36) if layout.squares[q].value == "empty" and sq_state[q] == 0
-               and sconf[q] >= self.min_confidence and self._ref_share[q] < REF_SHARE]
+               and sconf[q] >= self.min_confidence and not self._known[q]]
         if not new:
             return 0
         robots, bats = start_piece_coords(layout)
@@ -231,7 +231,7 @@ class BoardReader:
         # (strong evidence stays decisive, marginal evidence becomes doubtful)
         edge = window_mass(_slope(F.log_bg), self._swin)
         # (without a bare-board reference, the ranks of the start position, a milder edge is doubtful)
-        edge_doubt = np.where(self._ref_share >= REF_SHARE, EDGE_DOUBT, EDGE_DOUBT_UNKNOWN)
+        edge_doubt = np.where(self._known, EDGE_DOUBT, EDGE_DOUBT_UNKNOWN)
         temper = 1 - EDGE_TEMPER * np.clip((edge - edge_doubt) / EDGE_SPAN, 0, 1)
         ll[:, 1] = ll[:, 0] + (ll[:, 1] - ll[:, 0]) * temper
         sp = _softmax(ll)
@@ -257,7 +257,7 @@ class BoardReader:
         # a doubt, not a verdict: at most half-way to a tie, so the evidence still picks the state
         # (without a bare-board reference, the ranks of the start position, or under a reflection
         # that is new since calibration, which disturbs the reference too, milder glare is doubtful)
-        glare_doubt = np.where((self._ref_share >= REF_SHARE) & (gs - self._ref_glare < NEW_GLARE), GLARE_DOUBT, GLARE_DOUBT_UNKNOWN)
+        glare_doubt = np.where(self._known & (gs - self._ref_glare < NEW_GLARE), GLARE_DOUBT, GLARE_DOUBT_UNKNOWN)
         ug = MAX_DOUBT * np.clip(np.maximum((gs - glare_doubt) / GLARE_SPAN, (clipped - CLIPPED_SHARE) / CLIPPED_SPAN), 0, 1)
         cm = None if share is None else self._change_mass(post, share, ew, eb)
         if cm is not None:
@@ -352,7 +352,7 @@ class BoardReader:
         reflection that is new since calibration changes an empty square too:
         there this does not apply (the glare doubt still does).
         """
-        static = (self._ref_share >= REF_SHARE) & (gs > STATIC_GLARE) & (self._ref_glare > STATIC_GLARE)
+        static = self._known & (gs > STATIC_GLARE) & (self._ref_glare > STATIC_GLARE)
         if not static.any():
             return sp
         white = 1.0 / (1.0 + np.exp(-(cm[static] - GLARE_CHANGE) / GLARE_CHANGE_SPAN))
@@ -372,10 +372,9 @@ class BoardReader:
         rim read as a robot), the square is made doubtful: never decided by
         the change alone, since a new shadow changes a square too.
         """
-        known = self._ref_share >= REF_SHARE
         empty = sp.argmax(axis=1) == 0
         doubt = np.where(empty, np.clip((cm - CHANGE_ROBOT) / CHANGE_SPAN, 0, 1), np.clip((CHANGE_EMPTY - cm) / CHANGE_SPAN, 0, 1))
-        doubt = MAX_DOUBT * np.where(known, doubt, 0.0)[:, None]
+        doubt = MAX_DOUBT * np.where(self._known, doubt, 0.0)[:, None]
         return (1 - doubt) * sp + doubt / 3
 
     def _adapt(self, feats: np.ndarray, pfeats: np.ndarray, post: np.ndarray) -> None:

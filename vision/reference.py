@@ -37,7 +37,7 @@ from math import lgamma, log, pi
 import cv2
 import numpy as np
 
-from .appearance import pixel_board_coords
+from .appearance import line_distance, pixel_board_coords
 from .features import N_FEATURES, PPU, SIZE, field_mask, rect_coords
 from .geometry import point_coords, square_centers
 
@@ -257,16 +257,20 @@ class EmptyReference:
 def bare_mask(robots_xy: np.ndarray, batteries_xy: np.ndarray,
               lean: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> np.ndarray:
     """Top-view pixels of the field that show bare board when robots and batteries stand there."""
-    x, y = pixel_board_coords()
-    valid = field_mask(tight=True).copy()
     c, ex, ey = lean
-    for rx, ry in np.asarray(robots_xy, np.float64).reshape(-1, 2):
-        lx, ly = rx + c * rx + ex, ry + c * ry + ey
-        for px, py in ((rx, ry), (lx, ly)):
-            valid &= np.hypot(x - px, y - py) > ROBOT_CLEARANCE
-    for bx, by in np.asarray(batteries_xy, np.float64).reshape(-1, 2):
-        valid &= np.hypot(x - bx, y - by) > BATTERY_CLEARANCE
-    return valid
+    robots = np.asarray(robots_xy, np.float64).reshape(-1, 2)
+    leaned = robots * (1 + c) + np.array([ex, ey])
+    return (field_mask(tight=True) & ~_discs(np.vstack([robots, leaned]), ROBOT_CLEARANCE)
+            & ~_discs(batteries_xy, BATTERY_CLEARANCE))
+
+
+def _discs(centres_xy, radius: float) -> np.ndarray:
+    """Top-view pixels within ``radius`` (board units) of any of the centres."""
+    x, y = pixel_board_coords()
+    out = np.zeros((SIZE, SIZE), bool)
+    for cx, cy in np.asarray(centres_xy, np.float64).reshape(-1, 2):
+        out |= np.hypot(x - cx, y - cy) <= radius
+    return out
 
 
 def square_cells(squares) -> np.ndarray:
@@ -281,11 +285,7 @@ def square_cells(squares) -> np.ndarray:
 
 def point_discs(points) -> np.ndarray:
     """Top-view pixels within a battery's clearance of the given points (index rank*7+file)."""
-    x, y = pixel_board_coords()
-    out = np.zeros((SIZE, SIZE), bool)
-    for px, py in point_coords()[list(points)].reshape(-1, 2):
-        out |= np.hypot(x - px, y - py) <= BATTERY_CLEARANCE
-    return out
+    return _discs(point_coords()[list(points)], BATTERY_CLEARANCE)
 
 
 def _outer(A: np.ndarray) -> np.ndarray:
@@ -373,8 +373,7 @@ def _fill_light(image: np.ndarray, seen: np.ndarray | None, valid: np.ndarray) -
     nearby edge: the darkest and the brightest fill within that reach are
     candidates too. On evenly lit wood all three agree.
     """
-    x, y = pixel_board_coords()
-    off_line = np.minimum(np.abs(x - np.round(x)), np.abs(y - np.round(y))) > FILL_OFF_LINE
+    off_line = line_distance() > FILL_OFF_LINE
     target = field_mask(tight=True) & off_line & ~valid
     if seen is None or not target.any():
         return np.zeros(0, np.int64), np.zeros((3, 0, 3), np.float32), np.zeros(5, np.float32)
@@ -422,17 +421,11 @@ def seen_mask(robot_images_xy: np.ndarray, batteries_xy: np.ndarray,
     most robots have at the same place beside them; a shadow across the
     board darkens only some of them and stays in (it is light to be learned).
     """
-    x, y = pixel_board_coords()
-    out = field_mask(tight=True).copy()
     c, ex, ey = lean
     images = np.asarray(robot_images_xy, np.float64).reshape(-1, 2)
-    for ix, iy in images:
-        fx, fy = (ix - ex) / (1 + c), (iy - ey) / (1 + c)   # image = foot + c * foot + e
-        for t in np.linspace(0.0, 1.0, 5):
-            px, py = ix + t * (fx - ix), iy + t * (fy - iy)
-            out &= np.hypot(x - px, y - py) > ROBOT_FOOT
-    for bx, by in np.asarray(batteries_xy, np.float64).reshape(-1, 2):
-        out &= np.hypot(x - bx, y - by) > BATTERY_CLEARANCE
+    feet = (images - np.array([ex, ey])) / (1 + c)          # image = foot + c * foot + e
+    path = [images + t * (feet - images) for t in np.linspace(0.0, 1.0, 5)]
+    out = field_mask(tight=True) & ~_discs(np.vstack(path), ROBOT_FOOT) & ~_discs(batteries_xy, BATTERY_CLEARANCE)
     if shade is not None and len(images):
         half = int(round(SHADE_REACH * PPU))
         padded = np.pad(np.asarray(shade, bool), half)
