@@ -93,21 +93,26 @@ def _first_legal(pos: Position, rules: Rules, cands: list[Candidate], rng: rando
     return _fallback(pos, rules, rng), None
 
 
+def _try_compiled(jit: bool | None) -> bool:
+    """Whether to use the compiled core: it is available and ``jit`` is True (insist) or None
+    (once ``netzwerk run``'s background warm-up is done; never False)."""
+    return (jit is True or (jit is None and not _jit.warming())) and _jit.available()
+
+
 def make_searcher(rules: Rules, limits: SearchLimits | None = None, jit: bool | None = None):
     """The searcher to use: the compiled core's (:class:`~.fastsearch.FastSearcher`) when it is
     available and ``jit`` is not False, else the Python :class:`~.search.Searcher`.  Both
     search the same tree; ``jit=True`` insists on the compiled one.  While ``netzwerk run``'s
     background warm-up is still compiling the core, the Python searcher is used (no stall)."""
-    if jit is True or (jit is None and not _jit.warming()):
-        if _jit.available():
-            from .fastsearch import FastSearcher
+    if _try_compiled(jit):
+        from .fastsearch import FastSearcher
 
-            try:
-                return FastSearcher(rules, limits)  # loads (or compiles) the core once, before any search
-            except Exception:
-                if jit:
-                    raise
-                return Searcher(rules, limits)
+        try:
+            return FastSearcher(rules, limits)  # loads (or compiles) the core once, before any search
+        except Exception:
+            if jit:
+                raise
+            return Searcher(rules, limits)
     if jit:
         raise RuntimeError(f"the compiled search is not available: {_jit.why_not()}")
     return Searcher(rules, limits)
@@ -115,7 +120,7 @@ def make_searcher(rules: Rules, limits: SearchLimits | None = None, jit: bool | 
 
 def root_candidates(board: Board, rules: Rules, limits: SearchLimits, jit: bool | None = None) -> list[Candidate]:
     """:func:`.search.candidates` at the root, from the compiled core when available (same list)."""
-    if (jit is True or (jit is None and not _jit.warming())) and _jit.available():
+    if _try_compiled(jit):
         from .fastsearch import fast_candidates
 
         try:
