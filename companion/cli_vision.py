@@ -151,8 +151,11 @@ def cmd_overlay(args: argparse.Namespace) -> int:
 
     cal = Calibration.load(args.calibration)
     image = _load_image(args.image)
-    reading = BoardReader(cal, adapt=False).read(image)
-    _write_image(args.out, draw_overlay(image, cal, reading))
+    reader = BoardReader(cal, adapt=False)
+    reading = reader.read(image)
+    # drawn where the reader found the board: a camera nudged since calibration is relocated
+    # by its markers, and the grid must follow (the file's homography would be off)
+    _write_image(args.out, draw_overlay(image, reader.calibration, reading))
     state = "readable" if reading.readable else f"not readable: {reading.reason}"
     sides = [s["side"] for s in reading.sides_json().values()]
     if sides:

@@ -226,3 +226,24 @@ def test_cli_unreadable_board_exits_1(tmp_path, capsys, calibration):
     assert main(["vision", "read", "--image", str(img), "--calibration", str(cal), "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["readable"] is False and data["reason"] and data["position_fields"] is None
+
+
+def test_overlay_draws_the_grid_where_a_nudged_camera_now_sees_the_board(tmp_path, capsys, monkeypatch):
+    """The reader finds a nudged board again by its markers; the overlay must draw that board,
+    not the calibration file's stale position."""
+    import vision.overlay as overlay
+    from vision.calibration import Calibration
+
+    start, cal = tmp_path / "start.png", tmp_path / "cal.json"
+    cv2.imwrite(str(start), render(START, SETUP_SEED, tilt=18.0, rotation=37.0, shadow=0.0, glare=0.0).image)
+    assert main(["vision", "calibrate", "--image", str(start), "--out", str(cal)]) == 0
+    nudged = tmp_path / "nudged.png"
+    frame = render(START, SETUP_SEED, frame=9, tilt=18.0, rotation=37.0, shadow=0.0, glare=0.0).image
+    cv2.imwrite(str(nudged), np.roll(frame, (14, -18), axis=(0, 1)))
+    drawn = []
+    real = overlay.draw_overlay
+    monkeypatch.setattr(overlay, "draw_overlay", lambda image, calibration, reading=None: (
+        drawn.append(calibration), real(image, calibration, reading))[1])
+    assert main(["vision", "overlay", "--image", str(nudged), "--calibration", str(cal), "--out", str(tmp_path / "ov.png")]) == 0
+    moved = drawn[0].corners_px - Calibration.load(cal).corners_px
+    assert np.allclose(moved.mean(axis=0), (-18, 14), atol=1.5)
