@@ -62,6 +62,17 @@ REF_SHARE = 0.35             # a square is checked when this much of its window 
 CHANGE_ROBOT = 0.7           # read empty but changed more than this: doubtful
 CHANGE_EMPTY = 0.5           # read as a robot but changed less than this: doubtful
 CHANGE_SPAN = 0.4
+# the change as evidence: a log likelihood ratio robot : empty, piecewise linear in the change.
+# On development seeds an empty square with a reference changed less than 0.31 in 99.9% (a few
+# under a hard shadow up to 3.2), a robot more than 1.3 in 99.9% (median 3.2): little change is
+# strong evidence of an empty square, much change only moderate evidence of a robot (a new
+# shadow or glare spot changes an empty square too), so a confident colour reading keeps its state
+CHANGE_LLR = ((0.3, 1.0, 1.6, 3.0), (-5.0, -2.0, 0.0, 3.0))
+# under the start pieces, against the filled-in light: an empty square there often changes by
+# 1-3 (the fill is vague), a robot by more than 1.7 (99.9%): only little change is evidence
+# (of an empty square), much change is none
+FILL_CHANGE_LLR = ((1.0, 1.5), (-3.0, 0.0))
+FILL_SHARE = 0.2             # a square is checked against the fill when this much of its window is filled in
 STATIC_GLARE = 0.2           # glare under a square now and in the calibration frame: the same reflection
 GLARE_CHANGE = 1.0           # there, changed this much means a robot (an empty square: ~0, a robot: > 2)
 GLARE_CHANGE_SPAN = 0.15
@@ -117,6 +128,10 @@ class BoardReader:
         self._ref_valid = None if ref is None else ref.valid & self._off_line
         self._ref_share = np.zeros(36) if ref is None else window_mass(self._ref_valid.astype(np.float32), self._swin)
         self._known = self._ref_share >= REF_SHARE   # the squares the reference checks
+        # the squares of the start ranks: compared with the light filled in under the start pieces
+        self._filled = None if ref is None else ref.filled & self._off_line
+        self._fill_share = np.zeros(36) if ref is None else window_mass(self._filled.astype(np.float32), self._swin)
+        self._fill_checked = ~self._known & (self._fill_share >= FILL_SHARE)
         # the reflections in the calibration frame: the same glare now is the same lamp, not a change
         self._ref_glare = np.zeros(36) if ref is None else window_mass(features(ref.image).glare, self._swin)
 
@@ -259,14 +274,14 @@ class BoardReader:
         # that is new since calibration, which disturbs the reference too, milder glare is doubtful)
         glare_doubt = np.where(self._known & (gs - self._ref_glare < NEW_GLARE), GLARE_DOUBT, GLARE_DOUBT_UNKNOWN)
         ug = MAX_DOUBT * np.clip(np.maximum((gs - glare_doubt) / GLARE_SPAN, (clipped - CLIPPED_SHARE) / CLIPPED_SPAN), 0, 1)
-        cm = None if share is None else self._change_mass(post, share, ew, eb)
+        cm, cm_fill = (None, None) if share is None else self._change_mass(post, share, ew, eb)
         if cm is not None:
             sp = self._under_static_glare(sp, cm, gs)
         ew_mean = (sp[:, 0] + sp[:, 1]) / 2
         sp[:, 0] = (1 - ug) * sp[:, 0] + ug * ew_mean
         sp[:, 1] = (1 - ug) * sp[:, 1] + ug * ew_mean
         if cm is not None:
-            sp = self._check_against_reference(sp, cm)
+            sp = self._check_against_reference(sp, cm, cm_fill)
 
         # energy lines that vanished beside empty squares: something lies over them (a hand)
         robot_sq = sp.argmax(axis=1) != 0
@@ -335,12 +350,17 @@ class BoardReader:
             alignment=alignment,
         ), alignment
 
-    def _change_mass(self, post: np.ndarray, share: np.ndarray, ew: float, eb: float) -> np.ndarray:
-        """Per square: how much of its window (off the lines, where the calibration frame showed
-        bare board) no longer looks as it did, relative to a robot's pixel mass."""
-        changed = (self._ref_valid & (post[BOARD] * share < 0.5) & (post[BATTERY] < 0.5)).astype(np.float32)
-        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, OPEN_KERNEL)
-        return window_mass(changed, self._swin) / np.maximum(self._ref_share, 1e-6) / ((ew + eb) / 2)
+    def _change_mass(self, post: np.ndarray, share: np.ndarray, ew: float, eb: float) -> tuple[np.ndarray, np.ndarray]:
+        """Per square: how much of its window (off the lines) no longer looks as it did, relative
+        to a robot's pixel mass; counted where the calibration frame showed bare board, and
+        (second array) where it showed the light filled in under the start pieces."""
+        changed = (post[BOARD] * share < 0.5) & (post[BATTERY] < 0.5)
+        robot = (ew + eb) / 2
+        out = []
+        for region, region_share in ((self._ref_valid, self._ref_share), (self._filled, self._fill_share)):
+            mask = cv2.morphologyEx((changed & region).astype(np.float32), cv2.MORPH_OPEN, OPEN_KERNEL)
+            out.append(window_mass(mask, self._swin) / np.maximum(region_share, 1e-6) / robot)
+        return out[0], out[1]
 
     def _under_static_glare(self, sp: np.ndarray, cm: np.ndarray, gs: np.ndarray) -> np.ndarray:
         """Where a reflection lies on a square now and lay there in the calibration frame too,
@@ -362,20 +382,28 @@ class BoardReader:
         sp[static, 1] = either * white
         return sp
 
-    def _check_against_reference(self, sp: np.ndarray, cm: np.ndarray) -> np.ndarray:
-        """A second opinion where the calibration frame showed the bare square: how much changed
-        (``cm``, from :meth:`_change_mass`).
+    def _check_against_reference(self, sp: np.ndarray, cm: np.ndarray, cm_fill: np.ndarray) -> np.ndarray:
+        """A second opinion from how much changed since the calibration frame (``cm`` where it
+        showed the bare square, ``cm_fill`` against the light filled in under the start pieces;
+        from :meth:`_change_mass`).
 
         A robot changes about as much of its window as it covers (more with its
-        shadow); an empty square changes next to nothing. Where the reading and
-        that disagree (a White robot washed out by glare read as empty, a lit
-        rim read as a robot), the square is made doubtful: never decided by
-        the change alone, since a new shadow changes a square too.
+        shadow); an empty square changes next to nothing. The change is weighed
+        in as evidence (:data:`CHANGE_LLR`, bounded: a White robot that looks
+        grey astride a shadow's edge, whose colour barely says "empty", is read
+        as the robot that changed the square, while a confident colour reading
+        keeps its state), but it never makes a square more certain than its
+        colour made it: a new shadow or glare spot changes an empty square too.
+        Where the reading and the change disagree, the square is made doubtful.
+        Against the filled-in light the change is vaguer (:data:`FILL_CHANGE_LLR`):
+        only a square that barely changed counts, as evidence of an empty one.
         """
+        llr = np.where(self._known, np.interp(cm, *CHANGE_LLR),
+                       np.where(self._fill_checked, np.interp(cm_fill, *FILL_CHANGE_LLR), 0.0))
         empty = sp.argmax(axis=1) == 0
         doubt = np.where(empty, np.clip((cm - CHANGE_ROBOT) / CHANGE_SPAN, 0, 1), np.clip((CHANGE_EMPTY - cm) / CHANGE_SPAN, 0, 1))
         doubt = MAX_DOUBT * np.where(self._known, doubt, 0.0)[:, None]
-        return (1 - doubt) * sp + doubt / 3
+        return (1 - doubt) * _weigh_robot_evidence(sp, llr) + doubt / 3
 
     def _adapt(self, feats: np.ndarray, pfeats: np.ndarray, post: np.ndarray) -> None:
         """Move each class mean a little towards this frame's confidently classified pixels."""
@@ -395,6 +423,25 @@ class BoardReader:
 # decisive. Empty fields get heavy tails (a neighbour's piece may lean into the window).
 EMPTY_DOF = 4.0
 ROBOT_DOF = 20.0
+
+
+def _weigh_robot_evidence(sp: np.ndarray, llr: np.ndarray) -> np.ndarray:
+    """``sp`` (n x 3: empty, White, Black) with a log likelihood ratio ``llr`` (robot : empty) weighed in.
+
+    White and Black are scaled alike (the evidence says "a robot", the colour
+    says which). The result is never more certain than ``sp``: where the
+    evidence sharpens the reading it keeps ``sp``; where it turns it, it is
+    drawn back towards ``sp`` until its top probability is ``sp``'s.
+    """
+    fused = sp.copy()
+    fused[:, 1:] *= np.exp(llr)[:, None]
+    fused /= fused.sum(axis=1, keepdims=True)
+    top, now = sp.max(axis=1), fused.max(axis=1)
+    j = fused.argmax(axis=1)
+    # a in [0, 1]: 1 where the top state stays (sp itself), else just enough to bring the top down to sp's
+    a = np.where(now > top, (now - top) / np.maximum(now - sp[np.arange(len(sp)), j], 1e-12), 0.0)
+    a = np.clip(a, 0.0, 1.0)[:, None]
+    return (1 - a) * fused + a * sp
 
 
 def _slope(log_bg: np.ndarray) -> np.ndarray:

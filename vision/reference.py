@@ -178,6 +178,14 @@ class EmptyReference:
             out[P.fill_idx] = ll
         return out.reshape(SIZE, SIZE)
 
+    @property
+    def filled(self) -> np.ndarray:
+        """SIZE x SIZE bool: the pixels (off the lines) whose bare board :meth:`as_before` compares
+        with the light filled in under the start pieces (none without ``seen``)."""
+        out = np.zeros(SIZE * SIZE, bool)
+        out[self._prepared().fill_idx] = True
+        return out.reshape(SIZE, SIZE)
+
     def _light_change(self, li: np.ndarray) -> np.ndarray:
         """Coefficients (over the light-surface bases) of the smooth change of light from the
         reference to a frame of flat log colour ``li``, fitted on the bare-board samples."""

@@ -331,3 +331,47 @@ def test_the_light_surface_fits_every_channel_through_outliers():
     coef = _robust_surface(d, A)
     assert coef.shape == (6, 3)
     assert np.abs(A @ coef - A @ truth).max() < 0.03
+
+
+def test_weighing_the_change_never_makes_a_square_more_certain():
+    from vision.reader import _weigh_robot_evidence
+    rng = np.random.default_rng(11)
+    sp = rng.dirichlet((0.5, 0.5, 0.5), size=2000)
+    llr = rng.uniform(-6, 6, size=2000)
+    out = _weigh_robot_evidence(sp, llr)
+    assert np.allclose(out.sum(axis=1), 1.0)
+    assert (out.max(axis=1) <= sp.max(axis=1) + 1e-9).all()
+    assert np.allclose(_weigh_robot_evidence(sp, np.zeros(2000)), sp)
+    # White and Black keep their ratio: the change says "a robot", the colour says which
+    both = sp[:, 1] > 1e-6
+    assert np.allclose((out[both, 2] / out[both, 1]), sp[both, 2] / sp[both, 1])
+
+
+def test_the_change_turns_a_weak_reading_and_leaves_a_confident_one():
+    from vision.reader import CHANGE_LLR, _weigh_robot_evidence
+    much, none = np.interp([3.5, 0.0], *CHANGE_LLR)
+    sp = np.array([[0.75, 0.25, 0.0],        # a grey White robot astride a shadow's edge, read "empty"
+                   [0.9999, 0.0001, 0.0],    # an empty square under a new shadow: changed, clearly empty
+                   [0.4, 0.0, 0.6],          # a dark spot read as a Black robot, unchanged since calibration
+                   [0.0005, 0.0, 0.9995]])   # a Black robot that barely changed the square (beside its start)
+    out = _weigh_robot_evidence(sp, np.array([much, much, none, none]))
+    assert out[0].argmax() == 1 and out[0, 1] <= 0.75
+    assert out[1].argmax() == 0
+    assert out[2].argmax() == 0 and out[2, 0] <= 0.6
+    assert out[3].argmax() == 2
+
+
+@pytest.mark.parametrize("seed, frame", [(6300031, 2), (6300061, 1), (6300019, 4), (6300066, 1)])
+def test_the_change_since_calibration_settles_what_colour_barely_tells(seed, frame):
+    """Set-ups (seen seeds, not the benchmark's) where colour alone read the wrong state, flagged:
+    a White robot astride a hard shadow's edge read as empty (the square changed as much as a
+    robot does), an empty square read as a Black robot (it had not changed), an empty square of
+    rank 2 at a shadow's edge read as a White robot (it barely changed against the light filled
+    in under the start pieces). The change now decides the state; the squares stay doubtful."""
+    reader = BoardReader(calibrate(render(START, seed).image, START), adapt=False)
+    rng = np.random.default_rng(seed)
+    layouts = [random_layout(rng) for _ in range(frame)]
+    truth = layouts[frame - 1]
+    reading = reader.read(render(truth, seed, frame=frame).image)
+    assert wrong_fields(reading, truth) == ([], [])
+    assert_no_confident_misread(reading, truth)
