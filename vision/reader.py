@@ -72,6 +72,10 @@ CHANGE_LLR = ((0.3, 1.0, 1.6, 3.0), (-5.0, -2.0, 0.0, 3.0))
 # 1-3 (the fill is vague), a robot by more than 1.7 (99.9%): only little change is evidence
 # (of an empty square), much change is none
 FILL_CHANGE_LLR = ((1.0, 1.5), (-3.0, 0.0))
+# the change is evidence of a robot only while the bare board is as it was: a shadow or glare
+# spot that is new since calibration changes empty squares too. In 99% of development frames no
+# square that colour reads as empty changed; where another one did, a square's change is no
+# evidence of a robot
 FILL_SHARE = 0.2             # a square is checked against the fill when this much of its window is filled in
 STATIC_GLARE = 0.2           # glare under a square now and in the calibration frame: the same reflection
 GLARE_CHANGE = 1.0           # there, changed this much means a robot (an empty square: ~0, a robot: > 2)
@@ -281,7 +285,7 @@ class BoardReader:
         sp[:, 0] = (1 - ug) * sp[:, 0] + ug * ew_mean
         sp[:, 1] = (1 - ug) * sp[:, 1] + ug * ew_mean
         if cm is not None:
-            sp = self._check_against_reference(sp, cm, cm_fill)
+            sp = self._check_against_reference(sp, cm, cm_fill, gs)
 
         # energy lines that vanished beside empty squares: something lies over them (a hand)
         robot_sq = sp.argmax(axis=1) != 0
@@ -382,10 +386,10 @@ class BoardReader:
         sp[static, 1] = either * white
         return sp
 
-    def _check_against_reference(self, sp: np.ndarray, cm: np.ndarray, cm_fill: np.ndarray) -> np.ndarray:
+    def _check_against_reference(self, sp: np.ndarray, cm: np.ndarray, cm_fill: np.ndarray, gs: np.ndarray) -> np.ndarray:
         """A second opinion from how much changed since the calibration frame (``cm`` where it
         showed the bare square, ``cm_fill`` against the light filled in under the start pieces;
-        from :meth:`_change_mass`).
+        from :meth:`_change_mass`; ``gs`` the glare on each square now).
 
         A robot changes about as much of its window as it covers (more with its
         shadow); an empty square changes next to nothing. The change is weighed
@@ -393,14 +397,23 @@ class BoardReader:
         grey astride a shadow's edge, whose colour barely says "empty", is read
         as the robot that changed the square, while a confident colour reading
         keeps its state), but it never makes a square more certain than its
-        colour made it: a new shadow or glare spot changes an empty square too.
-        Where the reading and the change disagree, the square is made doubtful.
-        Against the filled-in light the change is vaguer (:data:`FILL_CHANGE_LLR`):
-        only a square that barely changed counts, as evidence of an empty one.
+        colour made it. Where the reading and the change disagree, the square
+        is made doubtful.
+
+        A square that barely changed is evidence of an empty one in any light.
+        Much change is evidence of a robot only while the board is otherwise as
+        it was: not under a reflection that is new since calibration, and not
+        where another square that colour reads as empty changed too (a new
+        shadow across the board). Against the filled-in light the change
+        is vaguer (:data:`FILL_CHANGE_LLR`): only a square that barely changed
+        counts, as evidence of an empty one.
         """
-        llr = np.where(self._known, np.interp(cm, *CHANGE_LLR),
-                       np.where(self._fill_checked, np.interp(cm_fill, *FILL_CHANGE_LLR), 0.0))
         empty = sp.argmax(axis=1) == 0
+        unsteady = self._known & empty & (cm > CHANGE_ROBOT)    # read empty, yet changed
+        steady = (np.count_nonzero(unsteady) - unsteady == 0) & (gs - self._ref_glare < NEW_GLARE)
+        llr = np.interp(cm, *CHANGE_LLR)
+        llr = np.where((llr > 0) & ~steady, 0.0, llr)
+        llr = np.where(self._known, llr, np.where(self._fill_checked, np.interp(cm_fill, *FILL_CHANGE_LLR), 0.0))
         doubt = np.where(empty, np.clip((cm - CHANGE_ROBOT) / CHANGE_SPAN, 0, 1), np.clip((CHANGE_EMPTY - cm) / CHANGE_SPAN, 0, 1))
         doubt = MAX_DOUBT * np.where(self._known, doubt, 0.0)[:, None]
         return (1 - doubt) * _weigh_robot_evidence(sp, llr) + doubt / 3
