@@ -130,12 +130,18 @@ class PixelModel:
         self.consts = np.array(consts, np.float32)
 
     def _monomials(self, feats: np.ndarray) -> np.ndarray:
-        planes = np.moveaxis(feats, -1, 0).reshape(N_FEATURES, -1)  # (5, n): one row per feature
-        n = planes.shape[1]
-        iu0, iu1 = self._iu
-        X = np.empty((len(iu0) + N_FEATURES + 1, n), np.float32)  # monomials, one row each
-        np.multiply(planes[iu0], planes[iu1], out=X[: len(iu0)])
-        X[len(iu0): -1] = planes
+        """(21, n) float32: the rows x_i x_j (i <= j, in ``triu_indices`` order), x_i, 1."""
+        n_quad = len(self._iu[0])
+        n = feats.size // N_FEATURES
+        X = np.empty((n_quad + N_FEATURES + 1, n), np.float32)  # monomials, one row each
+        planes = X[n_quad: -1]                                    # (5, n): one row per feature
+        planes[...] = feats.reshape(n, N_FEATURES).T
+        # the products row by row straight into X (x_i times x_i..x_4: triu_indices' order);
+        # gathering planes[iu0] and planes[iu1] first cost two (15, n) temporaries, 3x the time
+        row = 0
+        for i in range(N_FEATURES):
+            np.multiply(planes[i], planes[i:], out=X[row: row + N_FEATURES - i])
+            row += N_FEATURES - i
         X[-1] = 1.0
         return X
 
@@ -179,7 +185,7 @@ class PixelModel:
             # and both explain them (then the priors decide; a changed pixel loses "as before")
             level = float(np.median((generic - ab)[::4])) if idx.size else 0.0
             ab = ab + np.float32(max(level, 0.0))
-            out[BOARD, idx] = np.logaddexp(ab + _LOG_ASBEFORE, generic + _LOG_NEW_BOARD)
+            out[BOARD, idx] = logaddexp(ab + _LOG_ASBEFORE, generic + _LOG_NEW_BOARD)
             if as_before_share is not None:
                 flat = as_before_share.reshape(-1)
                 flat[:] = 0.0
@@ -203,6 +209,23 @@ class PixelModel:
         flat = feats.reshape(-1, N_FEATURES)
         z = (flat - self.means[k]) @ self.chols[k]
         return np.einsum("ij,ij->i", z, z).reshape(feats.shape[:-1])
+
+
+def logaddexp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``np.logaddexp`` of finite float32 arrays, 8x faster.
+
+    numpy's ``logaddexp`` runs a scalar loop; the same formula written with its
+    vectorised ``exp`` and ``log1p`` differs from it by float32 rounding only.
+    Not for infinite inputs (``-inf - -inf`` is NaN here).
+    """
+    top = np.maximum(x, y)
+    d = np.subtract(x, y)
+    np.abs(d, out=d)
+    np.negative(d, out=d)
+    np.exp(d, out=d)
+    np.log1p(d, out=d)
+    d += top
+    return d
 
 
 def fit_gaussian(samples: np.ndarray, rounds: int = 3, cut: float = 15.1) -> tuple[np.ndarray, np.ndarray]:

@@ -37,7 +37,7 @@ from math import lgamma, log, pi
 import cv2
 import numpy as np
 
-from .appearance import line_distance, pixel_board_coords
+from .appearance import line_distance, logaddexp, pixel_board_coords
 from .features import N_FEATURES, PPU, SIZE, field_mask, rect_coords
 from .geometry import point_coords, square_centers
 
@@ -174,7 +174,7 @@ class EmptyReference:
             if e.size:
                 now_e, spread_e, rg_e, bg_e = now[e], spread[e], rg[e], bg[e]
                 sides = [_student(now_e - cand, spread_e, rg_e, bg_e) for cand in P.fill_sides]
-                ll[e] = np.logaddexp(np.logaddexp(ll[e], sides[0]), sides[1]) - np.float32(log(3))
+                ll[e] = logaddexp(logaddexp(ll[e], sides[0]), sides[1]) - np.float32(log(3))
             out[P.fill_idx] = ll
         return out.reshape(SIZE, SIZE)
 
