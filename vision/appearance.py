@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .features import N_FEATURES, PPU, SIZE
+from .numeric import logaddexp, median
 
 CLASSES = ("board", "white", "black", "battery", "ink", "shade")
 BOARD, WHITE, BLACK, BATTERY, INK, SHADE, OTHER, WHITE_SHADED, BLACK_SHADED, BOARD_LIT = range(10)
@@ -183,13 +184,14 @@ class PixelModel:
             # Gaussian, "as before" a per-channel noise model), so their scales differ by a
             # constant: level them on the bare board of this frame, where most pixels are unchanged
             # and both explain them (then the priors decide; a changed pixel loses "as before")
-            level = float(np.median((generic - ab)[::4])) if idx.size else 0.0
-            ab = ab + np.float32(max(level, 0.0))
-            out[BOARD, idx] = logaddexp(ab + _LOG_ASBEFORE, generic + _LOG_NEW_BOARD)
+            level = float(median((generic - ab)[::4])) if idx.size else 0.0
+            with_prior = ab + np.float32(max(level, 0.0)) + _LOG_ASBEFORE   # "as before", levelled, with its prior
+            board = logaddexp(with_prior, generic + _LOG_NEW_BOARD)
+            out[BOARD, idx] = board
             if as_before_share is not None:
                 flat = as_before_share.reshape(-1)
                 flat[:] = 0.0
-                flat[idx] = np.exp(ab + _LOG_ASBEFORE - out[BOARD, idx])
+                flat[idx] = np.exp(with_prior - board)
         if board_feats.shape[:-1] == (SIZE, SIZE):
             out[INK] += _ink_log_prior()
         return out.reshape((N_ALL,) + board_feats.shape[:-1])
@@ -209,23 +211,6 @@ class PixelModel:
         flat = feats.reshape(-1, N_FEATURES)
         z = (flat - self.means[k]) @ self.chols[k]
         return np.einsum("ij,ij->i", z, z).reshape(feats.shape[:-1])
-
-
-def logaddexp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """``np.logaddexp`` of finite float32 arrays, 8x faster.
-
-    numpy's ``logaddexp`` runs a scalar loop; the same formula written with its
-    vectorised ``exp`` and ``log1p`` differs from it by float32 rounding only.
-    Not for infinite inputs (``-inf - -inf`` is NaN here).
-    """
-    top = np.maximum(x, y)
-    d = np.subtract(x, y)
-    np.abs(d, out=d)
-    np.negative(d, out=d)
-    np.exp(d, out=d)
-    np.log1p(d, out=d)
-    d += top
-    return d
 
 
 def fit_gaussian(samples: np.ndarray, rounds: int = 3, cut: float = 15.1) -> tuple[np.ndarray, np.ndarray]:
@@ -364,4 +349,4 @@ def segment_contrast(brightness: np.ndarray) -> np.ndarray:
                           np.clip(np.round((6.5 - a[..., 1]) * PPU - 0.5).astype(int), 0, SIZE - 1))
         _SEG = conv(on), conv(off)
     (ou, ov), (fu, fv) = _SEG
-    return np.median(brightness[fv, fu], axis=1) - np.median(brightness[ov, ou], axis=1)
+    return median(brightness[fv, fu], axis=1) - median(brightness[ov, ou], axis=1)

@@ -43,6 +43,7 @@ import cv2
 import numpy as np
 
 from .geometry import N_POINTS, point_coords
+from .numeric import median
 
 PATCH_PPS = 32               # patch pixels per square
 PATCH_RADIUS = 0.32          # patch half-size in squares: disc (~0.14) + offset + perspective lean
@@ -148,8 +149,8 @@ def measure(image: np.ndarray, H: np.ndarray, points) -> list[SideMeasure | None
                       borderMode=cv2.BORDER_REPLICATE)
     logs = cv2.log(patch.astype(np.float32) + _LOG_OFFSET).reshape(k, _P, 3)
     chroma = logs @ _CHROMA.T                                   # (k, P, 2)
-    board = np.median(chroma[:, _EDGE_SAMPLE].reshape(-1, 2), axis=0)
-    battery = np.median(chroma[:, _CENTRE_IDX].reshape(-1, 2), axis=0)
+    board = median(chroma[:, _EDGE_SAMPLE].reshape(-1, 2), axis=0)
+    battery = median(chroma[:, _CENTRE_IDX].reshape(-1, 2), axis=0)
     axis = battery - board
     contrast = float(np.linalg.norm(axis))
     a = (axis / max(contrast * contrast, 1e-6)).astype(np.float32)

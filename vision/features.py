@@ -25,6 +25,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from .numeric import median
+
 PPU = 24
 SIZE = 7 * PPU                      # 168: 6 squares + 2 half-square margins
 BG_SCALE = 3                        # background estimated at PPU / BG_SCALE px per square
@@ -129,7 +131,7 @@ def _without_glare(lin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     pool = chrom[ok] if ok.sum() > 50 else chrom[inside]
     psat = pool[:, 2] - pool[:, 0]
     lo, hi = np.quantile(psat, WOOD_BAND)
-    W = np.median(pool[(psat >= lo) & (psat <= hi)], axis=0)
+    W = median(pool[(psat >= lo) & (psat <= hi)], axis=0)
     L = np.full(3, 1 / 3, np.float32)
     valid_ch = lin < CLIPPED                               # (n, n, 3)
     nvalid = _channel_sum(valid_ch.view(np.uint8))
@@ -225,7 +227,7 @@ def pixel_features(li: np.ndarray, lb: np.ndarray, lf: np.ndarray, chroma_ref: n
 def chroma_reference(lf: np.ndarray) -> np.ndarray:
     """The board's median chromaticity log(R/G), log(B/G) in this frame (glare-free)."""
     bc = lf[::8, ::8]
-    return np.array([np.median(bc[..., 2] - bc[..., 1]), np.median(bc[..., 0] - bc[..., 1])], np.float32)
+    return np.array([median(bc[..., 2] - bc[..., 1]), median(bc[..., 0] - bc[..., 1])], np.float32)
 
 
 def features(rect: np.ndarray) -> Features:

@@ -31,6 +31,7 @@ from .errors import VisionError
 from .features import PPU, SIZE, features, field_mask, rect_coords, rectify
 from .geometry import point_coords, point_name, square_name
 from .layout import BoardLayout, POINT_STATES, SQUARE_STATES
+from .numeric import median
 from .reading import BoardReading, unreadable
 from .reference import bare_mask, square_cells, start_piece_coords
 
@@ -193,7 +194,7 @@ class BoardReader:
         contrast = segment_contrast(cv2.GaussianBlur(bright, (0, 0), 0.8))
         ratios_all = contrast / np.where(np.abs(self._line_ref) > 1e-6, self._line_ref, 1e-6)
         ratios = ratios_all[self._line_use]
-        alignment = float(np.median(ratios)) if ratios.size else 0.0
+        alignment = float(median(ratios)) if ratios.size else 0.0
         if alignment < MIN_ALIGNMENT:
             hint = (" and the corner markers were not found again" if self._cal.method == "markers"
                     else "; calibrate again with the corners")

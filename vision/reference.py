@@ -37,9 +37,10 @@ from math import lgamma, log, pi
 import cv2
 import numpy as np
 
-from .appearance import line_distance, logaddexp, pixel_board_coords
+from .appearance import line_distance, pixel_board_coords
 from .features import N_FEATURES, PPU, SIZE, field_mask, rect_coords
 from .geometry import point_coords, square_centers
+from .numeric import logaddexp, median
 
 ROBOT_CLEARANCE = 0.8    # board units around a start robot (its cast shadow too) that are not bare board
 BATTERY_CLEARANCE = 0.3  # around a start battery
@@ -156,7 +157,7 @@ class EmptyReference:
         # that spread; the difference of neighbouring pixels' changes does not see it (a smooth
         # change cancels there), so it caps the noise (less a margin: neighbours' noise is correlated)
         near = np.abs(e[P.pair_a] - e[P.pair_b]) / iv[P.pair_a]
-        noise = min(1.4826 * float(np.median(grey)), PAIR_MARGIN * 1.4826 * float(np.median(near)) / np.sqrt(2))
+        noise = min(1.4826 * float(median(grey)), PAIR_MARGIN * 1.4826 * float(median(near)) / np.sqrt(2))
         noise2 = (SIGMA_SCALE * max(noise, 0.5)) ** 2
         out = np.full(SIZE * SIZE, -np.inf, np.float32)
         n2 = noise2 * iv * iv + MIN_SIGMA**2                          # per channel (B, G, R), log units
@@ -304,7 +305,7 @@ def _robust_surface(d: np.ndarray, A: np.ndarray, rounds: int = 4, scale: float 
     if outer is None:
         outer = _outer(A)
     ridge = 1e-3 * np.eye(k, dtype=np.float32)
-    w = 1.0 / (1.0 + ((d - np.median(d, axis=0)) / scale) ** 2)
+    w = 1.0 / (1.0 + ((d - median(d, axis=0)) / scale) ** 2)
     coef = np.zeros((k, channels), np.float32)
     for _ in range(rounds):
         M = (w.T @ outer).reshape(channels, k, k) + ridge
