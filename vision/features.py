@@ -195,6 +195,8 @@ def field_mask(tight: bool = False) -> np.ndarray:
 
 
 class Features(NamedTuple):
+    """A frame's per-pixel features. Read only: without glare ``board`` and ``piece`` are one array."""
+
     board: np.ndarray      # HxWx5: the pixel against the local board colour as seen (board-like classes)
     piece: np.ndarray      # HxWx5: the pixel against the glare-free board colour (pieces)
     glare: np.ndarray      # HxW, 0..1
@@ -215,12 +217,14 @@ def pixel_features(li: np.ndarray, lb: np.ndarray, lf: np.ndarray, chroma_ref: n
     np.subtract(li, lf, out=fp[..., :3])
     np.subtract(li[..., 2] - li[..., 1], chroma_ref[0], out=fp[..., 3])
     np.subtract(li[..., 0] - li[..., 1], chroma_ref[1], out=fp[..., 4])
+    if glared is None or not glared.any():
+        # no glare: both sides are the same features (one array; Features are read only)
+        return fp, fp
     fb = fp.copy()
-    if glared is not None and glared.any():
-        g = glared
-        fb[g, :3] = li[g] - lb[g]
-        fb[g, 3] = (li[g, 2] - li[g, 1]) - (lb[g, 2] - lb[g, 1])
-        fb[g, 4] = (li[g, 0] - li[g, 1]) - (lb[g, 0] - lb[g, 1])
+    g = glared
+    fb[g, :3] = li[g] - lb[g]
+    fb[g, 3] = (li[g, 2] - li[g, 1]) - (lb[g, 2] - lb[g, 1])
+    fb[g, 4] = (li[g, 0] - li[g, 1]) - (lb[g, 0] - lb[g, 1])
     return fb, fp
 
 
@@ -235,4 +239,6 @@ def features(rect: np.ndarray) -> Features:
     li = log_image(rect)
     glared = glare > 0
     fb, fp = pixel_features(li, lb, lf, chroma_reference(lf), glared)
+    for a in (fb, fp, glare, li, lb, lf, glared):
+        a.setflags(write=False)   # (board and piece may be one array; nothing writes to them)
     return Features(fb, fp, glare, li, lb, lf, glared)
