@@ -25,7 +25,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from .numeric import median
+from .numeric import median, quantile
 
 PPU = 24
 SIZE = 7 * PPU                      # 168: 6 squares + 2 half-square margins
@@ -130,7 +130,7 @@ def _without_glare(lin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ok = inside & (np.maximum(np.maximum(c0, c1), c2) < CLIPPED)
     pool = chrom[ok] if ok.sum() > 50 else chrom[inside]
     psat = pool[:, 2] - pool[:, 0]
-    lo, hi = np.quantile(psat, WOOD_BAND)
+    lo, hi = quantile(psat, WOOD_BAND)
     W = median(pool[(psat >= lo) & (psat <= hi)], axis=0)
     L = np.full(3, 1 / 3, np.float32)
     valid_ch = lin < CLIPPED                               # (n, n, 3)
@@ -168,8 +168,9 @@ def _without_glare(lin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # glare is a broad blob; thin streaks of "paleness" are edges (a shadow's border, JPEG's
     # coarse colour at sharp edges): an opening removes them
     excess = cv2.morphologyEx(excess, cv2.MORPH_OPEN, _GLARE_KERNEL)
-    free = np.maximum(lin - excess[..., None] * L[None, None, :], s[..., None] * W[None, None, :])
-    free = np.where(fit_ok[..., None], free, s[..., None] * W[None, None, :])   # saturated: wood alone
+    wood = s[..., None] * W[None, None, :]
+    free = np.maximum(lin - excess[..., None] * L[None, None, :], wood)
+    free = np.where(fit_ok[..., None], free, wood)   # saturated: wood alone
     free = np.minimum(free, lin)
     third = np.float32(3)   # .mean(axis=2) is the float32 sum over 3
     glare = np.clip(np.log(((c0 + c1 + c2) / third + 8) / (_channel_sum(free) / third + 8)) / GLARE_FULL, 0, 1)

@@ -40,3 +40,27 @@ def logaddexp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     np.log1p(d, out=d)
     d += top
     return d
+
+
+def quantile(a: np.ndarray, qs) -> np.ndarray:
+    """``np.quantile(a, qs)`` (method "linear") of finite float values, bit for bit, at less cost.
+
+    The same steps as numpy's: the order statistics either side of
+    ``(n - 1) * q`` (one partition), then its interpolation between them in
+    float64, taken from the upper one for weights of 1/2 and more.
+    """
+    a = np.asarray(a).reshape(-1)
+    n = a.size
+    q = np.asarray(qs, np.float64)
+    virtual = (n - 1) * q
+    if n == 0 or q.min() < 0 or virtual.max() >= n - 1:
+        return np.quantile(a, qs)   # the ends and the empty case: numpy's own handling
+    lower = np.floor(virtual).astype(np.intp)
+    upper = lower + 1
+    part = np.partition(a, sorted({*lower.tolist(), *upper.tolist()}))
+    below, above = part[lower], part[upper]
+    gamma = virtual - lower
+    diff = above - below
+    out = np.add(below, diff * gamma)
+    np.subtract(above, diff * (1 - gamma), out=out, where=gamma >= 0.5, casting="unsafe")
+    return out
