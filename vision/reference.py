@@ -152,11 +152,12 @@ class EmptyReference:
         coef = self._light_change(li)
         e = np.take(li, P.idx, axis=0) - P.ref_idx - P.basis_idx @ coef   # change of each bare-board pixel, log units
         iv = P.inv_idx
-        grey = np.abs(e[P.noise_idx]) / iv[P.noise_idx]              # in grey levels
+        # (row gathers with np.take: several times faster than fancy indexing, the same values)
+        grey = np.abs(np.take(e, P.noise_idx, axis=0)) / P.inv_noise   # in grey levels
         # a change of light the smooth surface cannot follow (a new glare spot or shadow) inflates
         # that spread; the difference of neighbouring pixels' changes does not see it (a smooth
         # change cancels there), so it caps the noise (less a margin: neighbours' noise is correlated)
-        near = np.abs(e[P.pair_a] - e[P.pair_b]) / iv[P.pair_a]
+        near = np.abs(np.take(e, P.pair_a, axis=0) - np.take(e, P.pair_b, axis=0)) / P.inv_pair
         noise = min(1.4826 * float(median(grey)), PAIR_MARGIN * 1.4826 * float(median(near)) / np.sqrt(2))
         noise2 = (SIGMA_SCALE * max(noise, 0.5)) ** 2
         out = np.full(SIZE * SIZE, -np.inf, np.float32)
@@ -173,9 +174,9 @@ class EmptyReference:
             ll = _student(now - P.fill[0], spread, rg, bg)
             e = P.fill_edge   # near an edge: the light on either side of it is as likely
             if e.size:
-                now_e, spread_e, rg_e, bg_e = now[e], spread[e], rg[e], bg[e]
+                now_e, spread_e, rg_e, bg_e = (np.take(a, e, axis=0) for a in (now, spread, rg, bg))
                 sides = [_student(now_e - cand, spread_e, rg_e, bg_e) for cand in P.fill_sides]
-                ll[e] = logaddexp(logaddexp(ll[e], sides[0]), sides[1]) - np.float32(log(3))
+                ll[e] = logaddexp(logaddexp(np.take(ll, e), sides[0]), sides[1]) - np.float32(log(3))
             out[P.fill_idx] = ll
         return out.reshape(SIZE, SIZE)
 
@@ -214,7 +215,7 @@ class EmptyReference:
                 basis=basis, samples=samples, ref_samples=li_ref[samples], design=basis[samples],
                 design_outer=_outer(basis[samples]),
                 idx=idx, ref_idx=li_ref[idx], inv_idx=inv[idx], basis_idx=basis[idx], noise_idx=noise_idx,
-                pair_a=pair_a, pair_b=pair_b,
+                inv_noise=inv[idx][noise_idx], pair_a=pair_a, pair_b=pair_b, inv_pair=inv[idx][pair_a],
                 fill_idx=fill_idx, basis_fill=basis[fill_idx], fill=fill, fill_grain=grain,
                 fill_inv=np.exp(-fill[0]), fill_edge=edge, fill_sides=fill[1:, edge]))
         return self._feats[0]
@@ -335,8 +336,10 @@ class _Prepared(NamedTuple):
     inv_idx: np.ndarray     # (len(idx), 3) 1 / (grey level + 8) there
     basis_idx: np.ndarray   # the light-surface bases there
     noise_idx: np.ndarray   # the subset of ``idx`` that measures the noise
+    inv_noise: np.ndarray   # ``inv_idx`` there
     pair_a: np.ndarray      # positions in ``idx`` of pixels whose neighbour two columns on ...
     pair_b: np.ndarray      # ... is bare board too (there): neighbours' changes, for the noise
+    inv_pair: np.ndarray    # ``inv_idx`` at ``pair_a``
     fill_idx: np.ndarray    # flat indices of the filled-in pixels (under the start pieces)
     basis_fill: np.ndarray  # the light-surface bases there
     fill: np.ndarray        # (3, m, 3) candidate log colours: the fill, the darkest and the brightest within reach
