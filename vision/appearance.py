@@ -173,13 +173,14 @@ class PixelModel:
             out[BOARD_SIDE] = self._Wb @ self._monomials(board_feats)
         elif differ.any():
             idx = np.flatnonzero(differ.reshape(-1))
-            sub = board_feats.reshape(-1, N_FEATURES)[idx]
+            sub = np.take(board_feats.reshape(-1, N_FEATURES), idx, axis=0)
             out[np.ix_(BOARD_SIDE, idx)] = self._Wb @ self._monomials(sub)
         if as_before is not None:
             known = np.isfinite(as_before).reshape(-1)
             idx = np.flatnonzero(known)
-            ab = as_before.reshape(-1)[idx]
-            generic = out[BOARD, idx] - np.float32(np.log(PRIORS[BOARD]))
+            # (gathers with np.take: several times faster than fancy indexing, the same values)
+            ab = np.take(as_before.reshape(-1), idx)
+            generic = np.take(out[BOARD], idx) - np.float32(np.log(PRIORS[BOARD]))
             # the two densities are shaped differently (the generic class is a full 5-feature
             # Gaussian, "as before" a per-channel noise model), so their scales differ by a
             # constant: level them on the bare board of this frame, where most pixels are unchanged
