@@ -59,9 +59,21 @@ def rect_coords(xy: np.ndarray) -> np.ndarray:
     return np.stack([(xy[..., 0] + 0.5) * PPU, (6.5 - xy[..., 1]) * PPU], axis=-1)
 
 
+_RECT_MATRICES: dict[bytes, np.ndarray] = {}
+
+
 def rectify(image: np.ndarray, H_board_to_img: np.ndarray) -> np.ndarray:
     """The canonical top view (SIZE x SIZE x 3 uint8)."""
-    M = board_to_rect() @ np.linalg.inv(H_board_to_img)
+    H = H_board_to_img
+    # the same camera set-up frame after frame: the matrix is computed once per homography
+    key = H.tobytes() if isinstance(H, np.ndarray) and H.dtype == np.float64 else None
+    M = _RECT_MATRICES.get(key) if key is not None else None
+    if M is None:
+        M = board_to_rect() @ np.linalg.inv(H)
+        if key is not None:
+            if len(_RECT_MATRICES) > 8:
+                _RECT_MATRICES.clear()
+            _RECT_MATRICES[key] = M
     return cv2.warpPerspective(image, M, (SIZE, SIZE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 

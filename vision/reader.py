@@ -329,8 +329,8 @@ class BoardReader:
             layout=layout,
             square_probs=sp,
             point_probs=pp,
-            square_confidence=tuple(float(v) for v in sconf),
-            point_confidence=tuple(float(v) for v in pconf),
+            square_confidence=tuple(sconf.tolist()),   # Python floats, as float(v) of each
+            point_confidence=tuple(pconf.tolist()),
             readable=True,
             occluded_fraction=occluded,
             alignment=alignment,
