@@ -212,6 +212,7 @@ class Features(NamedTuple):
 
     board: np.ndarray      # HxWx5: the pixel against the local board colour as seen (board-like classes)
     piece: np.ndarray      # HxWx5: the pixel against the glare-free board colour (pieces)
+    # (both are views of (5, H, W) arrays, one plane per feature: not C-contiguous)
     glare: np.ndarray      # HxW, 0..1
     log_image: np.ndarray  # HxWx3 log(I + 8)
     log_bg: np.ndarray     # HxWx3 log of the local board colour as seen
@@ -226,14 +227,18 @@ def pixel_features(li: np.ndarray, lb: np.ndarray, lf: np.ndarray, chroma_ref: n
     The chroma features are relative to the board's chroma in this frame; on the
     board side under glare (``glared``) relative to the local, paler board colour.
     """
-    fp = np.empty(li.shape[:-1] + (N_FEATURES,), np.float32)
-    np.subtract(li, lf, out=fp[..., :3])
-    np.subtract(li[..., 2] - li[..., 1], chroma_ref[0], out=fp[..., 3])
-    np.subtract(li[..., 0] - li[..., 1], chroma_ref[1], out=fp[..., 4])
+    # stored one plane per feature (a (5, H, W) array seen as (H, W, 5)): each feature is
+    # written in one contiguous pass, and the pixel model reads the planes as they lie
+    planes = np.empty((N_FEATURES,) + li.shape[:-1], np.float32)
+    for c in range(3):
+        np.subtract(li[..., c], lf[..., c], out=planes[c])
+    np.subtract(li[..., 2] - li[..., 1], chroma_ref[0], out=planes[3])
+    np.subtract(li[..., 0] - li[..., 1], chroma_ref[1], out=planes[4])
+    fp = np.moveaxis(planes, 0, -1)
     if glared is None or not glared.any():
         # no glare: both sides are the same features (one array; Features are read only)
         return fp, fp
-    fb = fp.copy()
+    fb = np.moveaxis(planes.copy(), 0, -1)
     g = glared
     fb[g, :3] = li[g] - lb[g]
     fb[g, 3] = (li[g, 2] - li[g, 1]) - (lb[g, 2] - lb[g, 1])
