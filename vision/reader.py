@@ -339,8 +339,9 @@ class BoardReader:
     def _change_mass(self, post: np.ndarray, share: np.ndarray, ew: float, eb: float) -> np.ndarray:
         """Per square: how much of its window (off the lines, where the calibration frame showed
         bare board) no longer looks as it did, relative to a robot's pixel mass."""
-        changed = (self._ref_valid & (post[BOARD] * share < 0.5) & (post[BATTERY] < 0.5)).astype(np.float32)
-        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, OPEN_KERNEL)
+        changed = self._ref_valid & (post[BOARD] * share < 0.5) & (post[BATTERY] < 0.5)
+        # (the opening of a 0/1 mask: on 8 bits, the same result as on floats in half the time)
+        changed = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_OPEN, OPEN_KERNEL).astype(np.float32)
         return window_mass(changed, self._swin) / np.maximum(self._ref_share, 1e-6) / ((ew + eb) / 2)
 
     def _under_static_glare(self, sp: np.ndarray, cm: np.ndarray, gs: np.ndarray) -> np.ndarray:
