@@ -251,7 +251,9 @@ class BoardReader:
         # (Black robots and the red batteries stay visible in glare)
         # the same where the camera is overexposed to white: a board saturated in every channel
         # and a White robot look alike (one saturated channel still leaves two to tell them apart)
-        gs = window_mass(dev, self._swin)
+        # (no glare anywhere, the common case: the glare map is all zeros and so is its mass;
+        # any() is true for NaN too, so only an all-zero map skips the sums)
+        gs = window_mass(dev, self._swin) if dev.any() else np.zeros(len(self._swin.flat_index), np.float32)
         boardish = post[BOARD] + post[BOARD_LIT] + post[INK] + post[SHADE]
         darkest = np.minimum(np.minimum(rect[..., 0], rect[..., 1]), rect[..., 2])  # = rect.min(axis=2), 10x faster
         clipped = window_mass(((darkest >= CLIPPED_LEVEL) & (boardish > 0.5)).astype(np.float32), self._swin)
@@ -318,8 +320,8 @@ class BoardReader:
                 **common,
             ), alignment
         layout = BoardLayout(
-            tuple(SQUARE_STATES[int(i)] for i in sp.argmax(axis=1)),
-            tuple(POINT_STATES[int(i)] for i in pp.argmax(axis=1)),
+            tuple(SQUARE_STATES[i] for i in sp.argmax(axis=1).tolist()),
+            tuple(POINT_STATES[i] for i in pp.argmax(axis=1).tolist()),
         )
         if self.adapt:
             self._readable_count += 1
