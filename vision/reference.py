@@ -308,12 +308,13 @@ def _robust_surface(d: np.ndarray, A: np.ndarray, rounds: int = 4, scale: float 
     ridge = 1e-3 * np.eye(k, dtype=np.float32)
     w = 1.0 / (1.0 + ((d - median(d, axis=0)) / scale) ** 2)
     coef = np.zeros((k, channels), np.float32)
-    for _ in range(rounds):
+    for step in range(rounds):
         M = (w.T @ outer).reshape(channels, k, k) + ridge
         rhs = (A.T @ (w * d)).T                       # (channels, k)
         coef = np.linalg.solve(M, rhs[:, :, None])[:, :, 0].T.astype(np.float32)
-        r = d - A @ coef
-        w = 1.0 / (1.0 + (r / scale) ** 2)
+        if step + 1 < rounds:   # (the last round's weights would go unused)
+            r = d - A @ coef
+            w = 1.0 / (1.0 + (r / scale) ** 2)
     return coef
 
 
