@@ -171,11 +171,13 @@ class EmptyReference:
             n2 = noise2 * P.fill_inv * P.fill_inv
             g2 = P.fill_grain * P.fill_grain + MIN_SIGMA**2
             spread, rg, bg = n2 + g2[:3], n2[:, 2] + n2[:, 1] + g2[3], n2[:, 0] + n2[:, 1] + g2[4]
-            ll = _student(now - P.fill[0], spread, rg, bg)
+            norm = _student_norm(spread, rg, bg)
+            ll = _student(now - P.fill[0], spread, rg, bg, norm)
             e = P.fill_edge   # near an edge: the light on either side of it is as likely
             if e.size:
-                now_e, spread_e, rg_e, bg_e = (np.take(a, e, axis=0) for a in (now, spread, rg, bg))
-                sides = [_student(now_e - cand, spread_e, rg_e, bg_e) for cand in P.fill_sides]
+                # (the same spreads there: their normalising term is taken, not computed again)
+                now_e, spread_e, rg_e, bg_e, norm_e = (np.take(a, e, axis=0) for a in (now, spread, rg, bg, norm))
+                sides = [_student(now_e - cand, spread_e, rg_e, bg_e, norm_e) for cand in P.fill_sides]
                 ll[e] = logaddexp(logaddexp(np.take(ll, e), sides[0]), sides[1]) - np.float32(log(3))
             out[P.fill_idx] = ll
         return out.reshape(SIZE, SIZE)
@@ -353,14 +355,22 @@ class _Prepared(NamedTuple):
 _STUDENT_CONST = lgamma((ASBEFORE_DOF + N_FEATURES) / 2) - lgamma(ASBEFORE_DOF / 2) - 0.5 * N_FEATURES * log(ASBEFORE_DOF * pi)
 
 
-def _student(e: np.ndarray, n2: np.ndarray, rg: np.ndarray, bg: np.ndarray) -> np.ndarray:
+def _student(e: np.ndarray, n2: np.ndarray, rg: np.ndarray, bg: np.ndarray,
+             norm: np.ndarray | None = None) -> np.ndarray:
     """Student-t log density of the changes ``e`` (n x 3, B G R) of the five board features: the
-    three channels (variances ``n2``, n x 3) and the chroma differences R-G and B-G (``rg``, ``bg``)."""
+    three channels (variances ``n2``, n x 3) and the chroma differences R-G and B-G (``rg``, ``bg``).
+    ``norm``: :func:`_student_norm` of the same spreads, if at hand."""
     b, g, r = n2[:, 0], n2[:, 1], n2[:, 2]
     eb, eg, er = e[:, 0], e[:, 1], e[:, 2]
     z2 = eb * eb / b + eg * eg / g + er * er / r + (er - eg) ** 2 / rg + (eb - eg) ** 2 / bg
-    return _STUDENT_CONST - 0.5 * np.log(b * g * r * rg * bg) - 0.5 * (ASBEFORE_DOF + N_FEATURES) * np.log1p(
-        z2 * (1 / ASBEFORE_DOF))
+    if norm is None:
+        norm = _student_norm(n2, rg, bg)
+    return norm - 0.5 * (ASBEFORE_DOF + N_FEATURES) * np.log1p(z2 * (1 / ASBEFORE_DOF))
+
+
+def _student_norm(n2: np.ndarray, rg: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """The normalising term of :func:`_student` (it depends on the spreads only)."""
+    return _STUDENT_CONST - 0.5 * np.log(n2[:, 0] * n2[:, 1] * n2[:, 2] * rg * bg)
 
 
 def _fill_light(image: np.ndarray, seen: np.ndarray | None, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
