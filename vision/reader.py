@@ -254,9 +254,13 @@ class BoardReader:
         # (no glare anywhere, the common case: the glare map is all zeros and so is its mass;
         # any() is true for NaN too, so only an all-zero map skips the sums)
         gs = window_mass(dev, self._swin) if dev.any() else np.zeros(len(self._swin.flat_index), np.float32)
-        boardish = post[BOARD] + post[BOARD_LIT] + post[INK] + post[SHADE]
         darkest = np.minimum(np.minimum(rect[..., 0], rect[..., 1]), rect[..., 2])  # = rect.min(axis=2), 10x faster
-        clipped = window_mass(((darkest >= CLIPPED_LEVEL) & (boardish > 0.5)).astype(np.float32), self._swin)
+        saturated = darkest >= CLIPPED_LEVEL
+        if saturated.any():
+            boardish = post[BOARD] + post[BOARD_LIT] + post[INK] + post[SHADE]
+            clipped = window_mass((saturated & (boardish > 0.5)).astype(np.float32), self._swin)
+        else:   # (nothing saturated, the common case: all zero, without the sums)
+            clipped = np.zeros(len(self._swin.flat_index), np.float32)
         # a doubt, not a verdict: at most half-way to a tie, so the evidence still picks the state
         # (without a bare-board reference, the ranks of the start position, or under a reflection
         # that is new since calibration, which disturbs the reference too, milder glare is doubtful)
