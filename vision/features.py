@@ -238,12 +238,15 @@ def pixel_features(li: np.ndarray, lb: np.ndarray, lf: np.ndarray, chroma_ref: n
     if glared is None or not glared.any():
         # no glare: both sides are the same features (one array; Features are read only)
         return fp, fp
-    fb = np.moveaxis(planes.copy(), 0, -1)
-    g = glared
-    fb[g, :3] = li[g] - lb[g]
-    fb[g, 3] = (li[g, 2] - li[g, 1]) - (lb[g, 2] - lb[g, 1])
-    fb[g, 4] = (li[g, 0] - li[g, 1]) - (lb[g, 0] - lb[g, 1])
-    return fb, fp
+    # under glare the board side is against the local board colour as seen: computed on whole
+    # planes and copied in where glared (the same values as gathering and scattering the glared
+    # pixels, several times faster)
+    board = planes.copy()
+    for c in range(3):
+        np.copyto(board[c], li[..., c] - lb[..., c], where=glared)
+    np.copyto(board[3], (li[..., 2] - li[..., 1]) - (lb[..., 2] - lb[..., 1]), where=glared)
+    np.copyto(board[4], (li[..., 0] - li[..., 1]) - (lb[..., 0] - lb[..., 1]), where=glared)
+    return np.moveaxis(board, 0, -1), fp
 
 
 def chroma_reference(lf: np.ndarray) -> np.ndarray:
