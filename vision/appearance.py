@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .features import N_FEATURES, PPU, SIZE
+from .numeric import logaddexp, median
 
 CLASSES = ("board", "white", "black", "battery", "ink", "shade")
 BOARD, WHITE, BLACK, BATTERY, INK, SHADE, OTHER, WHITE_SHADED, BLACK_SHADED, BOARD_LIT = range(10)
@@ -129,13 +130,21 @@ class PixelModel:
         self.chols = chols
         self.consts = np.array(consts, np.float32)
 
-    def _monomials(self, feats: np.ndarray) -> np.ndarray:
-        planes = np.moveaxis(feats, -1, 0).reshape(N_FEATURES, -1)  # (5, n): one row per feature
-        n = planes.shape[1]
-        iu0, iu1 = self._iu
-        X = np.empty((len(iu0) + N_FEATURES + 1, n), np.float32)  # monomials, one row each
-        np.multiply(planes[iu0], planes[iu1], out=X[: len(iu0)])
-        X[len(iu0): -1] = planes
+    def _monomials(self, feats: np.ndarray, planar: bool = False) -> np.ndarray:
+        """(21, n) float32: the rows x_i x_j (i <= j, in ``triu_indices`` order), x_i, 1.
+
+        ``feats``: (..., 5), or with ``planar`` (5, n), one row per feature."""
+        n_quad = len(self._iu[0])
+        n = feats.size // N_FEATURES
+        X = np.empty((n_quad + N_FEATURES + 1, n), np.float32)  # monomials, one row each
+        planes = X[n_quad: -1]                                    # (5, n): one row per feature
+        planes[...] = feats if planar else feats.reshape(n, N_FEATURES).T
+        # the products row by row straight into X (x_i times x_i..x_4: triu_indices' order);
+        # gathering planes[iu0] and planes[iu1] first cost two (15, n) temporaries, 3x the time
+        row = 0
+        for i in range(N_FEATURES):
+            np.multiply(planes[i], planes[i:], out=X[row: row + N_FEATURES - i])
+            row += N_FEATURES - i
         X[-1] = 1.0
         return X
 
@@ -166,24 +175,31 @@ class PixelModel:
             out[BOARD_SIDE] = self._Wb @ self._monomials(board_feats)
         elif differ.any():
             idx = np.flatnonzero(differ.reshape(-1))
-            sub = board_feats.reshape(-1, N_FEATURES)[idx]
-            out[np.ix_(BOARD_SIDE, idx)] = self._Wb @ self._monomials(sub)
+            # the differing pixels, one row per feature (the features are stored as planes:
+            # vision.features), and their board-side rows put back one class at a time
+            # (the same values as a gather of (n, 5) rows and an np.ix_ scatter, in less time)
+            sub = np.take(np.moveaxis(board_feats, -1, 0).reshape(N_FEATURES, -1), idx, axis=1)
+            board_side = self._Wb @ self._monomials(sub, planar=True)
+            for row, k in zip(board_side, BOARD_SIDE):
+                out[k, idx] = row
         if as_before is not None:
             known = np.isfinite(as_before).reshape(-1)
             idx = np.flatnonzero(known)
-            ab = as_before.reshape(-1)[idx]
-            generic = out[BOARD, idx] - np.float32(np.log(PRIORS[BOARD]))
+            # (gathers with np.take: several times faster than fancy indexing, the same values)
+            ab = np.take(as_before.reshape(-1), idx)
+            generic = np.take(out[BOARD], idx) - np.float32(np.log(PRIORS[BOARD]))
             # the two densities are shaped differently (the generic class is a full 5-feature
             # Gaussian, "as before" a per-channel noise model), so their scales differ by a
             # constant: level them on the bare board of this frame, where most pixels are unchanged
             # and both explain them (then the priors decide; a changed pixel loses "as before")
-            level = float(np.median((generic - ab)[::4])) if idx.size else 0.0
-            ab = ab + np.float32(max(level, 0.0))
-            out[BOARD, idx] = np.logaddexp(ab + _LOG_ASBEFORE, generic + _LOG_NEW_BOARD)
+            level = float(median((generic - ab)[::4])) if idx.size else 0.0
+            with_prior = ab + np.float32(max(level, 0.0)) + _LOG_ASBEFORE   # "as before", levelled, with its prior
+            board = logaddexp(with_prior, generic + _LOG_NEW_BOARD)
+            out[BOARD, idx] = board
             if as_before_share is not None:
                 flat = as_before_share.reshape(-1)
                 flat[:] = 0.0
-                flat[idx] = np.exp(ab + _LOG_ASBEFORE - out[BOARD, idx])
+                flat[idx] = np.exp(with_prior - board)
         if board_feats.shape[:-1] == (SIZE, SIZE):
             out[INK] += _ink_log_prior()
         return out.reshape((N_ALL,) + board_feats.shape[:-1])
@@ -341,4 +357,4 @@ def segment_contrast(brightness: np.ndarray) -> np.ndarray:
                           np.clip(np.round((6.5 - a[..., 1]) * PPU - 0.5).astype(int), 0, SIZE - 1))
         _SEG = conv(on), conv(off)
     (ou, ov), (fu, fv) = _SEG
-    return np.median(brightness[fv, fu], axis=1) - np.median(brightness[ov, ou], axis=1)
+    return median(brightness[fv, fu], axis=1) - median(brightness[ov, ou], axis=1)

@@ -37,12 +37,14 @@ both sides).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from .geometry import N_POINTS, point_coords
+from .numeric import median
 
 PATCH_PPS = 32               # patch pixels per square
 PATCH_RADIUS = 0.32          # patch half-size in squares: disc (~0.14) + offset + perspective lean
@@ -148,8 +150,9 @@ def measure(image: np.ndarray, H: np.ndarray, points) -> list[SideMeasure | None
                       borderMode=cv2.BORDER_REPLICATE)
     logs = cv2.log(patch.astype(np.float32) + _LOG_OFFSET).reshape(k, _P, 3)
     chroma = logs @ _CHROMA.T                                   # (k, P, 2)
-    board = np.median(chroma[:, _EDGE_SAMPLE].reshape(-1, 2), axis=0)
-    battery = np.median(chroma[:, _CENTRE_IDX].reshape(-1, 2), axis=0)
+    # (np.take: the same values as fancy indexing, a fifth of the time)
+    board = median(np.take(chroma, _EDGE_SAMPLE, axis=1).reshape(-1, 2), axis=0)
+    battery = median(np.take(chroma, _CENTRE_IDX, axis=1).reshape(-1, 2), axis=0)
     axis = battery - board
     contrast = float(np.linalg.norm(axis))
     a = (axis / max(contrast * contrast, 1e-6)).astype(np.float32)
@@ -221,8 +224,9 @@ def side_probability(m: SideMeasure) -> tuple[float, str | None]:
         return float("nan"), f"disc too dark (darkest channel {m.level:.0f} of 255)"
     f = m.level / (m.level + _LOG_OFFSET)
     x = (1.0, m.score, 100 * m.blur, 100 * m.score * m.blur, f, m.score * f)
-    z = float(np.dot(LOGIT_WEIGHTS, x))
-    return float(1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))), None
+    # (plain floats: numpy's dot, clip and exp of six scalars cost more than the arithmetic)
+    z = sum(w * v for w, v in zip(LOGIT_WEIGHTS, x))
+    return 1.0 / (1.0 + math.exp(-min(max(z, -50.0), 50.0))), None
 
 
 def read_battery_sides(image: np.ndarray, H: np.ndarray, point_probs: np.ndarray) -> BatterySides:

@@ -25,6 +25,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from .numeric import median, quantile
+
 PPU = 24
 SIZE = 7 * PPU                      # 168: 6 squares + 2 half-square margins
 BG_SCALE = 3                        # background estimated at PPU / BG_SCALE px per square
@@ -37,6 +39,16 @@ GLARE_TOLERANCE = 0.15          # reflection share of the wood's own paleness va
 GLARE_FULL = 0.6                # glare this much brighter than the trend (log) counts fully
 
 
+# log(v + 8) of every 8-bit value: the log of a uint8 image is a table look-up (cv2.LUT),
+# bit for bit what np.log(image.astype(np.float32) + 8.0) gives, at a fraction of the time
+LOG_LUT = np.log(np.arange(256, dtype=np.float32) + np.float32(8.0))
+
+
+def log_image(img: np.ndarray) -> np.ndarray:
+    """``np.log(img + 8)`` in float32 of a uint8 image (any number of channels up to 4)."""
+    return cv2.LUT(img, LOG_LUT)
+
+
 def board_to_rect() -> np.ndarray:
     """3x3 affine map from board units to top-view pixels."""
     return np.array([[PPU, 0, 0.5 * PPU], [0, -PPU, 6.5 * PPU], [0, 0, 1]], np.float64)
@@ -47,9 +59,21 @@ def rect_coords(xy: np.ndarray) -> np.ndarray:
     return np.stack([(xy[..., 0] + 0.5) * PPU, (6.5 - xy[..., 1]) * PPU], axis=-1)
 
 
+_RECT_MATRICES: dict[bytes, np.ndarray] = {}
+
+
 def rectify(image: np.ndarray, H_board_to_img: np.ndarray) -> np.ndarray:
     """The canonical top view (SIZE x SIZE x 3 uint8)."""
-    M = board_to_rect() @ np.linalg.inv(H_board_to_img)
+    H = H_board_to_img
+    # the same camera set-up frame after frame: the matrix is computed once per homography
+    key = H.tobytes() if isinstance(H, np.ndarray) and H.dtype == np.float64 else None
+    M = _RECT_MATRICES.get(key) if key is not None else None
+    if M is None:
+        M = board_to_rect() @ np.linalg.inv(H)
+        if key is not None:
+            if len(_RECT_MATRICES) > 8:
+                _RECT_MATRICES.clear()
+            _RECT_MATRICES[key] = M
     return cv2.warpPerspective(image, M, (SIZE, SIZE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -66,7 +90,7 @@ def background(rect: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n = SIZE // BG_SCALE
     small = cv2.resize(rect, (n, n), interpolation=cv2.INTER_AREA)
     med = cv2.medianBlur(small, BG_KERNEL)
-    lm = np.log(med.astype(np.float32) + 8.0)
+    lm = log_image(med)
     up = lambda a: cv2.resize(a, (SIZE, SIZE), interpolation=cv2.INTER_LINEAR)
     lm_full = up(lm)
     # glare is judged on a coarser median (~3 squares, at half the resolution): a cluster of
@@ -110,23 +134,26 @@ def _without_glare(lin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     n = lin.shape[0]
     inside = _field_weight(n) > 0.5
-    tot = lin.sum(axis=2) + 1e-3
+    # (the reductions over the three channels are written out: numpy's reduce over a short last
+    # axis costs several times as much; the sums keep its order, (c0 + c1) + c2, bit for bit)
+    c0, c1, c2 = lin[..., 0], lin[..., 1], lin[..., 2]
+    tot = c0 + c1 + c2 + 1e-3
     chrom = lin / tot[..., None]
-    ok = inside & (lin.max(axis=2) < CLIPPED)
+    ok = inside & (np.maximum(np.maximum(c0, c1), c2) < CLIPPED)
     pool = chrom[ok] if ok.sum() > 50 else chrom[inside]
     psat = pool[:, 2] - pool[:, 0]
-    lo, hi = np.quantile(psat, WOOD_BAND)
-    W = np.median(pool[(psat >= lo) & (psat <= hi)], axis=0)
+    lo, hi = quantile(psat, WOOD_BAND)
+    W = median(pool[(psat >= lo) & (psat <= hi)], axis=0)
     L = np.full(3, 1 / 3, np.float32)
     valid_ch = lin < CLIPPED                               # (n, n, 3)
-    nvalid = valid_ch.sum(axis=2)
+    nvalid = _channel_sum(valid_ch.view(np.uint8))
     # least squares per pixel over the unclipped channels: normal equations of [W L]
     m = valid_ch.astype(np.float32)
-    ww = (m * W * W).sum(axis=2)
-    wl = (m * W * L).sum(axis=2)
-    ll = (m * L * L).sum(axis=2)
-    wy = (m * W * lin).sum(axis=2)
-    ly = (m * L * lin).sum(axis=2)
+    ww = _channel_sum(m * W * W)
+    wl = _channel_sum(m * W * L)
+    ll = _channel_sum(m * L * L)
+    wy = _channel_sum(m * W * lin)
+    ly = _channel_sum(m * L * lin)
     det = ww * ll - wl * wl
     good = (nvalid >= 2) & (np.abs(det) > 1e-6)
     det = np.where(good, det, 1.0)
@@ -153,11 +180,18 @@ def _without_glare(lin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # glare is a broad blob; thin streaks of "paleness" are edges (a shadow's border, JPEG's
     # coarse colour at sharp edges): an opening removes them
     excess = cv2.morphologyEx(excess, cv2.MORPH_OPEN, _GLARE_KERNEL)
-    free = np.maximum(lin - excess[..., None] * L[None, None, :], s[..., None] * W[None, None, :])
-    free = np.where(fit_ok[..., None], free, s[..., None] * W[None, None, :])   # saturated: wood alone
+    wood = s[..., None] * W[None, None, :]
+    free = np.maximum(lin - excess[..., None] * L[None, None, :], wood)
+    free = np.where(fit_ok[..., None], free, wood)   # saturated: wood alone
     free = np.minimum(free, lin)
-    glare = np.clip(np.log((lin.mean(axis=2) + 8) / (free.mean(axis=2) + 8)) / GLARE_FULL, 0, 1)
+    third = np.float32(3)   # .mean(axis=2) is the float32 sum over 3
+    glare = np.clip(np.log(((c0 + c1 + c2) / third + 8) / (_channel_sum(free) / third + 8)) / GLARE_FULL, 0, 1)
     return free.astype(np.float32), glare.astype(np.float32)
+
+
+def _channel_sum(a: np.ndarray) -> np.ndarray:
+    """``a.sum(axis=2)`` of an (H, W, 3) array, bit for bit (the same order: (c0 + c1) + c2)."""
+    return a[..., 0] + a[..., 1] + a[..., 2]
 
 
 _FIELD: dict[bool, np.ndarray] = {}
@@ -174,8 +208,11 @@ def field_mask(tight: bool = False) -> np.ndarray:
 
 
 class Features(NamedTuple):
+    """A frame's per-pixel features. Read only: without glare ``board`` and ``piece`` are one array."""
+
     board: np.ndarray      # HxWx5: the pixel against the local board colour as seen (board-like classes)
     piece: np.ndarray      # HxWx5: the pixel against the glare-free board colour (pieces)
+    # (both are views of (5, H, W) arrays, one plane per feature: not C-contiguous)
     glare: np.ndarray      # HxW, 0..1
     log_image: np.ndarray  # HxWx3 log(I + 8)
     log_bg: np.ndarray     # HxWx3 log of the local board colour as seen
@@ -190,28 +227,39 @@ def pixel_features(li: np.ndarray, lb: np.ndarray, lf: np.ndarray, chroma_ref: n
     The chroma features are relative to the board's chroma in this frame; on the
     board side under glare (``glared``) relative to the local, paler board colour.
     """
-    fp = np.empty(li.shape[:-1] + (N_FEATURES,), np.float32)
-    np.subtract(li, lf, out=fp[..., :3])
-    np.subtract(li[..., 2] - li[..., 1], chroma_ref[0], out=fp[..., 3])
-    np.subtract(li[..., 0] - li[..., 1], chroma_ref[1], out=fp[..., 4])
-    fb = fp.copy()
-    if glared is not None and glared.any():
-        g = glared
-        fb[g, :3] = li[g] - lb[g]
-        fb[g, 3] = (li[g, 2] - li[g, 1]) - (lb[g, 2] - lb[g, 1])
-        fb[g, 4] = (li[g, 0] - li[g, 1]) - (lb[g, 0] - lb[g, 1])
-    return fb, fp
+    # stored one plane per feature (a (5, H, W) array seen as (H, W, 5)): each feature is
+    # written in one contiguous pass, and the pixel model reads the planes as they lie
+    planes = np.empty((N_FEATURES,) + li.shape[:-1], np.float32)
+    for c in range(3):
+        np.subtract(li[..., c], lf[..., c], out=planes[c])
+    np.subtract(li[..., 2] - li[..., 1], chroma_ref[0], out=planes[3])
+    np.subtract(li[..., 0] - li[..., 1], chroma_ref[1], out=planes[4])
+    fp = np.moveaxis(planes, 0, -1)
+    if glared is None or not glared.any():
+        # no glare: both sides are the same features (one array; Features are read only)
+        return fp, fp
+    # under glare the board side is against the local board colour as seen: computed on whole
+    # planes and copied in where glared (the same values as gathering and scattering the glared
+    # pixels, several times faster)
+    board = planes.copy()
+    for c in range(3):
+        np.copyto(board[c], li[..., c] - lb[..., c], where=glared)
+    np.copyto(board[3], (li[..., 2] - li[..., 1]) - (lb[..., 2] - lb[..., 1]), where=glared)
+    np.copyto(board[4], (li[..., 0] - li[..., 1]) - (lb[..., 0] - lb[..., 1]), where=glared)
+    return np.moveaxis(board, 0, -1), fp
 
 
 def chroma_reference(lf: np.ndarray) -> np.ndarray:
     """The board's median chromaticity log(R/G), log(B/G) in this frame (glare-free)."""
     bc = lf[::8, ::8]
-    return np.array([np.median(bc[..., 2] - bc[..., 1]), np.median(bc[..., 0] - bc[..., 1])], np.float32)
+    return np.array([median(bc[..., 2] - bc[..., 1]), median(bc[..., 0] - bc[..., 1])], np.float32)
 
 
 def features(rect: np.ndarray) -> Features:
     lb, lf, glare = background(rect)
-    li = np.log(rect.astype(np.float32) + 8.0)
+    li = log_image(rect)
     glared = glare > 0
     fb, fp = pixel_features(li, lb, lf, chroma_reference(lf), glared)
+    for a in (fb, fp, glare, li, lb, lf, glared):
+        a.setflags(write=False)   # (board and piece may be one array; nothing writes to them)
     return Features(fb, fp, glare, li, lb, lf, glared)

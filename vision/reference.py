@@ -40,6 +40,7 @@ import numpy as np
 from .appearance import line_distance, pixel_board_coords
 from .features import N_FEATURES, PPU, SIZE, field_mask, rect_coords
 from .geometry import point_coords, square_centers
+from .numeric import logaddexp, median
 
 ROBOT_CLEARANCE = 0.8    # board units around a start robot (its cast shadow too) that are not bare board
 BATTERY_CLEARANCE = 0.3  # around a start battery
@@ -151,12 +152,13 @@ class EmptyReference:
         coef = self._light_change(li)
         e = np.take(li, P.idx, axis=0) - P.ref_idx - P.basis_idx @ coef   # change of each bare-board pixel, log units
         iv = P.inv_idx
-        grey = np.abs(e[P.noise_idx]) / iv[P.noise_idx]              # in grey levels
+        # (row gathers with np.take: several times faster than fancy indexing, the same values)
+        grey = np.abs(np.take(e, P.noise_idx, axis=0)) / P.inv_noise   # in grey levels
         # a change of light the smooth surface cannot follow (a new glare spot or shadow) inflates
         # that spread; the difference of neighbouring pixels' changes does not see it (a smooth
         # change cancels there), so it caps the noise (less a margin: neighbours' noise is correlated)
-        near = np.abs(e[P.pair_a] - e[P.pair_b]) / iv[P.pair_a]
-        noise = min(1.4826 * float(np.median(grey)), PAIR_MARGIN * 1.4826 * float(np.median(near)) / np.sqrt(2))
+        near = np.abs(np.take(e, P.pair_a, axis=0) - np.take(e, P.pair_b, axis=0)) / P.inv_pair
+        noise = min(1.4826 * float(median(grey)), PAIR_MARGIN * 1.4826 * float(median(near)) / np.sqrt(2))
         noise2 = (SIGMA_SCALE * max(noise, 0.5)) ** 2
         out = np.full(SIZE * SIZE, -np.inf, np.float32)
         n2 = noise2 * iv * iv + MIN_SIGMA**2                          # per channel (B, G, R), log units
@@ -169,12 +171,14 @@ class EmptyReference:
             n2 = noise2 * P.fill_inv * P.fill_inv
             g2 = P.fill_grain * P.fill_grain + MIN_SIGMA**2
             spread, rg, bg = n2 + g2[:3], n2[:, 2] + n2[:, 1] + g2[3], n2[:, 0] + n2[:, 1] + g2[4]
-            ll = _student(now - P.fill[0], spread, rg, bg)
+            norm = _student_norm(spread, rg, bg)
+            ll = _student(now - P.fill[0], spread, rg, bg, norm)
             e = P.fill_edge   # near an edge: the light on either side of it is as likely
             if e.size:
-                now_e, spread_e, rg_e, bg_e = now[e], spread[e], rg[e], bg[e]
-                sides = [_student(now_e - cand, spread_e, rg_e, bg_e) for cand in P.fill_sides]
-                ll[e] = np.logaddexp(np.logaddexp(ll[e], sides[0]), sides[1]) - np.float32(log(3))
+                # (the same spreads there: their normalising term is taken, not computed again)
+                now_e, spread_e, rg_e, bg_e, norm_e = (np.take(a, e, axis=0) for a in (now, spread, rg, bg, norm))
+                sides = [_student(now_e - cand, spread_e, rg_e, bg_e, norm_e) for cand in P.fill_sides]
+                ll[e] = logaddexp(logaddexp(np.take(ll, e), sides[0]), sides[1]) - np.float32(log(3))
             out[P.fill_idx] = ll
         return out.reshape(SIZE, SIZE)
 
@@ -221,7 +225,7 @@ class EmptyReference:
                 basis=basis, samples=samples, ref_samples=li_ref[samples], design=basis[samples],
                 design_outer=_outer(basis[samples]),
                 idx=idx, ref_idx=li_ref[idx], inv_idx=inv[idx], basis_idx=basis[idx], noise_idx=noise_idx,
-                pair_a=pair_a, pair_b=pair_b,
+                inv_noise=inv[idx][noise_idx], pair_a=pair_a, pair_b=pair_b, inv_pair=inv[idx][pair_a],
                 fill_idx=fill_idx, basis_fill=basis[fill_idx], fill=fill, fill_grain=grain,
                 fill_inv=np.exp(-fill[0]), fill_edge=edge, fill_sides=fill[1:, edge]))
         return self._feats[0]
@@ -312,14 +316,15 @@ def _robust_surface(d: np.ndarray, A: np.ndarray, rounds: int = 4, scale: float 
     if outer is None:
         outer = _outer(A)
     ridge = 1e-3 * np.eye(k, dtype=np.float32)
-    w = 1.0 / (1.0 + ((d - np.median(d, axis=0)) / scale) ** 2)
+    w = 1.0 / (1.0 + ((d - median(d, axis=0)) / scale) ** 2)
     coef = np.zeros((k, channels), np.float32)
-    for _ in range(rounds):
+    for step in range(rounds):
         M = (w.T @ outer).reshape(channels, k, k) + ridge
         rhs = (A.T @ (w * d)).T                       # (channels, k)
         coef = np.linalg.solve(M, rhs[:, :, None])[:, :, 0].T.astype(np.float32)
-        r = d - A @ coef
-        w = 1.0 / (1.0 + (r / scale) ** 2)
+        if step + 1 < rounds:   # (the last round's weights would go unused)
+            r = d - A @ coef
+            w = 1.0 / (1.0 + (r / scale) ** 2)
     return coef
 
 
@@ -342,8 +347,10 @@ class _Prepared(NamedTuple):
     inv_idx: np.ndarray     # (len(idx), 3) 1 / (grey level + 8) there
     basis_idx: np.ndarray   # the light-surface bases there
     noise_idx: np.ndarray   # the subset of ``idx`` that measures the noise
+    inv_noise: np.ndarray   # ``inv_idx`` there
     pair_a: np.ndarray      # positions in ``idx`` of pixels whose neighbour two columns on ...
     pair_b: np.ndarray      # ... is bare board too (there): neighbours' changes, for the noise
+    inv_pair: np.ndarray    # ``inv_idx`` at ``pair_a``
     fill_idx: np.ndarray    # flat indices of the filled-in pixels (under the start pieces)
     basis_fill: np.ndarray  # the light-surface bases there
     fill: np.ndarray        # (3, m, 3) candidate log colours: the fill, the darkest and the brightest within reach
@@ -356,14 +363,22 @@ class _Prepared(NamedTuple):
 _STUDENT_CONST = lgamma((ASBEFORE_DOF + N_FEATURES) / 2) - lgamma(ASBEFORE_DOF / 2) - 0.5 * N_FEATURES * log(ASBEFORE_DOF * pi)
 
 
-def _student(e: np.ndarray, n2: np.ndarray, rg: np.ndarray, bg: np.ndarray) -> np.ndarray:
+def _student(e: np.ndarray, n2: np.ndarray, rg: np.ndarray, bg: np.ndarray,
+             norm: np.ndarray | None = None) -> np.ndarray:
     """Student-t log density of the changes ``e`` (n x 3, B G R) of the five board features: the
-    three channels (variances ``n2``, n x 3) and the chroma differences R-G and B-G (``rg``, ``bg``)."""
+    three channels (variances ``n2``, n x 3) and the chroma differences R-G and B-G (``rg``, ``bg``).
+    ``norm``: :func:`_student_norm` of the same spreads, if at hand."""
     b, g, r = n2[:, 0], n2[:, 1], n2[:, 2]
     eb, eg, er = e[:, 0], e[:, 1], e[:, 2]
     z2 = eb * eb / b + eg * eg / g + er * er / r + (er - eg) ** 2 / rg + (eb - eg) ** 2 / bg
-    return _STUDENT_CONST - 0.5 * np.log(b * g * r * rg * bg) - 0.5 * (ASBEFORE_DOF + N_FEATURES) * np.log1p(
-        z2 * (1 / ASBEFORE_DOF))
+    if norm is None:
+        norm = _student_norm(n2, rg, bg)
+    return norm - 0.5 * (ASBEFORE_DOF + N_FEATURES) * np.log1p(z2 * (1 / ASBEFORE_DOF))
+
+
+def _student_norm(n2: np.ndarray, rg: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """The normalising term of :func:`_student` (it depends on the spreads only)."""
+    return _STUDENT_CONST - 0.5 * np.log(n2[:, 0] * n2[:, 1] * n2[:, 2] * rg * bg)
 
 
 def _fill_light(image: np.ndarray, seen: np.ndarray | None, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
