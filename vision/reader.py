@@ -42,6 +42,7 @@ GLARE_DOUBT = 0.5           # glare (share of the glare map) under a field above
 GLARE_SPAN = 0.5
 GLARE_DOUBT_UNKNOWN = 0.2   # the same where the calibration frame did not show the bare square
 NEW_GLARE = 0.1             # glare this much stronger than in the calibration frame is new since then
+NEW_REFLECTION = 0.3        # ... and this much stronger changes an empty square as much as a robot does
 EDGE_DOUBT = 0.4           # background slope (log per square) under a square above which empty/White blur
 EDGE_SPAN = 0.3
 EDGE_DOUBT_UNKNOWN = 0.2    # the same where the calibration frame did not show the bare square
@@ -418,7 +419,7 @@ class BoardReader:
         """
         empty = sp.argmax(axis=1) == 0
         unsteady = self._known & empty & (cm > CHANGE_ROBOT)    # read empty, yet changed
-        steady = (np.count_nonzero(unsteady) - unsteady == 0) & (gs - self._ref_glare < NEW_GLARE)
+        steady = (np.count_nonzero(unsteady) - unsteady == 0) & (gs - self._ref_glare < NEW_REFLECTION)
         llr = np.interp(cm, *CHANGE_LLR)
         llr = np.where((llr > 0) & ~steady, 0.0, llr)
         llr = np.where(self._known, llr, np.where(self._fill_checked, np.interp(cm_fill, *FILL_CHANGE_LLR), 0.0))
