@@ -36,6 +36,7 @@ from .reading import BoardReading, unreadable
 from .reference import bare_mask, square_cells, start_piece_coords
 
 MIN_ALIGNMENT = 0.4          # median line contrast relative to calibration below this: board moved
+MAX_NUDGE = 1.5              # squares: a board found again farther than this from the calibration's is not a nudge
 OCCLUSION_TOLERANCE = 0.08  # share of a field's window that may be unexplained (glints, dust)
 OCCLUDED_FIELD = 0.20        # share of a field's window unexplained -> that field is occluded
 GLARE_DOUBT = 0.5           # glare (share of the glare map) under a field above which "empty" and "White" blur
@@ -182,16 +183,34 @@ class BoardReader:
         return int(sum(1 for q in new if self._ref_share[q] > before[q] + 0.05))
 
     def relocate(self, image: np.ndarray) -> bool:
-        """Find the board again by its markers (camera nudged). True if the homography changed."""
+        """Find the board again by its markers (camera nudged). True if the homography changed.
+
+        A board found farther than :data:`MAX_NUDGE` squares from where the
+        calibration put it is not taken (False): that camera was not nudged but
+        moved, or the calibration is from another set-up, and the light, the
+        bare board and the appearance it learned belong to that one.
+        """
+        return self._find_again(image)[0]
+
+    def _find_again(self, image: np.ndarray) -> tuple[bool, str | None]:
+        """(found and taken, why not taken when the markers were found too far away)."""
         if self._cal.method != "markers":
-            return False
+            return False, None
         image = check_image(image, self._cal.image_size)
         try:
             H, _, _ = locate_board(image, None, self._cal.marker_side)
         except VisionError:
-            return False
+            return False, None
+        before = self._cal.corners_px
+        after = self._cal.with_homography(H).corners_px
+        square_px = float(np.mean(np.linalg.norm(before - np.roll(before, 1, axis=0), axis=1))) / 6
+        moved = float(np.mean(np.linalg.norm(after - before, axis=1))) / max(square_px, 1e-6)
+        if moved > MAX_NUDGE:
+            return False, (f"the corner markers show the board {moved:.1f} squares from where the calibration "
+                           f"put it: the camera was moved, or the calibration is from another camera set-up; "
+                           f"calibrate again")
         self._cal = self._cal.with_homography(H)
-        return True
+        return True, None
 
     # -- the hot path ---------------------------------------------------------
     def read(self, image: np.ndarray) -> BoardReading:
@@ -201,8 +220,11 @@ class BoardReader:
             return unreadable(why)
         reading, alignment = self._read(image)
         if alignment < MIN_ALIGNMENT and self._cal.method == "markers":
-            if self.relocate(image):
+            found, too_far = self._find_again(image)
+            if found:
                 reading, alignment = self._read(image)
+            elif too_far:
+                reading = unreadable(too_far, alignment=alignment)
         return with_battery_sides(reading, image, self._cal)  # battery sides: information only
 
     def _read(self, image: np.ndarray) -> tuple[BoardReading, float]:

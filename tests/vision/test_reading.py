@@ -143,6 +143,20 @@ def test_board_moved_or_foreign_setup():
     assert "not where the calibration expects it" in reading.reason
 
 
+@pytest.mark.parametrize("seed, other", [(9001, 10001), (51, 2051), (3000002, 3001002)])
+def test_a_calibration_from_another_setup_with_markers_is_refused_not_read(seed, other):
+    """The markers are found again anywhere in the frame, but a board far from where the
+    calibration put it is another camera set-up (its light, bare board and appearance are
+    not this one's): refused with the reason, never read with a foreign calibration."""
+    cal = calibrate(render(START, seed).image, START)
+    rng = np.random.default_rng(seed)
+    for k in range(3):
+        reading = BoardReader(cal).read(render(random_layout(rng), other, frame=k + 1).image)
+        assert not reading.readable
+        assert "calibrat" in reading.reason
+        assert len(reading.low_confidence_squares) == 36 and len(reading.low_confidence_points) == 49
+
+
 def test_save_load_round_trip(tmp_path, calibration):
     path = calibration.save(tmp_path / "cal.json")
     again = Calibration.load(path)
