@@ -44,6 +44,11 @@ GLARE_SPAN = 0.5
 GLARE_DOUBT_UNKNOWN = 0.2   # the same where the calibration frame did not show the bare square
 NEW_GLARE = 0.1             # glare this much stronger than in the calibration frame is new since then
 NEW_REFLECTION = 0.3        # ... and this much stronger changes an empty square as much as a robot does
+# a reflection this much stronger than at calibration anywhere on the board (a lamp moved or
+# switched on): the pixel classes and the bare-board comparison around it are both unreliable
+# (a White robot beside it read as bare board), so no square of the frame is trusted. Development
+# frames: at most 0.22 (99%: 0.08); a new lamp reflection of strength 0.6: 0.62-1.0, of 0.45: 0.3-1.0
+NEW_REFLECTION_FRAME = 0.25
 EDGE_DOUBT = 0.4           # background slope (log per square) under a square above which empty/White blur
 EDGE_SPAN = 0.3
 EDGE_DOUBT_UNKNOWN = 0.2    # the same where the calibration frame did not show the bare square
@@ -316,6 +321,10 @@ class BoardReader:
         sp[:, 1] = (1 - ug) * sp[:, 1] + ug * ew_mean
         if cm is not None:
             sp = self._check_against_reference(sp, cm, cm_fill, gs)
+        new_glare = gs - self._ref_glare
+        reflection = new_glare.max() >= NEW_REFLECTION_FRAME
+        if reflection:
+            sp = 0.5 * sp + 0.5 / 3
 
         # energy lines that vanished beside empty squares: something lies over them (a hand)
         robot_sq = sp.argmax(axis=1) != 0
@@ -361,10 +370,12 @@ class BoardReader:
             ), alignment
         if low_s or low_p:
             names = [square_name(i) for i in low_s] + [point_name(i) for i in low_p]
-            return unreadable(
-                "low confidence at " + ", ".join(names[:12]) + (" ..." if len(names) > 12 else ""),
-                **common,
-            ), alignment
+            why = "low confidence at " + ", ".join(names[:12]) + (" ..." if len(names) > 12 else "")
+            if reflection:
+                why = (f"a reflection on the board that was not there at calibration (strongest at "
+                       f"{square_name(int(new_glare.argmax()))}): White robots and the bare board look alike "
+                       f"around it; dim or move the lamp, or calibrate again ({why})")
+            return unreadable(why, **common), alignment
         layout = BoardLayout(
             tuple(SQUARE_STATES[i] for i in sp.argmax(axis=1).tolist()),
             tuple(POINT_STATES[i] for i in pp.argmax(axis=1).tolist()),

@@ -12,7 +12,7 @@ from vision.layout import BoardLayout
 from vision.reader import BoardReader
 from vision.render import render
 
-from vision_kit import SETUP_SEED, START, assert_no_confident_misread, wrong_fields
+from vision_kit import SETUP_SEED, START, assert_no_confident_misread, random_layout, wrong_fields
 
 SETUP = dict(tilt=18.0, rotation=37.0, shadow=0.0, glare=0.0)
 TRUTH = BoardLayout.from_sets(white=[3, 8, 14, 27], black=[16, 29, 33], batteries=list(range(7, 14)) + list(range(35, 42)))
@@ -79,3 +79,24 @@ def _to_rect(H: np.ndarray) -> np.ndarray:
     from vision.features import board_to_rect
 
     return board_to_rect() @ np.linalg.inv(H)
+
+
+_MILD = dict(tilt=10.0, light=1.0, color_temp=0.0, uneven=0.1, shadow=0.0, glare=0.0, noise=2.0, blur=0.5, jpeg=90, offset=0.15)
+
+
+@pytest.mark.parametrize("seed, frame", [(6600001, 3), (6600006, 2), (6600008, 1)])
+def test_a_reflection_new_since_calibration_makes_the_frame_doubtful_not_misread(seed, frame):
+    """A lamp mirrored in the board after calibration (strength 0.6): a White robot beside the
+    reflection read as bare board, confidently (seen seeds of the robustness sweep). No square
+    of such a frame is trusted now, and the reason names the reflection."""
+    reader = BoardReader(calibrate(render(START, seed, **_MILD).image, START), adapt=False)
+    rng = np.random.default_rng(seed)
+    truth = [random_layout(rng) for _ in range(frame)][-1]
+    reading = reader.read(render(truth, seed, frame=frame, **{**_MILD, "glare": 0.6}).image)
+    assert not reading.readable
+    assert "reflection on the board that was not there at calibration" in reading.reason
+    assert_no_confident_misread(reading, truth)
+    # the same board without the new reflection reads
+    calm = reader.read(render(truth, seed, frame=frame, **_MILD).image)
+    assert_no_confident_misread(calm, truth)
+    assert "reflection" not in (calm.reason or "")
