@@ -80,10 +80,7 @@ CHANGE_LLR = ((0.3, 1.0, 1.6, 3.0), (-5.0, -2.0, 0.0, 3.0))
 # 1-3 (the fill is vague), a robot by more than 1.7 (99.9%): only little change is evidence
 # (of an empty square), much change is none
 FILL_CHANGE_LLR = ((1.0, 1.5), (-3.0, 0.0))
-# the change is evidence of a robot only while the bare board is as it was: a shadow or glare
-# spot that is new since calibration changes empty squares too. In 99% of development frames no
-# square that colour reads as empty changed; where another one did, a square's change is no
-# evidence of a robot
+UNSTEADY_SQUARES = 2         # other squares read empty yet changed, at which a change says nothing of a robot
 FILL_SHARE = 0.2             # a square is checked against the fill when this much of its window is filled in
 STATIC_GLARE = 0.2           # glare under a square now and in the calibration frame: the same reflection
 GLARE_CHANGE = 1.0           # there, changed this much means a robot (an empty square: ~0, a robot: > 2)
@@ -451,10 +448,14 @@ class BoardReader:
         counts, as evidence of an empty one.
         """
         empty = sp.argmax(axis=1) == 0
-        unsteady = self._known & empty & (cm > CHANGE_ROBOT)    # read empty, yet changed
-        steady = (np.count_nonzero(unsteady) - unsteady == 0) & (gs - self._ref_glare < NEW_REFLECTION)
+        # read empty, yet changed: in 98% of development frames no such square (1%: one, a grey robot);
+        # each other one halves what a square's change says of a robot (two or more: a new shadow or
+        # glare spot is changing bare board, and a change is no sign of a robot)
+        unsteady = self._known & empty & (cm > CHANGE_ROBOT)
+        others = np.count_nonzero(unsteady) - unsteady
+        trust = np.where(gs - self._ref_glare < NEW_REFLECTION, np.clip(1.0 - others / UNSTEADY_SQUARES, 0.0, 1.0), 0.0)
         llr = np.interp(cm, *CHANGE_LLR)
-        llr = np.where((llr > 0) & ~steady, 0.0, llr)
+        llr = np.where(llr > 0, llr * trust, llr)
         llr = np.where(self._known, llr, np.where(self._fill_checked, np.interp(cm_fill, *FILL_CHANGE_LLR), 0.0))
         doubt = np.where(empty, np.clip((cm - CHANGE_ROBOT) / CHANGE_SPAN, 0, 1), np.clip((CHANGE_EMPTY - cm) / CHANGE_SPAN, 0, 1))
         doubt = MAX_DOUBT * np.where(self._known, doubt, 0.0)[:, None]

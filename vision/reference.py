@@ -163,7 +163,13 @@ class EmptyReference:
         out = np.full(SIZE * SIZE, -np.inf, np.float32)
         n2 = noise2 * iv * iv + MIN_SIGMA**2                          # per channel (B, G, R), log units
         # the chroma differences' spreads: the noise of two channels
-        out[P.idx] = _student(e, n2, n2[:, 2] + n2[:, 1] - MIN_SIGMA**2, n2[:, 0] + n2[:, 1] - MIN_SIGMA**2)
+        rg, bg = n2[:, 2] + n2[:, 1] - MIN_SIGMA**2, n2[:, 0] + n2[:, 1] - MIN_SIGMA**2
+        # one height for the density everywhere (that of the typical bare-board pixel): with each
+        # pixel's own, "as before" would lose to the generic board class wherever the board is dark
+        # (a static shadow: the wider spread lowers the peak), and bare board in a shadow that was
+        # there at calibration too would count as changed; the spreads still judge each change
+        norm = _student_norm(np.take(n2, P.noise_idx, axis=0), np.take(rg, P.noise_idx), np.take(bg, P.noise_idx))
+        out[P.idx] = _student(e, n2, rg, bg, np.float32(median(norm)))
         if P.fill_idx.size:
             # under the start pieces: against the filled-in light (or the light on either side
             # of an edge near it), the grain of the wood on top of the noise

@@ -375,3 +375,30 @@ def test_the_change_since_calibration_settles_what_colour_barely_tells(seed, fra
     reading = reader.read(render(truth, seed, frame=frame).image)
     assert wrong_fields(reading, truth) == ([], [])
     assert_no_confident_misread(reading, truth)
+
+
+@pytest.mark.parametrize("seed, frame", [(6900028, 3), (6900061, 5)])
+def test_robots_that_look_like_shade_are_read_by_their_change(seed, frame):
+    """A Black robot in a hard shadow that was there at calibration (6900028), and two grey
+    Black robots in one frame (6900061), read as empty by colour (seen seeds). Bare board in a
+    static shadow is as before (it once counted as changed, which made every change suspect),
+    and one other changed square only halves what a change says of a robot."""
+    reader = BoardReader(calibrate(render(START, seed).image, START), adapt=False)
+    rng = np.random.default_rng(seed)
+    truth = [random_layout(rng) for _ in range(frame)][-1]
+    reading = reader.read(render(truth, seed, frame=frame).image)
+    assert wrong_fields(reading, truth) == ([], [])
+    assert_no_confident_misread(reading, truth)
+
+
+def test_bare_board_in_a_shadow_that_was_there_at_calibration_is_as_before():
+    from vision.appearance import BOARD
+    seed = 6900023                       # a hard shadow across ranks 5 and 6 since calibration
+    cal = calibrate(render(START, seed).image, START)
+    reader = BoardReader(cal, adapt=False)
+    F = features(rectify(render(START, seed, frame=7).image, cal.H))
+    share = np.empty(F.board.shape[:-1], np.float32)
+    post = reader._model.posteriors(F.board, F.piece, F.glared, cal.reference.as_before(F), share)
+    bare = cal.reference.valid & (F.log_image.mean(axis=2) < np.median(F.log_image[cal.reference.valid].mean(axis=1)) - 0.3)
+    assert bare.sum() > 500                             # the shadowed bare board
+    assert np.mean(post[BOARD][bare] * share[bare] > 0.5) > 0.9
