@@ -308,7 +308,8 @@ class BoardReader:
         # a doubt, not a verdict: at most half-way to a tie, so the evidence still picks the state
         # (without a bare-board reference, the ranks of the start position, or under a reflection
         # that is new since calibration, which disturbs the reference too, milder glare is doubtful)
-        glare_doubt = np.where(self._known & (gs - self._ref_glare < NEW_GLARE), GLARE_DOUBT, GLARE_DOUBT_UNKNOWN)
+        new_glare = gs - self._ref_glare     # how much stronger each square's reflection is than at calibration
+        glare_doubt = np.where(self._known & (new_glare < NEW_GLARE), GLARE_DOUBT, GLARE_DOUBT_UNKNOWN)
         ug = MAX_DOUBT * np.clip(np.maximum((gs - glare_doubt) / GLARE_SPAN, (clipped - CLIPPED_SHARE) / CLIPPED_SPAN), 0, 1)
         cm, cm_fill = (None, None) if share is None else self._change_mass(post, share, ew, eb)
         if cm is not None:
@@ -317,8 +318,7 @@ class BoardReader:
         sp[:, 0] = (1 - ug) * sp[:, 0] + ug * ew_mean
         sp[:, 1] = (1 - ug) * sp[:, 1] + ug * ew_mean
         if cm is not None:
-            sp = self._check_against_reference(sp, cm, cm_fill, gs)
-        new_glare = gs - self._ref_glare
+            sp = self._check_against_reference(sp, cm, cm_fill, new_glare)
         reflection = new_glare.max() >= NEW_REFLECTION_FRAME
         if reflection:
             sp = 0.5 * sp + 0.5 / 3
@@ -425,10 +425,12 @@ class BoardReader:
         sp[static, 1] = either * white
         return sp
 
-    def _check_against_reference(self, sp: np.ndarray, cm: np.ndarray, cm_fill: np.ndarray, gs: np.ndarray) -> np.ndarray:
+    def _check_against_reference(self, sp: np.ndarray, cm: np.ndarray, cm_fill: np.ndarray,
+                                 new_glare: np.ndarray) -> np.ndarray:
         """A second opinion from how much changed since the calibration frame (``cm`` where it
         showed the bare square, ``cm_fill`` against the light filled in under the start pieces;
-        from :meth:`_change_mass`; ``gs`` the glare on each square now).
+        from :meth:`_change_mass`; ``new_glare``: how much stronger each square's reflection is
+        than in the calibration frame).
 
         A robot changes about as much of its window as it covers (more with its
         shadow); an empty square changes next to nothing. The change is weighed
@@ -453,7 +455,7 @@ class BoardReader:
         # glare spot is changing bare board, and a change is no sign of a robot)
         unsteady = self._known & empty & (cm > CHANGE_ROBOT)
         others = np.count_nonzero(unsteady) - unsteady
-        trust = np.where(gs - self._ref_glare < NEW_REFLECTION, np.clip(1.0 - others / UNSTEADY_SQUARES, 0.0, 1.0), 0.0)
+        trust = np.where(new_glare < NEW_REFLECTION, np.clip(1.0 - others / UNSTEADY_SQUARES, 0.0, 1.0), 0.0)
         llr = np.interp(cm, *CHANGE_LLR)
         llr = np.where(llr > 0, llr * trust, llr)
         llr = np.where(self._known, llr, np.where(self._fill_checked, np.interp(cm_fill, *FILL_CHANGE_LLR), 0.0))
