@@ -54,9 +54,32 @@ def draw_overlay(image: np.ndarray, calibration: Calibration, reading: BoardRead
         if any(reading.battery_side(i) is not None for i in range(49)):
             _side_legend(out)
         text = "readable" if reading.readable else f"NOT READABLE: {reading.reason}"
-        cv2.putText(out, text[:110], (12, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 0), 5, cv2.LINE_AA)
-        cv2.putText(out, text[:110], (12, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255, 255, 255) if reading.readable else (0, 0, 255), 2, cv2.LINE_AA)
+        colour = (255, 255, 255) if reading.readable else (0, 0, 255)
+        for k, line in enumerate(_wrap(text, out.shape[1] - 24, 0.7, 2, MAX_TITLE_LINES)):
+            for ink, thick in (((0, 0, 0), 5), (colour, 2)):
+                cv2.putText(out, line, (12, 30 + 28 * k), cv2.FONT_HERSHEY_SIMPLEX, 0.7, ink, thick, cv2.LINE_AA)
     return out
+
+
+MAX_TITLE_LINES = 3
+
+
+def _wrap(text: str, width_px: int, scale: float, thickness: int, max_lines: int) -> list[str]:
+    """``text`` broken at spaces into lines at most ``width_px`` wide (the last one cut with "...")."""
+    def fits(s: str) -> bool:
+        return cv2.getTextSize(s, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)[0][0] <= width_px
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and fits(lines[-1] + " " + word):
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    if len(lines) > max_lines:
+        last = lines[max_lines - 1]
+        while last and not fits(last + " ..."):
+            last = last[:-1]
+        lines = lines[:max_lines - 1] + [last + " ..."]
+    return lines
 
 
 SIDE_COLOURS = {"printed": (0, 230, 255), "blank": (255, 120, 0)}  # BGR: yellow, blue

@@ -247,3 +247,17 @@ def test_overlay_draws_the_grid_where_a_nudged_camera_now_sees_the_board(tmp_pat
     assert main(["vision", "overlay", "--image", str(nudged), "--calibration", str(cal), "--out", str(tmp_path / "ov.png")]) == 0
     moved = drawn[0].corners_px - Calibration.load(cal).corners_px
     assert np.allclose(moved.mean(axis=0), (-18, 14), atol=1.5)
+
+
+def test_the_overlay_title_wraps_a_long_reason_instead_of_cutting_it():
+    import cv2
+    from vision.overlay import _wrap
+    reason = ("NOT READABLE: a reflection on the board that was not there at calibration (strongest at d4): "
+              "White robots and the bare board look alike around it; dim or move the lamp, or calibrate again")
+    lines = _wrap(reason, 1000, 0.7, 2, 3)
+    assert 1 < len(lines) <= 3
+    assert " ".join(lines) == reason
+    assert all(cv2.getTextSize(s, cv2.FONT_HERSHEY_SIMPLEX, 0.7, 2)[0][0] <= 1000 for s in lines)
+    cut = _wrap(reason * 3, 600, 0.7, 2, 3)
+    assert len(cut) == 3 and cut[-1].endswith(" ...")
+    assert _wrap("readable", 600, 0.7, 2, 3) == ["readable"]
