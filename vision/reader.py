@@ -203,15 +203,15 @@ class BoardReader:
             H, _, _ = locate_board(image, None, self._cal.marker_side)
         except VisionError:
             return False, None
-        before = self._cal.corners_px
-        after = self._cal.with_homography(H).corners_px
+        found = self._cal.with_homography(H)
+        before, after = self._cal.corners_px, found.corners_px
         square_px = float(np.mean(np.linalg.norm(before - np.roll(before, 1, axis=0), axis=1))) / 6
         moved = float(np.mean(np.linalg.norm(after - before, axis=1))) / max(square_px, 1e-6)
         if moved > MAX_NUDGE:
             return False, (f"the corner markers show the board {moved:.1f} squares from where the calibration "
                            f"put it: the camera was moved, or the calibration is from another camera set-up; "
                            f"calibrate again")
-        self._cal = self._cal.with_homography(H)
+        self._cal = found
         return True, None
 
     # -- the hot path ---------------------------------------------------------
@@ -443,9 +443,9 @@ class BoardReader:
 
         A square that barely changed is evidence of an empty one in any light.
         Much change is evidence of a robot only while the board is otherwise as
-        it was: not under a reflection that is new since calibration, and not
-        where another square that colour reads as empty changed too (a new
-        shadow across the board). Against the filled-in light the change
+        it was: not under a reflection much stronger than at calibration, and
+        each other square that colour reads as empty yet changed halves it (two
+        or more: a new shadow across the board). Against the filled-in light the change
         is vaguer (:data:`FILL_CHANGE_LLR`): only a square that barely changed
         counts, as evidence of an empty one.
         """
