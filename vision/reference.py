@@ -56,6 +56,8 @@ FILL_OFF_LINE = 0.1      # board units either side of a line left out of the fil
 FILL_RADIUS = 3          # top-view pixels: the inpainting's neighbourhood
 FILL_DRIFT = 0.5         # a continued edge may run off by this share of the distance from the seen board
 FILL_REACHES = (1, 2, 3, 5, 8, 12)   # top-view pixels: the reaches that spread is measured over
+PROBE_RADIUS = 0.4       # board units: the robot-sized holes the fill is tried on (centres of ranks 2-5)
+MIN_PROBE = 500          # top-view pixels of such holes needed to measure the fill's spread
 EDGE_RANGE = 2.0         # the light within reach varies by more than this many grains: an edge is near
 
 
@@ -169,15 +171,19 @@ class EmptyReference:
         # (a static shadow: the wider spread lowers the peak), and bare board in a shadow that was
         # there at calibration too would count as changed; the spreads still judge each change
         norm = _student_norm(np.take(n2, P.noise_idx, axis=0), np.take(rg, P.noise_idx), np.take(bg, P.noise_idx))
-        out[P.idx] = _student(e, n2, rg, bg, np.float32(median(norm)))
+        height = np.float32(median(norm))
+        out[P.idx] = _student(e, n2, rg, bg, height)
         if P.fill_idx.size:
             # under the start pieces: against the filled-in light (or the light on either side
             # of an edge near it), the grain of the wood on top of the noise
             now = np.take(li, P.fill_idx, axis=0) - P.basis_fill @ coef
             n2 = noise2 * P.fill_inv * P.fill_inv
-            g2 = P.fill_grain * P.fill_grain + MIN_SIGMA**2
+            g2 = P.fill_spread * P.fill_spread + MIN_SIGMA**2
             spread, rg, bg = n2 + g2[:3], n2[:, 2] + n2[:, 1] + g2[3], n2[:, 0] + n2[:, 1] + g2[4]
-            norm = _student_norm(spread, rg, bg)
+            # the same height as on the bare board seen at calibration (the filled-in light is
+            # vaguer, but an unchanged pixel is as likely "as before" there as anywhere: with its
+            # own, lower height, most of an emptied start square "changed")
+            norm = np.full(len(spread), height, np.float32)
             ll = _student(now - P.fill[0], spread, rg, bg, norm)
             e = P.fill_edge   # near an edge: the light on either side of it is as likely
             if e.size:
@@ -224,7 +230,7 @@ class EmptyReference:
             a = np.flatnonzero(left)
             pair_a, pair_b = pos[a], pos[a + 2]
             li_ref = np.log(img + 8.0)
-            fill_idx, fill, grain = _fill_light(self.image, self.seen, self.valid)
+            fill_idx, fill, grain, fill_spread = _fill_light(self.image, self.seen, self.valid)
             edge = np.flatnonzero((fill[2] - fill[1]).max(axis=1) > EDGE_RANGE * max(float(grain[:3].max()), MIN_SIGMA))
             inv = 1.0 / (img + 8.0)
             self._feats.append(_Prepared(
@@ -232,7 +238,7 @@ class EmptyReference:
                 design_outer=_outer(basis[samples]),
                 idx=idx, ref_idx=li_ref[idx], inv_idx=inv[idx], basis_idx=basis[idx], noise_idx=noise_idx,
                 inv_noise=inv[idx][noise_idx], pair_a=pair_a, pair_b=pair_b, inv_pair=inv[idx][pair_a],
-                fill_idx=fill_idx, basis_fill=basis[fill_idx], fill=fill, fill_grain=grain,
+                fill_idx=fill_idx, basis_fill=basis[fill_idx], fill=fill, fill_grain=grain, fill_spread=fill_spread,
                 fill_inv=np.exp(-fill[0]), fill_edge=edge, fill_sides=fill[1:, edge]))
         return self._feats[0]
 
@@ -361,6 +367,7 @@ class _Prepared(NamedTuple):
     basis_fill: np.ndarray  # the light-surface bases there
     fill: np.ndarray        # (3, m, 3) candidate log colours: the fill, the darkest and the brightest within reach
     fill_grain: np.ndarray  # (5,) the wood's grain: 3 channels, log(R/G) and log(B/G)
+    fill_spread: np.ndarray  # (5,) how far the fill strays from the board (the same features), at least the grain
     fill_inv: np.ndarray    # (m, 3) 1 / (grey level + 8) of the fill
     fill_edge: np.ndarray   # the filled pixels (indices into fill_idx) near an edge: the candidates differ
     fill_sides: np.ndarray  # (2, len(fill_edge), 3) the darkest and the brightest candidate there
@@ -405,7 +412,7 @@ def _fill_light(image: np.ndarray, seen: np.ndarray | None, valid: np.ndarray) -
     off_line = line_distance() > FILL_OFF_LINE
     target = field_mask(tight=True) & off_line & ~valid
     if seen is None or not target.any():
-        return np.zeros(0, np.int64), np.zeros((3, 0, 3), np.float32), np.zeros(5, np.float32)
+        return np.zeros(0, np.int64), np.zeros((3, 0, 3), np.float32), np.zeros(5, np.float32), np.zeros(5, np.float32)
     known = seen & off_line
     hole = (~known).astype(np.uint8)
     filled = cv2.inpaint(image, hole * 255, FILL_RADIUS, cv2.INPAINT_NS)
@@ -420,6 +427,16 @@ def _fill_light(image: np.ndarray, seen: np.ndarray | None, valid: np.ndarray) -
     k = known.astype(np.float32)
     local = cv2.GaussianBlur(seen_p * k[..., None], (0, 0), 2.0) / np.maximum(cv2.GaussianBlur(k, (0, 0), 2.0), 1e-3)[..., None]
     grain = (1.4826 * np.median(np.abs(seen_p - local)[known], axis=0)).astype(np.float32)
+    # how far the fill strays from the board it stands for: the same inpainting, tried on
+    # robot-sized holes in board that was seen (the wood's grain under a piece is not known, and
+    # its larger swirls stray from a smooth fill far more than from a 2-pixel local average)
+    probe = known & _discs(square_centers()[6:30], PROBE_RADIUS)
+    if probe.sum() >= MIN_PROBE:
+        tried = cv2.inpaint(image, (hole | probe).astype(np.uint8) * 255, FILL_RADIUS, cv2.INPAINT_NS)
+        spread = (1.4826 * np.median(np.abs(seen_p - planes(tried))[probe], axis=0)).astype(np.float32)
+        spread = np.maximum(spread, grain)
+    else:
+        spread = grain
     # the light on either side of an edge within reach (a single odd pixel does not count)
     smooth = np.log(cv2.medianBlur(filled, 3).astype(np.float32) + 8.0)
     reach = FILL_DRIFT * cv2.distanceTransform(hole, cv2.DIST_L2, 3)
@@ -434,7 +451,7 @@ def _fill_light(image: np.ndarray, seen: np.ndarray | None, valid: np.ndarray) -
         lower = r
     idx = np.flatnonzero(target)
     cands = np.stack([a.reshape(-1, 3)[idx] for a in (fill, lo, hi)]).astype(np.float32)
-    return idx, cands, grain
+    return idx, cands, grain, spread
 
 
 def seen_mask(robot_images_xy: np.ndarray, batteries_xy: np.ndarray,
