@@ -71,15 +71,22 @@ CHANGE_ROBOT = 0.7           # read empty but changed more than this: doubtful
 CHANGE_EMPTY = 0.5           # read as a robot but changed less than this: doubtful
 CHANGE_SPAN = 0.4
 # the change as evidence: a log likelihood ratio robot : empty, piecewise linear in the change.
-# On development seeds an empty square with a reference changed less than 0.31 in 99.9% (a few
-# under a hard shadow up to 3.2), a robot more than 1.3 in 99.9% (median 3.2): little change is
-# strong evidence of an empty square, much change only moderate evidence of a robot (a new
-# shadow or glare spot changes an empty square too), so a confident colour reading keeps its state
-CHANGE_LLR = ((0.3, 1.0, 1.6, 3.0), (-5.0, -2.0, 0.0, 3.0))
-# under the start pieces, against the filled-in light: an empty square there often changes by
-# 1-3 (the fill is vague), a robot by more than 1.7 (99.9%): only little change is evidence
-# (of an empty square), much change is none
-FILL_CHANGE_LLR = ((1.0, 1.5), (-3.0, 0.0))
+# On development seeds (25,000 empty squares with a reference, 6,000 robots) no empty square
+# changed by more than 1.0 (99.4% under 0.01), a robot by less than 1.0 only 1 in 6,000 (median
+# 3.2): little change is strong evidence of an empty square, and much change, while the rest of
+# the board is as it was (see _check_against_reference), strong evidence of a robot, enough to
+# outweigh a grey robot's colour (read empty at 0.99 in a shadow that lay there at calibration);
+# never more certain than the colour reading, so it turns a reading into a doubtful one at most
+CHANGE_LLR = ((0.3, 1.0, 1.6, 2.2, 3.0), (-5.0, -2.0, 0.0, 3.0, 6.0))
+# under the start pieces, against the filled-in light (its spread measured by filling robot-sized
+# holes in board that was seen, and only compact changes counted: FILL_OPEN_KERNEL, which drops
+# the streaks of the wood's unknown grain and of a shadow's edge placed a little off): empty
+# squares there change less than 1.0 in 98%, robots more than 1.5 in 99% (median 2.5-3); between
+# them the change says nothing. Development seeds: log LR -1.9 at 0.5-1.0, +2.9 at 1.5-2.0, +5 above
+FILL_CHANGE_LLR = ((0.5, 1.0, 1.5, 2.0, 2.5, 3.0), (-3.0, -1.0, 0.0, 1.5, 3.0, 4.0))
+FILL_OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))   # a robot's core survives, grain does not
+FILL_UNSTEADY = 1.5          # an emptied start square that changed this much: the light is not as it was
+UNSTEADY_EMPTY = 0.9         # ... counted only where colour reads the square empty at least this clearly
 UNSTEADY_SQUARES = 2         # other squares read empty yet changed, at which a change says nothing of a robot
 FILL_SHARE = 0.2             # a square is checked against the fill when this much of its window is filled in
 STATIC_GLARE = 0.2           # glare under a square now and in the calibration frame: the same reflection
@@ -399,9 +406,10 @@ class BoardReader:
         changed = (post[BOARD] * share < 0.5) & (post[BATTERY] < 0.5)
         robot = (ew + eb) / 2
         out = []
-        for region, region_share in ((self._ref_valid, self._ref_share), (self._filled, self._fill_share)):
+        for region, region_share, kernel in ((self._ref_valid, self._ref_share, OPEN_KERNEL),
+                                             (self._filled, self._fill_share, FILL_OPEN_KERNEL)):
             # (the opening of a 0/1 mask: on 8 bits, the same result as on floats in half the time)
-            mask = cv2.morphologyEx((changed & region).view(np.uint8), cv2.MORPH_OPEN, OPEN_KERNEL).astype(np.float32)
+            mask = cv2.morphologyEx((changed & region).view(np.uint8), cv2.MORPH_OPEN, kernel).astype(np.float32)
             out.append(window_mass(mask, self._swin) / np.maximum(region_share, 1e-6) / robot)
         return out[0], out[1]
 
@@ -444,21 +452,25 @@ class BoardReader:
         A square that barely changed is evidence of an empty one in any light.
         Much change is evidence of a robot only while the board is otherwise as
         it was: not under a reflection much stronger than at calibration, and
-        each other square that colour reads as empty yet changed halves it (two
-        or more: a new shadow across the board). Against the filled-in light the change
-        is vaguer (:data:`FILL_CHANGE_LLR`): only a square that barely changed
-        counts, as evidence of an empty one.
+        each other square that colour reads clearly as empty yet changed halves
+        it (two or more: a new shadow across the board). Squares whose colour is
+        unsure do not count there: they may be grey robots themselves, and three
+        grey robots in one shadow once made each other's change suspect.
+        Against the filled-in light the change is vaguer
+        (:data:`FILL_CHANGE_LLR`: weaker, with a gap between what empty squares
+        and robots do), but it is weighed the same way.
         """
         empty = sp.argmax(axis=1) == 0
-        # read empty, yet changed: in 98% of development frames no such square (1%: one, a grey robot);
-        # each other one halves what a square's change says of a robot (two or more: a new shadow or
-        # glare spot is changing bare board, and a change is no sign of a robot)
-        unsteady = self._known & empty & (cm > CHANGE_ROBOT)
+        # read clearly empty, yet changed: each other such square halves what a square's change says
+        # of a robot (two or more: a new shadow or glare spot is changing bare board, and a change
+        # is no sign of a robot)
+        calm = sp[:, 0] > UNSTEADY_EMPTY
+        unsteady = calm & ((self._known & (cm > CHANGE_ROBOT)) | (self._fill_checked & (cm_fill > FILL_UNSTEADY)))
         others = np.count_nonzero(unsteady) - unsteady
         trust = np.where(new_glare < NEW_REFLECTION, np.clip(1.0 - others / UNSTEADY_SQUARES, 0.0, 1.0), 0.0)
-        llr = np.interp(cm, *CHANGE_LLR)
+        llr = np.where(self._known, np.interp(cm, *CHANGE_LLR),
+                       np.where(self._fill_checked, np.interp(cm_fill, *FILL_CHANGE_LLR), 0.0))
         llr = np.where(llr > 0, llr * trust, llr)
-        llr = np.where(self._known, llr, np.where(self._fill_checked, np.interp(cm_fill, *FILL_CHANGE_LLR), 0.0))
         doubt = np.where(empty, np.clip((cm - CHANGE_ROBOT) / CHANGE_SPAN, 0, 1), np.clip((CHANGE_EMPTY - cm) / CHANGE_SPAN, 0, 1))
         doubt = MAX_DOUBT * np.where(self._known, doubt, 0.0)[:, None]
         return (1 - doubt) * _weigh_robot_evidence(sp, llr) + doubt / 3
