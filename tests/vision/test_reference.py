@@ -23,6 +23,17 @@ def _px(x: float, y: float) -> tuple[int, int]:
     return int((6.5 - y) * PPU), int((x + 0.5) * PPU)
 
 
+def _assert_read_right(seed: int, frame: int) -> None:
+    """Calibrate set-up ``seed`` on its start frame, read its ``frame``-th random layout (as the
+    benchmark draws them): every field right, nothing wrong said with confidence."""
+    reader = BoardReader(calibrate(render(START, seed).image, START), adapt=False)
+    rng = np.random.default_rng(seed)
+    truth = [random_layout(rng) for _ in range(frame)][-1]
+    reading = reader.read(render(truth, seed, frame=frame).image)
+    assert wrong_fields(reading, truth) == ([], [])
+    assert_no_confident_misread(reading, truth)
+
+
 def test_reference_covers_the_bare_board_of_the_start_position(calibration):
     ref = calibration.reference
     assert ref is not None
@@ -369,13 +380,7 @@ def test_the_change_since_calibration_settles_what_colour_barely_tells(seed, fra
     robot does), an empty square read as a Black robot (it had not changed), an empty square of
     rank 2 at a shadow's edge read as a White robot (it barely changed against the light filled
     in under the start pieces). The change now decides the state; the squares stay doubtful."""
-    reader = BoardReader(calibrate(render(START, seed).image, START), adapt=False)
-    rng = np.random.default_rng(seed)
-    layouts = [random_layout(rng) for _ in range(frame)]
-    truth = layouts[frame - 1]
-    reading = reader.read(render(truth, seed, frame=frame).image)
-    assert wrong_fields(reading, truth) == ([], [])
-    assert_no_confident_misread(reading, truth)
+    _assert_read_right(seed, frame)
 
 
 @pytest.mark.parametrize("seed, frame", [(6900028, 3), (6900061, 5)])
@@ -384,12 +389,7 @@ def test_robots_that_look_like_shade_are_read_by_their_change(seed, frame):
     Black robots in one frame (6900061), read as empty by colour (seen seeds). Bare board in a
     static shadow is as before (it once counted as changed, which made every change suspect),
     and one other changed square only halves what a change says of a robot."""
-    reader = BoardReader(calibrate(render(START, seed).image, START), adapt=False)
-    rng = np.random.default_rng(seed)
-    truth = [random_layout(rng) for _ in range(frame)][-1]
-    reading = reader.read(render(truth, seed, frame=frame).image)
-    assert wrong_fields(reading, truth) == ([], [])
-    assert_no_confident_misread(reading, truth)
+    _assert_read_right(seed, frame)
 
 
 def test_bare_board_in_a_shadow_that_was_there_at_calibration_is_as_before():
@@ -443,12 +443,7 @@ def test_white_robots_on_a_start_square_in_a_static_shadow_are_read_by_their_cha
     the light filled in under the start pieces they changed as much as robots do, which now
     counts as evidence of a robot there too (the grey robots no longer make each other's change
     suspect: only squares that colour reads as clearly empty do)."""
-    reader = BoardReader(calibrate(render(START, seed).image, START), adapt=False)
-    rng = np.random.default_rng(seed)
-    truth = [random_layout(rng) for _ in range(frame)][-1]
-    reading = reader.read(render(truth, seed, frame=frame).image)
-    assert wrong_fields(reading, truth) == ([], [])
-    assert_no_confident_misread(reading, truth)
+    _assert_read_right(seed, frame)
 
 
 @pytest.mark.parametrize("seed, frame", [(3100088, 1), (3100088, 4), (3100104, 3)])
@@ -458,9 +453,4 @@ def test_a_grey_robot_that_changed_its_square_by_several_robots_is_read(seed, fr
     three robots' worth while the rest of the board stayed as it was, which an empty square
     does not do: the change outweighs such colour (still never more certain than it), and the
     grey robot no longer hides lines that made a hand of it."""
-    reader = BoardReader(calibrate(render(START, seed).image, START), adapt=False)
-    rng = np.random.default_rng(seed)
-    truth = [random_layout(rng) for _ in range(frame)][-1]
-    reading = reader.read(render(truth, seed, frame=frame).image)
-    assert wrong_fields(reading, truth) == ([], [])
-    assert_no_confident_misread(reading, truth)
+    _assert_read_right(seed, frame)
