@@ -443,11 +443,11 @@ class BoardReader:
         A robot changes about as much of its window as it covers (more with its
         shadow); an empty square changes next to nothing. The change is weighed
         in as evidence (:data:`CHANGE_LLR`, bounded: a White robot that looks
-        grey astride a shadow's edge, whose colour barely says "empty", is read
-        as the robot that changed the square, while a confident colour reading
-        keeps its state), but it never makes a square more certain than its
-        colour made it. Where the reading and the change disagree, the square
-        is made doubtful.
+        grey in a shadow, whose colour says "empty" even at 0.99, is read as the
+        robot that changed the square by three robots' worth, while a colour
+        reading of 0.999 and more keeps its state), but it never makes a square
+        more certain than its colour made it. Where the reading and the change
+        disagree, the square is made doubtful.
 
         A square that barely changed is evidence of an empty one in any light.
         Much change is evidence of a robot only while the board is otherwise as
