@@ -6,10 +6,11 @@
 Every setup (camera pose, board, lamp, marker size) comes from a seed that was
 never used while developing (default bases 7400000 for the accuracy part and
 7600000 for the sweep, the runs of record of 24 November 2026, evening, with
-7500000 as the second accuracy block; 820000+, 1720000+ and 5100000+ to
-7300000+ have been seen, and 5900000+, 6300000+, 6500000+, 6600000+, 6900000+
-and 7100000+ were used while developing; development also uses
-3000000-3700000 and 9001+). Each setup is calibrated
+7500000, 7700000 and 7800000 as the other blocks of record and 7900000 and
+8000000 as a later check; 820000+, 1720000+ and 5100000+ to 8000000+ have
+been seen, and 5900000+, 6300000+, 6500000+, 6600000+, 6900000+ and 7100000+
+were used while developing; development also uses 3000000-3700000 and 9001+;
+a next run of record needs fresh bases, e.g. 8100000+). Each setup is calibrated
 from its start-position frame, then frames of random layouts (14 batteries,
 up to 6 robots per colour, pieces off-centre by up to 1/4 square and turned)
 are read. A board is right when all 85 fields are right (argmax); a *confident
