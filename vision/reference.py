@@ -175,7 +175,7 @@ class EmptyReference:
         out[P.idx] = _student(e, n2, rg, bg, height)
         if P.fill_idx.size:
             # under the start pieces: against the filled-in light (or the light on either side
-            # of an edge near it), the grain of the wood on top of the noise
+            # of an edge near it), how far the fill strays from real board on top of the noise
             now = np.take(li, P.fill_idx, axis=0) - P.basis_fill @ coef
             n2 = noise2 * P.fill_inv * P.fill_inv
             g2 = P.fill_spread * P.fill_spread + MIN_SIGMA**2
@@ -183,13 +183,11 @@ class EmptyReference:
             # the same height as on the bare board seen at calibration (the filled-in light is
             # vaguer, but an unchanged pixel is as likely "as before" there as anywhere: with its
             # own, lower height, most of an emptied start square "changed")
-            norm = np.full(len(spread), height, np.float32)
-            ll = _student(now - P.fill[0], spread, rg, bg, norm)
+            ll = _student(now - P.fill[0], spread, rg, bg, height)
             e = P.fill_edge   # near an edge: the light on either side of it is as likely
             if e.size:
-                # (the same spreads there: their normalising term is taken, not computed again)
-                now_e, spread_e, rg_e, bg_e, norm_e = (np.take(a, e, axis=0) for a in (now, spread, rg, bg, norm))
-                sides = [_student(now_e - cand, spread_e, rg_e, bg_e, norm_e) for cand in P.fill_sides]
+                now_e, spread_e, rg_e, bg_e = (np.take(a, e, axis=0) for a in (now, spread, rg, bg))
+                sides = [_student(now_e - cand, spread_e, rg_e, bg_e, height) for cand in P.fill_sides]
                 ll[e] = logaddexp(logaddexp(np.take(ll, e), sides[0]), sides[1]) - np.float32(log(3))
             out[P.fill_idx] = ll
         return out.reshape(SIZE, SIZE)
@@ -238,7 +236,7 @@ class EmptyReference:
                 design_outer=_outer(basis[samples]),
                 idx=idx, ref_idx=li_ref[idx], inv_idx=inv[idx], basis_idx=basis[idx], noise_idx=noise_idx,
                 inv_noise=inv[idx][noise_idx], pair_a=pair_a, pair_b=pair_b, inv_pair=inv[idx][pair_a],
-                fill_idx=fill_idx, basis_fill=basis[fill_idx], fill=fill, fill_grain=grain, fill_spread=fill_spread,
+                fill_idx=fill_idx, basis_fill=basis[fill_idx], fill=fill, fill_spread=fill_spread,
                 fill_inv=np.exp(-fill[0]), fill_edge=edge, fill_sides=fill[1:, edge]))
         return self._feats[0]
 
@@ -366,8 +364,7 @@ class _Prepared(NamedTuple):
     fill_idx: np.ndarray    # flat indices of the filled-in pixels (under the start pieces)
     basis_fill: np.ndarray  # the light-surface bases there
     fill: np.ndarray        # (3, m, 3) candidate log colours: the fill, the darkest and the brightest within reach
-    fill_grain: np.ndarray  # (5,) the wood's grain: 3 channels, log(R/G) and log(B/G)
-    fill_spread: np.ndarray  # (5,) how far the fill strays from the board (the same features), at least the grain
+    fill_spread: np.ndarray  # (5,) how far the fill strays from the board: 3 channels, log(R/G), log(B/G)
     fill_inv: np.ndarray    # (m, 3) 1 / (grey level + 8) of the fill
     fill_edge: np.ndarray   # the filled pixels (indices into fill_idx) near an edge: the candidates differ
     fill_sides: np.ndarray  # (2, len(fill_edge), 3) the darkest and the brightest candidate there
@@ -380,7 +377,7 @@ def _student(e: np.ndarray, n2: np.ndarray, rg: np.ndarray, bg: np.ndarray,
              norm: np.ndarray | None = None) -> np.ndarray:
     """Student-t log density of the changes ``e`` (n x 3, B G R) of the five board features: the
     three channels (variances ``n2``, n x 3) and the chroma differences R-G and B-G (``rg``, ``bg``).
-    ``norm``: :func:`_student_norm` of the same spreads, if at hand."""
+    ``norm``: :func:`_student_norm` of the same spreads, if at hand, or one height for all."""
     b, g, r = n2[:, 0], n2[:, 1], n2[:, 2]
     eb, eg, er = e[:, 0], e[:, 1], e[:, 2]
     z2 = eb * eb / b + eg * eg / g + er * er / r + (er - eg) ** 2 / rg + (eb - eg) ** 2 / bg
@@ -394,12 +391,15 @@ def _student_norm(n2: np.ndarray, rg: np.ndarray, bg: np.ndarray) -> np.ndarray:
     return _STUDENT_CONST - 0.5 * np.log(n2[:, 0] * n2[:, 1] * n2[:, 2] * rg * bg)
 
 
-def _fill_light(image: np.ndarray, seen: np.ndarray | None, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _fill_light(image: np.ndarray, seen: np.ndarray | None,
+                valid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The bare board's log colour filled in where it was not seen bare.
 
     Returns flat indices (m), candidates (3, m, 3: the fill, and the darkest
-    and the brightest light within reach of it) and the grain's spread (5: the
-    three channels, log(R/G), log(B/G)).
+    and the brightest light within reach of it), the grain's spread (5: the
+    three channels, log(R/G), log(B/G); it tells an edge from the grain) and
+    how far the fill strays from real board (5, the same features, at least
+    the grain: measured by filling robot-sized holes in board that was seen).
 
     The seen board (the lines left out: ink is not light) is inpainted into the
     rest (OpenCV's Navier-Stokes inpainting, which carries edges such as a
