@@ -1,0 +1,152 @@
+"""The synthetic camera's design axis: many Netzwerk sets, not one look (vision/designs.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from companion.cli import main
+from vision.designs import (BATTERY_SYMBOLS, CLASSIC, FIELD_STYLES, MIN_ROBOT_DELTA_E, ROBOT_SHAPES, TEXTURES, Design,
+                            delta_e, resolve_design, sample_design)
+from vision.layout import BoardLayout
+from vision.render import render
+
+from vision_kit import START
+
+START_STRING = "BBBBBB/6/6/6/6/WWWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 w"
+SMALL = dict(size=(320, 240))
+DESIGNS = [sample_design(k) for k in range(200)]
+
+
+def test_sampling_is_deterministic_and_varied():
+    assert sample_design(17) == sample_design(17) == resolve_design(17, 0) == resolve_design("17", 0)
+    assert resolve_design("random", 17) == sample_design(17)
+    assert resolve_design(None, 3) is CLASSIC and resolve_design("classic", 3) is CLASSIC
+    assert len(set(DESIGNS)) == len(DESIGNS)                      # different seeds, different sets
+    assert len({d.summary() for d in DESIGNS[:30]}) == 30
+
+
+def test_every_style_occurs_within_its_ranges():
+    assert {d.robot_shape for d in DESIGNS} == set(ROBOT_SHAPES)
+    assert {d.field_style for d in DESIGNS} == set(FIELD_STYLES)
+    assert {d.board_texture for d in DESIGNS} == set(TEXTURES)
+    assert {d.battery_symbol for d in DESIGNS} == set(BATTERY_SYMBOLS)
+    assert any(d.checker_color is not None for d in DESIGNS) and any(d.checker_color is None for d in DESIGNS)
+    assert {d.frame_lines for d in DESIGNS} == {0, 1, 2} and {d.labels for d in DESIGNS} == {True, False}
+    assert {d.board_gloss for d in DESIGNS} == {True, False}
+    # the 1984 board: large printed circles of a strong colour at the points
+    assert any(d.field_style == "disc" and d.field_radius >= 0.18 and d.field_color != d.line_color for d in DESIGNS)
+    assert any(d.field_color == d.line_color for d in DESIGNS if d.field_style != "none")
+    for d in DESIGNS:
+        assert 0.3 <= d.border <= 1.0 and 0.015 <= d.line_width <= 0.08
+        assert 0.25 <= d.robot_radius <= 0.40 and 0.04 <= d.robot_height <= 0.6
+        assert 0.09 <= d.battery_radius <= 0.17 and 0.03 <= d.battery_height <= 0.10
+        assert d.battery_radius < d.robot_radius - 0.05                    # batteries visibly smaller
+        assert d.field_style == "none" or 0.04 <= d.field_radius <= 0.22
+        assert delta_e(d.line_color, d.board_color) >= 30                   # the lines are visible
+        assert delta_e(d.battery_color, d.board_color) >= 20                # ... and the batteries
+    shapes = {d.robot_shape: d for d in DESIGNS}
+    assert shapes["disc"].robot_height < 0.15 and max(d.robot_height for d in DESIGNS if d.robot_shape == "pawn") > 0.5
+
+
+def test_robot_colours_always_differ():
+    for d in DESIGNS:
+        assert d.white_color != d.black_color
+        assert delta_e(d.white_color, d.black_color) >= MIN_ROBOT_DELTA_E, d.summary()
+    # which of the pair plays White is random: the lighter one is not always White
+    lighter_white = [sum(d.white_color) > sum(d.black_color) for d in DESIGNS]
+    assert 40 < sum(lighter_white) < 160
+
+
+def test_design_checks_its_values():
+    with pytest.raises(ValueError, match="robot_shape"):
+        replace(CLASSIC, robot_shape="knight")
+    with pytest.raises(ValueError, match="expected an integer seed"):
+        resolve_design("foo", 1)
+    with pytest.raises(TypeError):
+        resolve_design(2.5, 1)
+
+
+def test_default_design_is_classic():
+    a = render(START, 5, **SMALL, noise=3.0)
+    assert a.design is CLASSIC
+    assert np.array_equal(a.image, render(START, 5, **SMALL, noise=3.0, design=CLASSIC).image)
+    assert np.array_equal(a.image, render(START, 5, **SMALL, noise=3.0, design="classic").image)
+    assert len(a.visible_points) == 49 and len(a.visible_squares) == 36
+
+
+def test_designed_render_is_deterministic():
+    a = render(START, 5, **SMALL, design=17)
+    b = render(START, 5, **SMALL, design=17)
+    assert a.design == sample_design(17) and np.array_equal(a.image, b.image)
+    c = render(START, 5, **SMALL, design="random")
+    assert c.design == sample_design(5)
+    assert not np.array_equal(a.image, c.image)
+    classic = render(START, 5, **SMALL)
+    assert np.abs(a.image.astype(int) - classic.image.astype(int)).mean() > 5   # another set, another look
+
+
+@pytest.mark.parametrize("shape", ROBOT_SHAPES)
+def test_every_shape_renders(shape):
+    d = next(d for d in DESIGNS if d.robot_shape == shape)
+    frame = render(START, 11, **SMALL, design=d, tilt=25.0)
+    assert frame.image.shape == (240, 320, 3) and frame.image.std() > 10
+    assert all(0.0 <= v <= 1.0 for v in frame.visible_points + frame.visible_squares)
+
+
+def test_a_matte_board_shows_no_glare():
+    matte = replace(sample_design(3), board_gloss=False)
+    assert render(START, 7, **SMALL, design=matte).conditions.glare == 0.0
+    assert render(START, 7, **SMALL, design=matte, glare=0.5).conditions.glare == 0.5   # unless asked for
+
+
+def test_printed_sides_are_honoured():
+    sides = [i % 3 == 0 for i in range(49)]
+    frame = render(START, 8, **SMALL, design=4, printed=sides)
+    assert frame.battery_printed == tuple(sides)
+    flipped = render(START, 8, **SMALL, design=4, printed=[not s for s in sides])
+    assert flipped.battery_printed == tuple(not s for s in sides)
+    assert not np.array_equal(frame.image, flipped.image)       # the symbols are drawn
+    with pytest.raises(ValueError, match="49"):
+        render(START, 8, **SMALL, printed=[True] * 48)
+
+
+def test_visible_fractions_know_what_tall_robots_hide():
+    tall = replace(sample_design(4), robot_shape="prism", robot_radius=0.4, robot_height=0.6)
+    # batteries on D4 and B6, each boxed in by four tall robots; two open batteries on G1 and F2
+    layout = BoardLayout.from_sets(white=[14, 15, 24, 25], black=[20, 21, 30, 31], batteries=[24, 36, 6, 12])
+    for seed in (1, 6):
+        frame = render(layout, seed, design=tall, tilt=25.0, markers=False, size=(640, 480))
+        vp, vs = frame.visible_points, frame.visible_squares
+        assert min(vp[24], vp[36]) < 0.9, (vp[24], vp[36])
+        assert vp[6] == vp[12] == 1.0
+        assert all(vp[i] == 1.0 for i in range(49) if i not in (24, 36))
+        assert vs[5] == vs[11] == 1.0                               # far from every robot
+    flat = render(layout, 1, design=replace(tall, robot_shape="disc", robot_height=0.05), tilt=25.0, markers=False,
+                  size=(640, 480))
+    assert min(flat.visible_points) > 0.97                          # flat checkers hide nothing
+
+
+def test_cli_design_flag(tmp_path, capsys):
+    out = tmp_path / "d.png"
+    assert main(["vision", "render", START_STRING, "--out", str(out), "--size", "320x240", "--design", "17"]) == 0
+    text = capsys.readouterr().out
+    assert sample_design(17).summary() in text and text.startswith("design 17: ") and out.exists()
+    assert main(["vision", "render", START_STRING, "--out", str(out), "--size", "320x240", "--seed", "4",
+                 "--design", "random"]) == 0
+    assert "design 4: " in capsys.readouterr().out
+    assert main(["vision", "render", START_STRING, "--out", str(out), "--size", "320x240"]) == 0
+    assert capsys.readouterr().out.startswith("classic: ")
+    for bad in ("foo", "1.5", ""):
+        assert main(["vision", "render", START_STRING, "--out", str(out), "--design", bad]) == 2
+        err = capsys.readouterr().err
+        assert f"--design {bad!r}" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_summary_names_the_look():
+    assert CLASSIC.summary().startswith("classic: ") and "prism" in CLASSIC.summary()
+    d = sample_design(17)
+    s = d.summary()
+    assert isinstance(d, Design) and d.robot_shape in s and f"r{d.robot_radius:.2f}" in s and "batteries" in s
