@@ -60,7 +60,7 @@ class Calibration:
 
     image_size: tuple[int, int]                       # (width, height)
     homography: tuple[tuple[float, ...], ...]         # board units -> pixels, 3x3
-    method: str                                       # "markers" or "corners"
+    method: str                                       # "markers", "corners" or "grid" (found in the frame)
     marker_side: float | None                         # marker side in squares (markers only)
     appearance: Appearance
     reference: EmptyReference | None = None           # the bare board of the calibration frame (None: older files)
@@ -77,6 +77,11 @@ class Calibration:
 
     def with_homography(self, H: np.ndarray) -> "Calibration":
         return replace(self, homography=_mat(H))
+
+    @property
+    def colours(self) -> Appearance:
+        """What this set looks like (for ``calibrate(colours=...)``, which this reader learns from the frame)."""
+        return self.appearance
 
     def with_appearance(self, appearance: Appearance) -> "Calibration":
         return replace(self, appearance=appearance)
@@ -134,7 +139,7 @@ class Calibration:
             raise bad(f"image_size {size!r} is not a width and height")
         if H.shape != (3, 3) or not np.all(np.isfinite(H)) or abs(np.linalg.det(H)) < 1e-12:
             raise bad("the homography is not an invertible 3x3 matrix")
-        if method not in ("markers", "corners"):
+        if method not in ("markers", "corners", "grid"):
             raise bad(f"unknown method {method!r}")
         ref_data = data.get("reference")
         try:
@@ -297,12 +302,77 @@ def _board_xy_maps():
     return pixel_board_coords()
 
 
-def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibration:
+WHITE_SIDES = ("bottom", "top", "left", "right")
+_EDGE = {"bottom": (0.0, 1.0), "top": (0.0, -1.0), "left": (-1.0, 0.0), "right": (1.0, 0.0)}
+
+
+def check_white_side(white_side: object) -> str | None:
+    """A valid ``--white-side`` value (lower case), None, or :class:`CalibrationError`."""
+    if white_side is None:
+        return None
+    if not isinstance(white_side, str) or white_side.strip().lower() not in WHITE_SIDES:
+        raise CalibrationError(f"white side {white_side!r}: expected one of {', '.join(WHITE_SIDES)}")
+    return white_side.strip().lower()
+
+
+def white_side_of(H: np.ndarray) -> str:
+    """The image edge White's start row faces from the board's centre under ``H`` (board -> pixels)."""
+    c, r1 = cv2.perspectiveTransform(np.array([[[3.0, 3.0]], [[3.0, 0.5]]]), np.asarray(H, np.float64)).reshape(2, 2)
+    d = r1 - c
+    return max(WHITE_SIDES, key=lambda side: float(np.dot(d, _EDGE[side])))
+
+
+def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side: str | None = None,
+              colours=None) -> Calibration:
     """Localise the board and learn its appearance from a frame showing ``expected``.
 
-    ``corners``: None to use the ArUco markers, else the pixel coordinates of
-    the field corners A1, G1, G7, A7 (which also fixes the orientation).
+    ``corners``: None to use the ArUco markers (or, without markers, the board's 7x7 grid
+    found in the frame: :mod:`vision.gridfind`), else the pixel coordinates of the field
+    corners A1, G1, G7, A7 (which also fixes the orientation). Of the grid's four
+    orientations those under which the frame shows ``expected`` remain; ``white_side``
+    (the image edge White's start row faces: bottom, top, left, right) picks among them.
+    ``colours``: accepted for the interface's sake; this reader learns the set's looks from
+    the frame itself (a layout needs robots of both colours).
     """
+    white_side = check_white_side(white_side)
+    image = check_image(image)
+    if corners is None and not blank_reason(image) and isinstance(expected, BoardLayout) and not detect_markers(image):
+        return _calibrate_on_grid(image, expected, white_side)
+    return _calibrate(image, expected, corners)
+
+
+def _calibrate_on_grid(image: np.ndarray, expected: BoardLayout, white_side: str | None) -> Calibration:
+    """Without markers or corners: find the grid, keep the orientations that show ``expected``."""
+    from .gridfind import find_grid, rotations
+
+    fit = find_grid(image)
+    fits, why = [], None
+    for Hr in rotations(fit.H):
+        c = cv2.perspectiveTransform(FIELD_CORNERS.reshape(-1, 1, 2), Hr).reshape(-1, 2)
+        try:
+            fits.append(replace(_calibrate(image, expected, c), method="grid"))
+        except (CalibrationError, BadCorners) as exc:
+            why = why or exc
+    if not fits:
+        raise why if why is not None else CalibrationError("the board's grid was found, but no orientation of it shows the expected layout")
+    if len(fits) == 1:
+        if white_side is not None and white_side_of(fits[0].H) != white_side:
+            raise CalibrationError(
+                f"the board shows White's start row towards the {white_side_of(fits[0].H)} of the image, "
+                f"not the {white_side} (--white-side): check the set-up or the option")
+        return fits[0]
+    if white_side is None:
+        raise CalibrationError(
+            "the board looks the same turned round (which colour is White is not written on the pieces): "
+            "say which image edge White's start row faces with --white-side bottom|top|left|right")
+    for cal in fits:
+        if white_side_of(cal.H) == white_side:
+            return cal
+    raise CalibrationError(f"no orientation of the board that shows the expected layout has White's start row "
+                           f"towards the {white_side} of the image: is --white-side right?")
+
+
+def _calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibration:
     image = check_image(image)
     why = blank_reason(image)
     if why:
@@ -310,7 +380,7 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None) -> Calibra
     if not isinstance(expected, BoardLayout):
         raise CalibrationError("the expected layout must be a BoardLayout")
     if not expected.white or not expected.black or not expected.batteries:
-        raise CalibrationError("the calibration layout must show at least one White robot, one Black robot and one battery")
+        raise CalibrationError("the calibration layout must show at least one White robot and one Black robot (their looks are learned from it) and one battery")
     size = (image.shape[1], image.shape[0])
     H, method, side = locate_board(image, corners)
     _check_geometry(H, size)
