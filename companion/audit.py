@@ -2,7 +2,8 @@
 
 The folder holds one photo per confirm press, in name order: the first shows
 the start position (rulings section 1) and calibrates the camera setup (the
-corner markers, or four corner pixels) unless a calibration file is given;
+corner markers, four corner pixels, or the board's grid found in the photo with
+the image edge White's start row faces) unless a calibration file is given;
 every later photo is the board at a confirm press and gets one verdict from
 :class:`companion.referee.Referee` -- the same object, making the same
 decisions, as ``netzwerk run``: the rules as a prior on unsure fields, amber
@@ -284,24 +285,70 @@ def load_calibration(path: str | Path):
         raise AuditError(f"broken calibration: {exc}") from None
 
 
-def calibrate_from(image: np.ndarray, name: str, corners=None):
-    """Calibrate from the first photo, which must show the start position."""
+#: What to give when the first photo cannot be calibrated without help (no corner markers).
+MARKERLESS_HINT = (
+    "without corner markers give --white-side bottom|top|left|right (the image edge White's start row "
+    "faces: the board's grid is then found in the photo), or the field corners with "
+    "--corners \"x,y x,y x,y x,y\" (A1 G1 G7 A7), or a --calibration file"
+)
+
+
+def _markers_seen(image: np.ndarray) -> bool | None:
+    """Does the photo show any corner marker (None: cannot tell)?"""
+    try:
+        from vision.markers import detect_markers
+
+        return bool(detect_markers(image))
+    except Exception:
+        return None
+
+
+def calibrate_from(image: np.ndarray, name: str, corners=None, white_side: str | None = None):
+    """Calibrate from the first photo, which must show the start position.
+
+    ``corners`` (A1 G1 G7 A7 in pixels) or the corner markers locate the board; without
+    either the board's grid is found in the photo and ``white_side`` (bottom, top, left,
+    right) names the image edge White's start row faces (the start position looks alike
+    turned round)."""
     from vision.calibration import calibrate
     from vision.errors import BadCorners, BadImage, CalibrationError, MarkersNotFound, VisionError
 
+    markerless = corners is None and _markers_seen(image) is False
     try:
-        return calibrate(image, start_layout(), corners=corners)
+        return calibrate(image, start_layout(), corners=corners, white_side=white_side)
     except MarkersNotFound as exc:
-        raise AuditError(
-            f"first photo {name}: the board's corner markers were not found ({exc}); "
-            "give the field corners with --corners \"x,y x,y x,y x,y\" (A1 G1 G7 A7) or a --calibration file"
-        ) from None
+        raise AuditError(f"first photo {name}: the board's corner markers were not found ({exc}); "
+                         f"{MARKERLESS_HINT}") from None
     except BadCorners as exc:
         raise AuditError(f"--corners: {exc}") from None
     except (BadImage, CalibrationError) as exc:
+        if markerless and white_side is None:
+            raise AuditError(f"first photo {name}: the board's corner markers were not found, and calibrating "
+                             f"from the board's grid failed: {exc}; {MARKERLESS_HINT}") from None
+        if markerless:
+            raise AuditError(f"first photo {name} (no corner markers; the board's grid, White's start row towards "
+                             f"the {white_side}): {exc}; the first photo must show the start position, the whole "
+                             "board in view") from None
         raise AuditError(f"first photo {name} does not show the start position: {exc}") from None
     except VisionError as exc:
         raise AuditError(f"first photo {name}: {exc}") from None
+
+
+def calibration_note(cal, white_side: str | None = None) -> str:
+    """How the first photo calibrated the setup, for the start verdict."""
+    method = getattr(cal, "method", None)
+    if method == "corners":
+        return "calibrated from the field corners given"
+    if method == "grid":
+        side = white_side
+        try:
+            from vision.calibration import white_side_of
+
+            side = white_side_of(cal.H)
+        except Exception:
+            pass
+        return f"calibrated from the board's grid found in the photo, White's start row towards the {side}"
+    return "calibrated from the corner markers"
 
 
 def working_size(width: int, height: int) -> tuple[int, int]:
@@ -394,6 +441,7 @@ def audit_folder(
     rules: Rules | None = None,
     calibration: str | Path | None = None,
     corners=None,
+    white_side: str | None = None,
     first: Color | None = None,
     result: AuditResult | None = None,
 ) -> Iterator[ImageVerdict]:
@@ -406,7 +454,8 @@ def audit_folder(
     accepted follows an undo: the turns from that ply on are taken back first
     (``ImageVerdict.undone``). ``calibration``: a
     calibration file; else the first photo calibrates (``corners``: the field
-    corners A1 G1 G7 A7 in pixels, else the markers). Pass an
+    corners A1 G1 G7 A7 in pixels, else the markers, else the board's grid
+    with White's start row towards the image edge ``white_side``). Pass an
     :class:`AuditResult` as ``result`` to receive the record and the outcome.
     Raises :class:`AuditError` for bad input (before the first verdict where it can).
     """
@@ -438,8 +487,8 @@ def audit_folder(
             image = fit(image, size)
             if corners is not None:
                 corners = np.asarray(corners, np.float64) * (size[0] / w)
-        cal = calibrate_from(image, first_photo.name, corners)
-        note = "calibrated from the field corners given" if corners is not None else "calibrated from the corner markers"
+        cal = calibrate_from(image, first_photo.name, corners, white_side)
+        note = calibration_note(cal, white_side)
         audit = Audit(cal, rules, start=start_pos)
     else:
         audit = Audit(cal, rules, start=start_pos)

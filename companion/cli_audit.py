@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from .audit import AuditError, AuditResult, audit_folder, parse_corners
+from .config import WHITE_SIDES
 from .errors import NotationError
 from .geometry import BLACK, WHITE
 from .rules import OPTION_HELP, Rules
@@ -35,6 +36,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return _fail(f"--option: {exc}")
     if args.calibration is not None and args.corners is not None:
         return _fail("give either --calibration or --corners, not both")
+    if args.calibration is not None and args.white_side is not None:
+        return _fail("give either --calibration or --white-side, not both (--white-side is for calibrating "
+                     "from the first photo)")
     record_path = Path(args.record) if args.record else None
     if record_path is not None:
         if record_path.is_dir():
@@ -46,7 +50,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         result = AuditResult(Path(args.folder), rules or Rules())
         first = None if args.first is None else (WHITE if args.first == "white" else BLACK)
         for item in audit_folder(args.folder, rules=rules, calibration=args.calibration, corners=corners,
-                                 first=first, result=result):
+                                 white_side=args.white_side, first=first, result=result):
             if args.json:
                 _emit(item.to_json())
             else:
@@ -71,7 +75,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="referee a recorded game from a folder of photos",
         description=(
             "Referee a game afterwards from a folder of photos: the first photo shows the start position "
-            "(and calibrates the camera setup), each later photo is the board at a confirm press. One verdict "
+            "(and calibrates the camera setup: the corner markers, --corners, or the board's grid with "
+            "--white-side), each later photo is the board at a confirm press. One verdict "
             "per photo (accepted with the turn, rejected with the diagnosis, unreadable with the reason, "
             "unchanged, or game over), then the result. Photos are .jpg/.jpeg/.png, taken in name order "
             "(digit runs compared as numbers); hidden files and sub-folders are skipped. The same referee as "
@@ -88,6 +93,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--corners",
         metavar="'x,y x,y x,y x,y'",
         help="field corners A1 G1 G7 A7 in pixels of the first photo, for a board without corner markers",
+    )
+    p.add_argument(
+        "--white-side",
+        choices=WHITE_SIDES,
+        metavar="bottom|top|left|right",
+        help="a board without corner markers: the image edge of the first photo that White's start row faces "
+        "(the board's grid is found in the photo; the start position looks alike turned round)",
     )
     p.add_argument(
         "--option",

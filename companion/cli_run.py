@@ -19,6 +19,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+from .config import WHITE_SIDES
 from .rules import OPTIONS
 
 SERVICE_CONFIG = Path("/etc/netzwerk/config.toml")
@@ -50,6 +51,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="live watching: energy gauge during the robot phase, warn when a robot stands where "
                         "no legal move can have brought it")
     p.add_argument("--journal", metavar="PATH", help="the journal file (default: [journal] path of the config)")
+    p.add_argument("--white-side", choices=WHITE_SIDES, metavar="bottom|top|left|right",
+                   help="a board without corner markers and without [calibration] corners: the image edge White's "
+                        "start row faces, for calibrating from the start position (which looks alike turned round; "
+                        "default: [calibration] white_side of the config)")
     p.set_defaults(handler=_guard(_run))
 
     d = subparsers.add_parser(
@@ -172,6 +177,7 @@ def _run(args: argparse.Namespace) -> int:
             starting_side=WHITE if config.rules.starting_side == "white" else BLACK,
             timings=timings, calibration=calibration,
             corners=config.calibration.corners,
+            white_side=args.white_side or config.calibration.white_side,
             calibration_path=journal_path.parent / "calibration.json" if calibration is None else None,
             notifier=Notifier(), live_watch=args.live, frames=frames, on_log=on_log,
         )

@@ -78,20 +78,70 @@ def cmd_markers(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_calibration_out(out: str, image: str) -> str | None:
+    """Why ``--out`` must not be written (the input photo, a folder, a file that is not a calibration), or None."""
+    from vision.calibration import FORMAT
+
+    p = Path(out)
+    img = Path(image)
+    try:
+        same = p.resolve() == img.resolve() or (p.exists() and img.exists() and p.samefile(img))
+    except OSError:
+        same = False
+    if same:
+        return f"--out {out!r} is the input image: give another file name for the calibration"
+    if p.is_dir():
+        return f"--out {out!r} is a folder: give a file name, e.g. cal.json"
+    if p.exists():
+        try:
+            data = json.loads(p.read_text())
+            ok = isinstance(data, dict) and data.get("format") == FORMAT
+        except (OSError, UnicodeDecodeError, ValueError):
+            ok = False
+        if not ok:
+            return (f"--out {out!r} exists and is not a calibration file: not overwritten "
+                    "(give another name, or remove it first)")
+    return None
+
+
 @_guard
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from vision.calibration import calibrate, parse_corners
+    from vision.calibration import Calibration, calibrate, parse_corners, white_side_of
+    from vision.errors import VisionError
 
-    from .vision_bridge import START_LAYOUT
+    from .position import Position
+    from .vision_bridge import layout_from_position
 
+    pos = Position.from_string(args.position)
     corners = parse_corners(args.corners) if args.corners else None
+    why = _check_calibration_out(args.out, args.image)
+    if why:
+        return _fail(why)
+    colours = None
+    if args.colours_from:
+        try:
+            colours = Calibration.load(args.colours_from).colours
+        except VisionError as exc:
+            return _fail(f"--colours-from: {exc}")
     image = _load_image(args.image)
-    cal = calibrate(image, START_LAYOUT, corners=corners)
+    cal = calibrate(image, layout_from_position(pos), corners=corners, white_side=args.white_side, colours=colours)
     cal.save(args.out)
-    how = "the field corners given" if corners is not None else f"the corner markers (marker side {cal.marker_side:.2f} squares)"
+    side = white_side_of(cal.H)
+    if cal.method == "markers":
+        how = f"the corner markers (marker side {cal.marker_side:.2f} squares)"
+    elif cal.method == "corners":
+        how = "the field corners given"
+    else:
+        how = f"the board's grid found in the picture, White's start row towards the {side} of the image"
+    if args.white_side and cal.method != "grid":
+        how += f" (--white-side not used: the {'markers' if cal.method == 'markers' else 'corners'} fix the orientation)"
+    if colours is not None and pos.white and pos.black:
+        how += " (--colours-from not used: both robot colours are on the board and were learned from it)"
     if args.json:
         print(json.dumps({"calibration": str(args.out), "method": cal.method, "image_size": list(cal.image_size),
-                          "corners_px": [[round(float(v), 1) for v in c] for c in cal.corners_px]}))
+                          "corners_px": [[round(float(v), 1) for v in c] for c in cal.corners_px],
+                          "white_side": side, "position": pos.to_string(),
+                          "colours_from": str(args.colours_from) if args.colours_from else None}))
     else:
         print(f"calibrated from {how}; image {cal.image_size[0]}x{cal.image_size[1]}; wrote {args.out}")
         names = ("A1", "G1", "G7", "A7")
@@ -124,6 +174,7 @@ def cmd_read(args: argparse.Namespace) -> int:
 
 @_guard
 def cmd_render(args: argparse.Namespace) -> int:
+    from vision.designs import resolve_design
     from vision.render import render
 
     from .position import Position
@@ -136,8 +187,13 @@ def cmd_render(args: argparse.Namespace) -> int:
             raise ValueError
     except ValueError:
         return _fail(f"--size {args.size!r}: expected WIDTHxHEIGHT, at least 160x160")
-    frame = render(layout_from_position(pos), args.seed, markers=args.markers, size=size, hand=args.hand)
+    try:
+        design = resolve_design(args.design, args.seed)
+    except (ValueError, TypeError):
+        return _fail(f"--design {args.design!r}: expected a design seed (an integer), 'random' or 'classic'")
+    frame = render(layout_from_position(pos), args.seed, markers=args.markers, size=size, hand=args.hand, design=design)
     _write_image(args.out, frame.image)
+    print(frame.design.summary())
     corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in frame.corners_px)
     print(f"wrote {args.out}; field corners A1 G1 G7 A7: {corners}")
     return 0
@@ -175,11 +231,31 @@ def register(subparsers) -> None:
     p.add_argument("--dpi", type=int, default=150, help="resolution of the sheet (default 150)")
     p.set_defaults(handler=cmd_markers)
 
-    p = sub.add_parser("calibrate", help="calibrate from a photo of the start position")
-    p.add_argument("--image", required=True, metavar="START.jpg", help="a photo of the board in the start position")
+    from .config import WHITE_SIDES  # = vision.calibration.WHITE_SIDES, without loading the camera code
+    from .position import Position
+
+    start_string = Position.start().to_string()
+    p = sub.add_parser("calibrate", help="calibrate from a photo of the start position (or another known position)",
+                       description="Calibrate the camera from a photo of a known position (default: the start "
+                                   "position). The board is located by its corner markers, else by --corners, "
+                                   "else by its 7x7 grid found in the photo (then --white-side says which way "
+                                   "White's start row faces).")
+    p.add_argument("--image", required=True, metavar="START.jpg",
+                   help="a photo of the board showing the position of --position (default: the start position)")
     p.add_argument("--corners", metavar='"x,y x,y x,y x,y"',
                    help="pixel positions of the field corners A1 G1 G7 A7 (for a board without markers)")
-    p.add_argument("--out", required=True, metavar="cal.json", help="where to write the calibration")
+    p.add_argument("--white-side", choices=WHITE_SIDES, metavar="bottom|top|left|right",
+                   help="without markers and --corners: the image edge White's start row faces from the board's "
+                        "centre (the start position looks alike turned round)")
+    p.add_argument("--position", default=start_string, metavar="POSITION",
+                   help="the position the photo shows, a full position string (default: the start position, "
+                        f'"{start_string}")')
+    p.add_argument("--colours-from", metavar="OLD_CAL.json",
+                   help="take the robot colours from an earlier calibration of this set (for a position with "
+                        "robots of only one colour left)")
+    p.add_argument("--out", required=True, metavar="cal.json",
+                   help="where to write the calibration (never the image, nor an existing file that is not a "
+                        "calibration)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_calibrate)
 
@@ -200,6 +276,10 @@ def register(subparsers) -> None:
     p.add_argument("--markers", action="store_true", help="put the ArUco corner markers on the table")
     p.add_argument("--hand", action="store_true", help="a hand reaching over the board")
     p.add_argument("--size", default="1280x960", metavar="WxH", help="image size (default 1280x960)")
+    p.add_argument("--design", default="classic", metavar="SEED|random|classic",
+                   help="the look of the set (board print, energy fields, robot shape and colours, batteries, table): "
+                        "'classic' (default: the original wooden board with octagonal robots), an integer design "
+                        "seed (the same seed, the same set), or 'random' (a set drawn from --seed)")
     p.set_defaults(handler=cmd_render)
 
     p = sub.add_parser("overlay", help="the photo with the calibrated grid and what was read drawn on it")

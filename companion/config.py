@@ -31,6 +31,9 @@ from .journal import default_journal_path
 from .record import KNOWN_RULE_OPTIONS
 
 CAMERA_KINDS = ("picamera2", "opencv:INDEX", "replay:DIR", "sim")
+# The image edges White's start row can face (vision.calibration.WHITE_SIDES; a test checks they agree:
+# kept here so that reading the config does not load the camera code).
+WHITE_SIDES = ("bottom", "top", "left", "right")
 
 
 class ConfigError(ValueError):
@@ -191,6 +194,19 @@ def _side(value: Any, base: Path | None = None) -> str:
     return value
 
 
+def white_side(value: Any, base: Path | None = None) -> str:
+    """Check a white side: the image edge White's start row faces ("bottom", "top", "left", "right")."""
+    if not isinstance(value, str):
+        raise _Bad(f"expected a string, one of {', '.join(repr(s) for s in WHITE_SIDES)}, not {_type_name(value)} "
+                   f"({value!r})")
+    if value not in WHITE_SIDES:
+        hint = difflib.get_close_matches(value.strip().lower(), WHITE_SIDES, n=1, cutoff=0.6)
+        more = f"; did you mean {hint[0]!r}?" if hint else ""
+        raise _Bad(f"expected one of {', '.join(repr(s) for s in WHITE_SIDES)} (the image edge White's start row "
+                   f"faces), not {value!r}{more}")
+    return value
+
+
 def _resolve(text: str, base: Path | None) -> Path:
     p = Path(text).expanduser()
     if not p.is_absolute() and base is not None:
@@ -228,8 +244,9 @@ class CalibrationConfig:
     file: Path | None = field(
         default=None,
         metadata=_key(
-            "a calibration file written by `netzwerk vision calibrate`; without it (and without `corners`) "
-            "the companion calibrates from the start position's markers at setup",
+            "a calibration file written by `netzwerk vision calibrate`; without it the companion calibrates "
+            "from the start position at setup: from `corners` if given, else the corner markers, else the "
+            "board's grid found in the picture (then `white_side` is needed)",
             _optional_path,
             "path",
             "(none)",
@@ -242,6 +259,18 @@ class CalibrationConfig:
             "instead of finding the markers",
             _corners,
             "array of 4 [x, y]",
+            "(none)",
+        ),
+    )
+    white_side: str | None = field(
+        default=None,
+        metadata=_key(
+            'without markers and `corners`: the image edge White\'s start row faces from the board\'s centre, '
+            '"bottom", "top", "left" or "right" (the start position looks alike turned round, so the camera '
+            "cannot tell); markers and `corners` win where given. The `--white-side` option of `netzwerk run` "
+            "overrides it",
+            white_side,
+            "string",
             "(none)",
         ),
     )
@@ -298,6 +327,17 @@ class TimingsConfig:
         metadata=_key(
             "time between two systemd watchdog pings from the game loop; 0: half of the unit's `WatchdogSec=` "
             "(`$WATCHDOG_USEC`), no pings when the service manager asks for none",
+            non_negative_float,
+            "number (s)",
+        ),
+    )
+    recalibrate_after: float = field(
+        default=5.0,
+        metadata=_key(
+            "during a game, when the board has been unreadable this long because the camera or the board moved "
+            "(or nothing reads confidently, e.g. after the lamp was moved) while the picture keeps still, the "
+            "camera is calibrated again from the last accepted board (retried after as long when that fails); "
+            "0: never",
             non_negative_float,
             "number (s)",
         ),

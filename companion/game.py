@@ -29,6 +29,20 @@ Phases:
 * ``over``: the win pattern; new game (both confirms held, or the new-game
   button) waits for the start position, then starts the next game.
 
+Recalibration (``check`` and ``playing``): a bumped camera or a moved lamp
+must not end the game. When the readings stay unreadable for a reason of the
+whole frame -- the board is not where the calibration put it (alignment below
+``vision.reader.MIN_ALIGNMENT``), or no confident reading although every field
+the camera is sure of shows the expected board -- for ``recalibrate_after``
+seconds, while the picture keeps still (no hand, no motion) and no confirm
+press is pending, the loop calibrates again from that frame, expecting the
+*last accepted* position (during a check: the position the check expects),
+with the old calibration's robot colours and orientation. Calibration refuses
+a frame whose fields do not hold that position (the players moved pieces
+since): the refusal is logged, the old reader kept, and it is tried again
+after the same delay. A recalibration never judges a turn: the next confirm
+press is judged as always, against the last accepted position.
+
 Live watching (option): during the robot phase every stable reading updates
 the energy gauge (energy still available to the player to move) and warns
 (amber blink, pointer) when a robot stands where no legal robot phase can have
@@ -91,12 +105,13 @@ class LoopTimings:
     calibration_retry: float = 1.0
     hint_budget: float = 1.0
     camera_giveup: float = 60.0  # run(): a camera failing this long ends the loop (the service restarts it)
+    recalibrate_after: float = 5.0  # unreadable (board moved, no confident reading) this long: calibrate again; 0: never
 
     @classmethod
     def from_config(cls, t: Any, **kw: Any) -> "LoopTimings":
         return cls(stable_seconds=t.stable_seconds, confirm_timeout=t.confirm_timeout,
                    camera_timeout=t.camera_timeout, poll_interval=t.poll_interval,
-                   watchdog_seconds=t.watchdog_seconds, **kw)
+                   watchdog_seconds=t.watchdog_seconds, recalibrate_after=t.recalibrate_after, **kw)
 
 
 @dataclass(frozen=True)
@@ -278,10 +293,77 @@ def _gist(message: str | None) -> str | None:
     return None if message is None else re.sub(r"\d+(\.\d+)?", "#", message)
 
 
-def default_calibrate(image: np.ndarray, expected: Placement, corners=None):
+# -- recalibration ----------------------------------------------------------------------------
+
+MOVED = "moved"    # the board is not where the calibration put it (camera or board bumped)
+UNSURE = "unsure"  # the board is in place, but fields stay unsure (e.g. the lamp was moved)
+MOTION_CELL = 6.0     # grey levels: a thumbnail cell changed by more than this moved
+MOTION_SHARE = 0.01   # share of changed cells above which the picture is not still
+MAX_BACKOFF = 8       # recalibrations that did not bring a readable board stretch the delay up to this factor
+
+
+def _vision_limits() -> tuple[float, float]:
+    try:
+        from vision.reader import MIN_ALIGNMENT, OCCLUDED_BOARD
+    except ImportError:  # pragma: no cover - vision is part of the distribution
+        return 0.4, 0.02
+    return MIN_ALIGNMENT, OCCLUDED_BOARD
+
+
+def frame_trouble(reading: Any) -> str | None:
+    """Why a reading is unreadable for a reason of the whole frame that a new calibration may cure:
+    :data:`MOVED` (alignment below ``vision.reader.MIN_ALIGNMENT``), :data:`UNSURE` (the board in
+    place, no hand, but fields unsure), or None (readable, a hand or an object over the board, a
+    blank frame: nothing a calibration cures)."""
+    if getattr(reading, "readable", False):
+        return None
+    sp = getattr(reading, "square_probs", None)
+    pp = getattr(reading, "point_probs", None)
+    if sp is None or pp is None:
+        return None
+    sp, pp = np.asarray(sp, float), np.asarray(pp, float)
+    if np.allclose(sp, 1 / 3) and np.allclose(pp, 1 / 2):
+        return None  # the board was not located at all (black or blank frame)
+    min_alignment, occluded_board = _vision_limits()
+    if float(getattr(reading, "alignment", 1.0)) < min_alignment:
+        return MOVED
+    if float(getattr(reading, "occluded_fraction", 0.0)) > occluded_board:
+        return None  # a hand: it goes away by itself
+    return UNSURE
+
+
+def _thumbnail(image: np.ndarray) -> np.ndarray:
+    import cv2
+
+    img = np.asarray(image)
+    gray = img if img.ndim == 2 else cv2.cvtColor(img[..., :3], cv2.COLOR_BGR2GRAY)
+    return cv2.resize(gray, (32, 24), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def _picture_moved(a: np.ndarray, b: np.ndarray) -> bool:
+    """Did the picture change between two thumbnails (a hand, a piece moved, the camera shaking)?"""
+    return float(np.mean(np.abs(a - b) > MOTION_CELL)) > MOTION_SHARE
+
+
+def _white_side_of(calibration: Any) -> str | None:
+    """The image edge White's start row faces under a calibration (None for a fake or no calibration)."""
+    try:
+        from vision.calibration import white_side_of
+
+        return white_side_of(np.asarray(calibration.H, np.float64))
+    except Exception:
+        return None
+
+
+def default_calibrate(image: np.ndarray, expected: Placement, corners=None, white_side: str | None = None,
+                      colours: Any = None):
+    """Calibrate from a frame showing ``expected`` (``vision.calibration.calibrate``): ``corners``
+    (A1 G1 G7 A7 in pixels) or the markers win; without them the grid is found in the frame and
+    ``white_side`` names the image edge White's start row faces. ``colours``: the robot colours
+    of an earlier calibration (for a position that lacks one colour)."""
     from vision.calibration import calibrate
 
-    return calibrate(image, layout_of(expected), corners=corners)
+    return calibrate(image, layout_of(expected), corners=corners, white_side=white_side, colours=colours)
 
 
 def default_reader(calibration):
@@ -296,7 +378,9 @@ class Companion:
     ``panel``: a :class:`hardware.panel.Panel` (its clock is the loop's clock:
     a ``ManualClock`` makes time virtual). ``source``: a frame source.
     ``calibration``: a ready calibration (else calibrated at setup, from
-    ``corners`` if given, and saved to ``calibration_path`` if given).
+    ``corners`` if given, else the markers, else the board's grid with White's
+    start row towards the image edge ``white_side``; saved to
+    ``calibration_path`` if given, as is every recalibration).
     ``calibrate``/``make_reader``: the vision functions (tests inject fakes).
     ``frames``: a :class:`companion.frames.FrameArchive` keeping the start frame
     of each game and the frame of every judged confirm press (``--save-frames``). ``on_log``: called with every :class:`LogEntry`.
@@ -313,6 +397,7 @@ class Companion:
         timings: LoopTimings = LoopTimings(),
         calibration: Any = None,
         corners: Any = None,
+        white_side: str | None = None,
         calibration_path: str | Path | None = None,
         calibrate: Callable[..., Any] = default_calibrate,
         make_reader: Callable[[Any], Any] = default_reader,
@@ -329,6 +414,7 @@ class Companion:
         self.starting_side = starting_side
         self.timings = timings
         self.corners = corners
+        self.white_side = white_side
         self.calibration_path = Path(calibration_path) if calibration_path else None
         self._calibrate = calibrate
         self._make_reader = make_reader
@@ -367,6 +453,16 @@ class Companion:
         self._energy0 = 0
         self._watchdog_every: float | None = None
         self._last_watchdog = -1e18
+        # recalibration mid-game (see the module docstring)
+        self._trouble_since: float | None = None   # first frame of the current run of unreadable frames
+        self._trouble_reason: str | None = None
+        self._still_since: float | None = None     # the picture has not changed since
+        self._prev_thumb: np.ndarray | None = None
+        self._last_recalibration_try = -1e18
+        self._last_recalibration_error: str | None = None
+        self._recalibrated_unread = 0               # recalibrations since the last readable board
+        self.recalibrations = 0
+        self.recalibration_failures = 0
         self.verdict_times: list[float] = []  # seconds from a confirm's handling to its verdict on the LEDs
 
         panel.on_confirm(lambda side: self._events.put(("confirm", side)))
@@ -652,6 +748,8 @@ class Companion:
             self._camera_failed(f"the frame cannot be read: {exc}")
             return
         self.frames_read += 1
+        if self._recalibration_due(frame, reading) and self._recalibrate(frame):
+            return
         sig = _signature(reading)
         if self.seen is not None and self.seen.signature == sig:
             self.seen = _Seen(frame, reading, sig, self.seen.since, self.seen.board)
@@ -672,7 +770,7 @@ class Companion:
             return
         self._last_calibration_try = now
         try:
-            cal = self._calibrate(frame.image, self.expected, self.corners)
+            cal = self._calibrate(frame.image, self.expected, self.corners, white_side=self.white_side)
         except Exception as exc:
             why = str(exc) or type(exc).__name__
             if why != self._last_setup_error:
@@ -695,6 +793,113 @@ class Companion:
         self.seen = None
         self._last_signal = None
         self._enter_phase_signals()
+
+    # ================================================================ recalibration
+    def _recalibration_target(self) -> tuple[Placement, str]:
+        """The board a recalibration expects, and its name for the log."""
+        if self.phase == CHECK:
+            name = "the start position" if self.check_purpose in (START, NEW_GAME) else "the last accepted board"
+            return self.expected, name
+        return Placement.of(self.referee.position), "the last accepted board"
+
+    def _reset_trouble(self) -> None:
+        self._trouble_since = None
+        self._trouble_reason = None
+        self._prev_thumb = None
+        self._still_since = None
+        self._last_recalibration_error = None
+
+    def _recalibration_due(self, frame: Frame, reading: Any) -> bool:
+        """Follow the run of unreadable frames; True when it is time to calibrate again."""
+        delay = self.timings.recalibrate_after
+        if delay <= 0 or self.phase not in (CHECK, PLAYING):
+            self._reset_trouble()
+            return False
+        if getattr(reading, "readable", False):
+            self._recalibrated_unread = 0
+        kind = frame_trouble(reading)
+        if kind == UNSURE:
+            target, _ = self._recalibration_target()
+            unsure = bool(getattr(reading, "low_confidence_squares", ())) or \
+                bool(getattr(reading, "low_confidence_points", ()))
+            if not shows(reading, target, 0.0):
+                kind = None  # a field the camera is sure of shows another board: the players moved pieces
+            elif unsure and shows(reading, target, self.referee.min_field_prob):
+                kind = None  # unsure, but the referee can settle it with the rules
+        if kind is None:
+            self._reset_trouble()
+            return False
+        now = frame.at
+        if self._trouble_since is None:
+            self._trouble_since = now
+        self._trouble_reason = getattr(reading, "reason", None) or kind
+        thumb = _thumbnail(frame.image)
+        if self._prev_thumb is None or _picture_moved(self._prev_thumb, thumb):
+            self._still_since = now
+        self._prev_thumb = thumb
+        if self.pending is not None:
+            return False  # a press is being judged: never change the camera under it
+        wait = delay * min(MAX_BACKOFF, 2 ** self._recalibrated_unread)
+        if now - self._trouble_since < wait - 1e-9:
+            return False
+        assert self._still_since is not None
+        if now - self._still_since < self.timings.stable_seconds - 1e-9:
+            return False  # a hand or the camera still moving
+        return self.clock.now() - self._last_recalibration_try >= delay - 1e-9
+
+    def _recalibrate(self, frame: Frame) -> bool:
+        """Calibrate again from ``frame``, expecting the last accepted board. True if it worked."""
+        self._last_recalibration_try = self.clock.now()
+        target, name = self._recalibration_target()
+        old = getattr(self.reader, "calibration", None) or self.calibration
+        colours = getattr(old, "colours", None)
+        side = _white_side_of(old) or self.white_side
+        lasted = frame.at - (self._trouble_since if self._trouble_since is not None else frame.at)
+        if self._last_recalibration_error is None:
+            self._log("camera", f"the board has been unreadable for {lasted:.0f} s ({self._trouble_reason}): "
+                                f"calibrating the camera again from {name}")
+        try:
+            cal = self._calibrate(frame.image, target, self.corners, white_side=side, colours=colours)
+            reader = self._make_reader(cal)
+        except Exception as exc:
+            self.recalibration_failures += 1
+            why = str(exc) or type(exc).__name__
+            if _gist(why) != _gist(self._last_recalibration_error):
+                self._log("camera", f"the camera could not be recalibrated from {name}: {why}; trying again every "
+                                    f"{self.timings.recalibrate_after:g} s (pieces moved since? put them back as "
+                                    "they were)")
+                self.panel.signal_unreadable()
+                self._status(f"camera not recalibrated: {why}")
+            self._last_recalibration_error = why
+            return False
+        self.calibration = cal
+        self.reader = reader
+        self.recalibrations += 1
+        self._recalibrated_unread += 1
+        if self.calibration_path is not None:
+            try:
+                self.calibration_path.parent.mkdir(parents=True, exist_ok=True)
+                cal.save(self.calibration_path)
+            except Exception as exc:
+                self._log("camera", f"the new calibration was not saved ({exc})")
+        self._log("camera", f"camera recalibrated from {name}")
+        if self.game_id is not None:
+            try:  # so that `netzwerk games show` tells why the readings changed here
+                method = getattr(cal, "method", None)
+                self.journal.record_event(self.game_id, "recalibrated",
+                                          {"ply": self._ply(), "method": method if isinstance(method, str) else None})
+            except JournalError as exc:
+                self._log("info", f"recalibration not journalled: {exc}")
+        self._last_recalibration_error = None
+        self._reset_trouble()
+        self.seen = None
+        self._last_signal = None
+        self._watch_key = None
+        if self.phase == PLAYING:
+            self.panel.clear_status()
+            self.panel.clear_pointer()
+        self._enter_phase_signals()
+        return True
 
     # ================================================================ checks
     def _begin_check(self, purpose: str, expected: Position) -> None:

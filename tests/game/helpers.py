@@ -78,7 +78,7 @@ class FakeReader:
         return BoardReading(layout, sp, pp, (1.0,) * 36, (1.0,) * 49, True)
 
 
-def fake_calibrate(image: np.ndarray, expected: Placement, corners=None) -> str:
+def fake_calibrate(image: np.ndarray, expected: Placement, corners=None, white_side=None, colours=None) -> str:
     board, flags = decode(image)
     if board is None or flags:
         raise ValueError("the frame does not show the board clearly")
@@ -150,7 +150,8 @@ def make(tmp_path: Path, board: Placement | Position | None = None, *, source=No
     jr = journal if journal is not None else Journal(tmp_path / "journal.sqlite")
     kw.setdefault("timings", TIMINGS)
     kw.setdefault("make_reader", lambda cal: FakeReader())
-    comp = Companion(panel, src, jr, calibrate=fake_calibrate, **kw)
+    kw.setdefault("calibrate", fake_calibrate)
+    comp = Companion(panel, src, jr, **kw)
     return comp, table
 
 

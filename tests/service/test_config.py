@@ -163,6 +163,11 @@ ERRORS = [
     ("[calibration]\ncorners = [[1, 2], [3, 4], [5, 6], [1, 2]]\n", "calibration.corners", 2, "same pixel"),
     ("[calibration]\ncorners = [[1, 2], [3, 4], [5, 6], [-1, 2]]\n", "calibration.corners", 2, "negative"),
     ("[calibration]\nfile = ''\n", "calibration.file", 2, "the path is empty"),
+    ("[calibration]\nwhite_side = 'Bottom'\n", "calibration.white_side", 2, "did you mean 'bottom'?"),
+    ("[calibration]\n\nwhite_side = 'up'\n", "calibration.white_side", 3,
+     "expected one of 'bottom', 'top', 'left', 'right' (the image edge White's start row faces), not 'up'"),
+    ("[calibration]\nwhite_side = 1\n", "calibration.white_side", 2, "expected a string"),
+    ("[calibration]\nwhite_side = ['bottom']\n", "calibration.white_side", 2, "expected a string"),
     ("[pins]\nconfirm_white = '17'\n", "pins.confirm_white", 2, "expected a GPIO number"),
     ("[pins]\nconfirm_white = 17.0\n", "pins.confirm_white", 2, "expected a GPIO number"),
     ("[pins]\nconfirm_white = 99\n", "pins.confirm_white", 2, "out of range"),
@@ -192,6 +197,8 @@ ERRORS = [
     ("[timings]\nwatchdog_seconds = -0.5\n", "timings.watchdog_seconds", 2, "0 or more"),
     ("[timings]\npoll_interval = '0.1'\n", "timings.poll_interval", 2, "expected a number, not a string"),
     ("[timings]\ncamera_timeout = -3\n", "timings.camera_timeout", 2, "greater than 0"),
+    ("[timings]\nrecalibrate_after = -5\n", "timings.recalibrate_after", 2, "0 or more"),
+    ("[timings]\nrecalibrate_after = 'soon'\n", "timings.recalibrate_after", 2, "expected a number"),
     ("[frames]\ndir = ['a']\n", "frames.dir", 2, "expected a path"),
     ("[journal]\npath = 3\n", "journal.path", 2, "expected a path"),
     ("[frames]\nsave_frames = 'yes'\n", "frames.save_frames", 2, "expected true or false"),
@@ -275,6 +282,27 @@ def test_the_doc_example_loads() -> None:
     doc = (ROOT / "docs" / "config.md").read_text()
     example = re.search(r"```toml\n(.*?)```", doc, re.S).group(1)
     assert isinstance(loads_config(example), Config)
+
+
+@pytest.mark.parametrize("side", ["bottom", "top", "left", "right"])
+def test_white_side_and_recalibrate_after(side: str) -> None:
+    from companion.game import LoopTimings
+
+    c = loads_config(f"[calibration]\nwhite_side = '{side}'\n[timings]\nrecalibrate_after = 0\n")
+    assert c.calibration.white_side == side and c.calibration.corners is None
+    assert c.timings.recalibrate_after == 0.0
+    assert LoopTimings.from_config(c.timings).recalibrate_after == 0.0
+    assert load_config(None).calibration.white_side is None
+    assert LoopTimings.from_config(load_config(None).timings).recalibrate_after == LoopTimings().recalibrate_after == 5.0
+
+
+def test_white_sides_are_the_cameras() -> None:
+    """The config checks white sides without loading the camera code: the same list as vision's."""
+    from vision.calibration import WHITE_SIDES as VISION_SIDES
+
+    from companion.config import WHITE_SIDES
+
+    assert WHITE_SIDES == VISION_SIDES
 
 
 def test_camera_source_from_the_command_line() -> None:
