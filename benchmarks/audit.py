@@ -79,7 +79,7 @@ def main() -> int:
             decode.append(t2 - t1)
             judge.append(t3 - t2)
         per = [a + b for a, b in zip(decode, judge)]
-        print(f"calibration from the first photo (decode + markers + appearance): {cal_s:.3f} s")
+        print(f"calibration from the first photo (decode + markers + learning the set): {cal_s:.3f} s")
         print(f"per photo (decode + read + judge): mean {statistics.mean(per):.3f} s, median {statistics.median(per):.3f} s, "
               f"p95 {pct(per, 0.95):.3f} s, max {max(per):.3f} s")
         print(f"  decode: median {statistics.median(decode) * 1000:.1f} ms; read + judge: median "

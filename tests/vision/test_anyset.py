@@ -1,0 +1,96 @@
+"""The any-set reader (vision.anyset, experimental): geometry, calibration, honesty, files, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from vision.anyset.calibration import Calibration, calibrate
+from vision.anyset.patches import PatchCutter, camera_pose
+from vision.anyset.reader import BoardReader
+from vision.calibration import white_side_of
+from vision.errors import BadImage, CalibrationError
+from vision.render import _make_camera, render
+
+from vision_kit import START, random_layout, wrong_fields
+
+DESIGN = 5_000_003          # a development design (training uses 2,000,000+, the benchmark 9,000,000+)
+SEED = DESIGN * 16
+
+
+@pytest.fixture(scope="module")
+def start():
+    return render(START, SEED, design=DESIGN, markers=False, printed=[True] * 49)
+
+
+@pytest.fixture(scope="module")
+def cal(start):
+    return calibrate(start.image, START, white_side=white_side_of(start.homography))
+
+
+@pytest.mark.parametrize("tilt,azimuth", [(8, 0), (15, 70), (25, 200)])
+def test_the_camera_is_recovered_from_the_board_plane(tilt, azimuth):
+    cam = _make_camera((1280, 960), tilt, azimuth, 33, 12.0, np.array([3, 3, 0.0]), 1.1 * 1280)
+    pose = camera_pose(cam.plane_homography(), (1280, 960))
+    assert pose.focal_known
+    assert np.allclose(pose.centre, cam.C, atol=0.05)
+
+
+def test_patches_are_turned_so_that_standing_things_lean_up():
+    cam = _make_camera((1280, 960), 20, 40, 10, 12.0, np.array([3, 3, 0.0]), 1.1 * 1280)
+    cut = PatchCutter(cam.plane_homography(), (1280, 960))
+    up = cut.square_axes[:, 1]
+    lean = (np.array([[i % 6 + 0.5, i // 6 + 0.5] for i in range(36)]) - cam.C[:2])
+    lean /= np.linalg.norm(lean, axis=1, keepdims=True)
+    assert np.allclose(up, lean, atol=1e-6)
+    assert np.all(cut.square_lean > 0)
+
+
+def test_marker_less_calibration_finds_the_grid_and_learns_the_colours(start, cal):
+    assert cal.method == "grid"
+    assert np.abs(cal.corners_px - start.corners_px).max() < 4.0
+    assert cal.colours.separation >= 2.5
+
+
+def test_no_confident_misread_on_the_calibration_frame_and_game_frames(start, cal):
+    reader = BoardReader(cal, adapt=False)
+    reading = reader.read(start.image)
+    ws, wp = wrong_fields(reading, START)
+    assert set(ws) <= set(reading.low_confidence_squares) and set(wp) <= set(reading.low_confidence_points)
+
+
+def test_white_side_is_needed_without_markers(start):
+    with pytest.raises(CalibrationError, match="--white-side"):
+        calibrate(start.image, START)
+
+
+def test_learning_an_accepted_board_replaces_the_reference(start, cal):
+    reader = BoardReader(cal)
+    truth = random_layout(np.random.default_rng(3))
+    image = render(truth, SEED, design=DESIGN, markers=False, frame=5).image
+    assert reader.learn_bare(image, truth) == 85
+    assert not np.array_equal(reader.calibration.reference.squares, cal.reference.squares)
+    assert reader.learn_bare(np.zeros((10, 10, 3), np.uint8), START) == 0
+
+
+def test_bad_frames(cal):
+    reader = BoardReader(cal)
+    reading = reader.read(np.zeros((960, 1280, 3), np.uint8))
+    assert not reading.readable and "black" in reading.reason
+    with pytest.raises(BadImage, match="640x480"):
+        reader.read(np.zeros((480, 640, 3), np.uint8))
+
+
+def test_calibration_file_round_trip_and_corruption(tmp_path, cal):
+    path = cal.save(tmp_path / "cal.json")
+    assert Calibration.load(path) == cal
+    data = json.loads(path.read_text())
+    data["reference"]["patches_png"] = "bm90IGEgcG5n"
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="reference"):
+        Calibration.load(path)
+    path.write_text("{not json")
+    with pytest.raises(CalibrationError, match="corrupt"):
+        Calibration.load(path)

@@ -1,0 +1,275 @@
+"""Calibration: where the board is in the image, and what this set looks like.
+
+``calibrate(image, expected)`` localises the board and learns from a frame
+whose layout the caller knows (the start position, or any position the
+referee holds, e.g. after the camera was bumped mid-game):
+
+* **Where**: the four ArUco corner markers when they are on the table (their
+  ids fix which corner is A1), else four field corners given in pixels
+  (A1, G1, G7, A7), else the 7x7 grid found in the frame itself
+  (:mod:`vision.gridfind`: geometry only, any print). A grid has four
+  possible orientations: the field classifier (:mod:`vision.fieldnet`) looks
+  at each and keeps those under which the frame shows the expected layout
+  (robots on the start ranks, not the start files); where two remain (the
+  start position looks alike turned by 180 degrees: which colour is White is
+  not written on the pieces), ``white_side`` names the image edge White's
+  start row faces.
+* **What**: nothing of the set's look is assumed. The frame becomes the
+  reader's first *reference* (every field's patch with its known content) and
+  the two robot colours are learned from its robots (:mod:`vision.colours`).
+
+Refusals name what a person can fix: a board not fully in view, no grid or
+markers found, a hand over the board, fields that do not hold the expected
+layout (named), two robot colours that cannot be told apart.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..calibration import (
+    WHITE_SIDES,
+    _check_geometry,
+    _mat,
+    blank_reason,
+    check_image,
+    check_white_side,
+    homography_from_corners,
+    locate_board,
+    white_side_of,
+)
+from ..errors import BadImage, CalibrationError, MarkersNotFound
+from .fields import look
+from ..geometry import FIELD_CORNERS, point_name, square_name
+from ..layout import BoardLayout, PointState, SquareState
+from ..markers import detect_markers
+from .colours import MIN_SEPARATION, ColourModel
+from .patches import PatchCutter
+from .reference import Reference
+
+FORMAT = "netzwerk-vision-anyset-calibration"
+VERSION = 1
+# (the check and the orientation use the classifier's own log-odds, not tempered: a field it calls
+# absent at 0.2% is not there)
+CONTRADICTS = 0.002     # the classifier gives the expected content of a field less than this: it is not there
+COVERED = 0.5           # a field covered with at least this probability is under a hand or an object
+TIE = 3.0               # log-likelihood: orientations closer than this look alike (the start position turned by 180)
+MAX_CONTRADICTED = 0    # fields that clearly do not hold the expected layout: any one refuses
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Board geometry (incl. orientation), the reference board and the set's robot colours."""
+
+    image_size: tuple[int, int]                       # (width, height)
+    homography: tuple[tuple[float, ...], ...]         # board units -> pixels, 3x3
+    method: str                                       # "markers", "corners" or "grid"
+    marker_side: float | None                         # marker side in squares (markers only)
+    reference: Reference
+    colours: ColourModel
+
+    # -- geometry ------------------------------------------------------
+    @property
+    def H(self) -> np.ndarray:
+        return np.array(self.homography, np.float64)
+
+    @property
+    def corners_px(self) -> np.ndarray:
+        """Pixel coordinates of the field corners A1, G1, G7, A7."""
+        return cv2.perspectiveTransform(FIELD_CORNERS.reshape(-1, 1, 2), self.H).reshape(-1, 2)
+
+    def with_homography(self, H: np.ndarray) -> "Calibration":
+        return replace(self, homography=_mat(H))
+
+    # -- files -----------------------------------------------------------
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "version": VERSION, "image_size": list(self.image_size),
+                "homography": [list(r) for r in self.homography], "method": self.method,
+                "marker_side": self.marker_side, "reference": self.reference.to_json(),
+                "colours": self.colours.to_json()}
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        try:
+            path.write_text(json.dumps(self.to_json(), indent=1))
+        except OSError as exc:
+            raise CalibrationError(f"cannot write calibration file {str(path)!r}: {exc.strerror or exc}") from None
+        return path
+
+    @classmethod
+    def from_json(cls, data: object, source: str = "calibration") -> "Calibration":
+        def bad(why: str) -> CalibrationError:
+            return CalibrationError(f"{source} is not a valid vision calibration: {why}")
+
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise bad(f"it lacks the marker \"format\": \"{FORMAT}\" (a file of some other kind?)")
+        if data.get("version") != VERSION:
+            raise bad(f"version {data.get('version')!r}, this program reads version {VERSION}; calibrate again")
+        try:
+            size = tuple(int(v) for v in data["image_size"])
+            H = np.array(data["homography"], np.float64)
+            method = str(data["method"])
+            side = data["marker_side"]
+            side = None if side is None else float(side)
+            colours = ColourModel.from_json(data["colours"])
+            reference = Reference.from_json(data["reference"])
+        except KeyError as exc:
+            raise bad(f"field {exc.args[0]!r} is missing") from None
+        except (TypeError, ValueError) as exc:
+            raise bad(f"a field has the wrong type or shape ({exc})") from None
+        if len(size) != 2 or min(size) < 16:
+            raise bad(f"image_size {size!r} is not a width and height")
+        if H.shape != (3, 3) or not np.all(np.isfinite(H)) or abs(np.linalg.det(H)) < 1e-12:
+            raise bad("the homography is not an invertible 3x3 matrix")
+        if method not in ("markers", "corners", "grid"):
+            raise bad(f"unknown method {method!r}")
+        vals = np.array(colours.white + colours.black + colours.spread + (colours.height,))
+        if not np.all(np.isfinite(vals)) or min(colours.spread) <= 0:
+            raise bad("the robot colours hold non-numbers or a spread that is not positive")
+        return cls(size, _mat(H), method, side, reference, colours)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Calibration":
+        path = Path(path)
+        try:
+            text = path.read_text()
+        except FileNotFoundError:
+            raise CalibrationError(f"calibration file {str(path)!r} does not exist") from None
+        except IsADirectoryError:
+            raise CalibrationError(f"calibration file {str(path)!r} is a folder, not a file") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CalibrationError(f"cannot read calibration file {str(path)!r}: {exc}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise CalibrationError(f"calibration file {str(path)!r} is corrupt (not JSON: {exc.msg} at line {exc.lineno})") from None
+        return cls.from_json(data, source=f"calibration file {str(path)!r}")
+
+
+# -- localisation -----------------------------------------------------------------
+
+def _presence_loglik(fl, expected: BoardLayout) -> float:
+    """How well the classifier's look (no reference) fits the expected layout's robots and batteries."""
+    want_s = np.array([0 if s is SquareState.EMPTY else 1 for s in expected.squares])
+    want_p = np.array([0 if p is PointState.EMPTY else 1 for p in expected.points])
+    ps = np.clip(fl.squares[np.arange(36), want_s] + fl.squares[:, 2], 1e-6, 1.0)
+    pp = np.clip(fl.points[np.arange(49), want_p] + fl.points[:, 2], 1e-6, 1.0)
+    return float(np.log(ps).sum() + np.log(pp).sum())
+
+
+def _orient(image: np.ndarray, H: np.ndarray, expected: BoardLayout, white_side: str | None):
+    """Of the grid's four orientations, the one under which the frame shows ``expected``."""
+    from ..gridfind import rotations
+
+    size = (image.shape[1], image.shape[0])
+    scored = []
+    for Hr in rotations(H):
+        fl = look(PatchCutter(Hr, size), image, None, temperature=1.0)
+        scored.append((_presence_loglik(fl, expected), Hr, fl))
+    scored.sort(key=lambda t: -t[0])
+    best = scored[0][0]
+    alike = [t for t in scored if t[0] >= best - TIE]
+    if len(alike) == 1:
+        if white_side is not None and white_side_of(alike[0][1]) != white_side:
+            raise CalibrationError(
+                f"the board shows White's start row towards the {white_side_of(alike[0][1])} of the image, "
+                f"not the {white_side} (--white-side): check the set-up or the option")
+        return alike[0][1], alike[0][2]
+    if white_side is None:
+        raise CalibrationError(
+            "the board looks the same turned round (which colour is White is not written on the pieces): "
+            "say which image edge White's start row faces with --white-side bottom|top|left|right")
+    for _, Hr, fl in alike:
+        if white_side_of(Hr) == white_side:
+            return Hr, fl
+    raise CalibrationError(
+        f"no orientation of the board that shows the expected layout has White's start row towards the "
+        f"{white_side} of the image: is --white-side right?")
+
+
+def _grid(image: np.ndarray) -> np.ndarray:
+    from ..gridfind import find_grid
+
+    return find_grid(image).H
+
+
+# -- calibration -----------------------------------------------------------------
+
+def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side: str | None = None,
+              colours: ColourModel | None = None) -> Calibration:
+    """Localise the board and learn the set from a frame showing ``expected``.
+
+    ``corners``: the field corners A1, G1, G7, A7 in pixels (fixes the orientation), else
+    the markers, else the grid found in the frame. ``white_side``: the image edge White's
+    start row faces (bottom, top, left, right), needed without markers and corners where
+    the layout looks alike turned round. ``colours``: the robot colours of an earlier
+    calibration of this set, for a layout that lacks a colour (recalibration mid-game).
+    """
+    image = check_image(image)
+    why = blank_reason(image)
+    if why:
+        raise BadImage(f"cannot calibrate: {why}")
+    if not isinstance(expected, BoardLayout):
+        raise CalibrationError("the expected layout must be a BoardLayout")
+    white_side = check_white_side(white_side)
+    if colours is None and (not expected.white or not expected.black):
+        raise CalibrationError("the calibration layout must show at least one White robot and one Black robot "
+                               "(their colours are learned from it)")
+    size = (image.shape[1], image.shape[0])
+    fl = None
+    if corners is not None:
+        H, method, side = homography_from_corners(corners, size), "corners", None
+    else:
+        try:
+            H, method, side = locate_board(image, None)
+        except MarkersNotFound as exc:
+            if detect_markers(image):
+                raise exc
+            H, method, side = _grid(image), "grid", None
+            H, fl = _orient(image, H, expected, white_side)
+    _check_geometry(H, size)
+    cutter = PatchCutter(H, size)
+    if fl is None:
+        fl = look(cutter, image, None, temperature=1.0)
+    _check_layout(fl, expected)
+    white = sorted(expected.white)
+    black = sorted(expected.black)
+    if colours is None or (white and black):
+        model = ColourModel.fit(fl.x_squares, cutter.square_lean, white, black)
+        if model.separation < MIN_SEPARATION:
+            raise CalibrationError(
+                f"the two robot colours cannot be told apart on this frame (separation {model.separation:.1f}, "
+                f"at least {MIN_SEPARATION:.0f} needed): is each player's robots' colour the same, and the light even?")
+    else:
+        model = colours
+    reference = Reference.from_frame(fl.square_patches, fl.point_patches, fl.level, expected)
+    return Calibration(size, _mat(H), method, side, reference, model)
+
+
+def _check_layout(fl, expected: BoardLayout) -> None:
+    """Refuse a frame that clearly does not show ``expected`` (naming the fields) or is covered."""
+    covered = [square_name(i) for i in range(36) if fl.squares[i, 2] >= COVERED]
+    covered += [point_name(i) for i in range(49) if fl.points[i, 2] >= COVERED]
+    if len(covered) >= 2:
+        raise CalibrationError(
+            f"a hand or an object covers the board at {', '.join(covered[:8])}{' ...' if len(covered) > 8 else ''}: "
+            "clear the board and calibrate again")
+    want_s = [0 if s is SquareState.EMPTY else 1 for s in expected.squares]
+    want_p = [0 if p is PointState.EMPTY else 1 for p in expected.points]
+    wrong = [square_name(i) for i in range(36) if fl.squares[i, want_s[i]] < CONTRADICTS]
+    wrong += [point_name(i) for i in range(49) if fl.points[i, want_p[i]] < CONTRADICTS]
+    if len(wrong) > MAX_CONTRADICTED:
+        what = "the start layout" if _is_start(expected) else "the expected layout"
+        raise CalibrationError(
+            f"the board does not hold {what} at {', '.join(wrong[:10])}{' ...' if len(wrong) > 10 else ''}: "
+            "set the pieces up as expected, with the board fully in view and nothing covering it")
+
+
+def _is_start(layout: BoardLayout) -> bool:
+    return (layout.white == frozenset(range(6)) and layout.black == frozenset(range(30, 36))
+            and layout.batteries == frozenset(list(range(7, 14)) + list(range(35, 42))))

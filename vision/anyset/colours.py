@@ -1,0 +1,125 @@
+"""Which player a robot belongs to: the two robot colours of this very set, learned at calibration.
+
+The field classifier says *a robot stands here*; which of the two colours it
+has is learned from the frame the calibration knows (the start position: six
+robots of each colour). Nothing is assumed about the colours but that they
+differ: dark and light, red and green of one lightness, ivory and pale blue.
+
+A robot's colour is the median log colour (relative to the frame's mean, so
+the light's gain and tint cancel) over a small disc of its square patch. Where
+on the patch the robot is seen best depends on its height (a tall piece leans
+away from the camera, *up* in the patch) and its shape; that height and the
+disc's size are learned too: the calibration tries a few of each and keeps
+the pair that sets the two colours furthest apart. Each colour is then a Gaussian (its spread floored: six robots
+under-represent later frames), with heavy (Student-t) tails, so that a colour
+unlike both (a hand, a glare spot) is doubtful rather than decisive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .patches import PATCH, SQUARE_SPAN
+
+HEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.45)   # board units: candidate heights of the part of a robot seen best
+RADII = (0.12, 0.2, 0.28)               # board units: candidate discs the colour is taken from
+SPREAD_FLOOR = 0.06                     # log units: no colour is sharper than this (noise, JPEG, light drift)
+DOF = 4.0                               # Student-t tails
+MIN_SEPARATION = 2.5                    # Mahalanobis distance between the two colours below which they cannot be told apart
+
+
+@lru_cache(maxsize=4096)
+def _disc_mask(offset_up: float, radius: float) -> np.ndarray:
+    c = ((np.arange(PATCH) + 0.5) / PATCH - 0.5) * SQUARE_SPAN
+    u = c[None, :]
+    v = -c[:, None]
+    m = (u ** 2 + (v - offset_up) ** 2) <= radius ** 2
+    if m.sum() < 3:
+        m = (u ** 2 + v ** 2) <= max(radius, SQUARE_SPAN / PATCH) ** 2
+    return m
+
+
+def descriptors(x_now: np.ndarray, lean: np.ndarray, height: float, radius: float = RADII[1]) -> np.ndarray:
+    """(n, 3) colour of what stands on each square: ``x_now`` (n, 3, P, P) normalised log colour
+    of the square patches, ``lean`` (n,) the lean per unit height there."""
+    out = np.empty((len(x_now), 3))
+    for i in range(len(x_now)):
+        m = _disc_mask(round(min(float(lean[i]) * height, 0.45), 3), radius)
+        out[i] = np.median(x_now[i][:, m], axis=1)
+    return out
+
+
+@dataclass(frozen=True)
+class ColourModel:
+    """The two robot colours of one set (log colour relative to the frame's mean)."""
+
+    white: tuple[float, float, float]
+    black: tuple[float, float, float]
+    spread: tuple[float, float, float]      # per channel, pooled over both colours
+    height: float
+    radius: float = RADII[1]
+
+    @classmethod
+    def fit(cls, x_now: np.ndarray, lean: np.ndarray, white: list[int], black: list[int]) -> "ColourModel":
+        best = None
+        for h in HEIGHTS:
+            for r in RADII:
+                d = descriptors(x_now[white + black], lean[white + black], h, r)
+                dw, db = d[: len(white)], d[len(white):]
+                spread = _spread(dw, db)
+                sep = float(np.linalg.norm((np.median(dw, 0) - np.median(db, 0)) / spread))
+                if best is None or sep > best[0]:
+                    best = (sep, h, r, np.median(dw, 0), np.median(db, 0), spread)
+        _, h, r, mw, mb, spread = best
+        return cls(tuple(float(v) for v in mw), tuple(float(v) for v in mb), tuple(float(v) for v in spread), float(h), float(r))
+
+    def describe(self, x_now: np.ndarray, lean: np.ndarray) -> np.ndarray:
+        """The descriptors of the squares' patches, the way this model was fitted."""
+        return descriptors(x_now, lean, self.height, self.radius)
+
+    @property
+    def separation(self) -> float:
+        return float(np.linalg.norm((np.array(self.white) - np.array(self.black)) / np.array(self.spread)))
+
+    def llr(self, desc: np.ndarray) -> np.ndarray:
+        """log P(colour | White) - log P(colour | Black) for each descriptor (n, 3)."""
+        s = np.array(self.spread)
+        zw = ((desc - np.array(self.white)) / s) ** 2
+        zb = ((desc - np.array(self.black)) / s) ** 2
+        lw = -0.5 * (DOF + 1) * np.log1p(zw / DOF)
+        lb = -0.5 * (DOF + 1) * np.log1p(zb / DOF)
+        return (lw - lb).sum(axis=1)
+
+    def fit_distance(self, desc: np.ndarray) -> np.ndarray:
+        """How far each descriptor lies from the nearer of the two colours (in spreads, rms over channels)."""
+        s = np.array(self.spread)
+        dw = np.sqrt((((desc - np.array(self.white)) / s) ** 2).mean(axis=1))
+        db = np.sqrt((((desc - np.array(self.black)) / s) ** 2).mean(axis=1))
+        return np.minimum(dw, db)
+
+    def adapted(self, desc: np.ndarray, is_white: np.ndarray, rate: float) -> "ColourModel":
+        """Means moved a little towards what an accepted board showed (the light drifts)."""
+        w, b = np.array(self.white), np.array(self.black)
+        if is_white.any():
+            w = (1 - rate) * w + rate * np.median(desc[is_white], axis=0)
+        if (~is_white).any():
+            b = (1 - rate) * b + rate * np.median(desc[~is_white], axis=0)
+        return ColourModel(tuple(float(v) for v in w), tuple(float(v) for v in b), self.spread, self.height, self.radius)
+
+    def to_json(self) -> dict:
+        return {"white": list(self.white), "black": list(self.black), "spread": list(self.spread), "height": self.height,
+                "radius": self.radius}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "ColourModel":
+        return cls(tuple(float(v) for v in d["white"]), tuple(float(v) for v in d["black"]),
+                   tuple(float(v) for v in d["spread"]), float(d["height"]), float(d["radius"]))
+
+
+def _spread(dw: np.ndarray, db: np.ndarray) -> np.ndarray:
+    res = np.vstack([dw - np.median(dw, 0), db - np.median(db, 0)])
+    mad = 1.4826 * np.median(np.abs(res), axis=0)
+    return np.maximum(mad * 1.5, SPREAD_FLOOR)

@@ -1,0 +1,131 @@
+"""The field classifier: a small convolutional net that says what stands on a square or a point.
+
+Trained on patches of many randomised designs of our renderer (``training/``,
+domain randomisation), it knows nothing of any one set's look. For each field
+it sees the field's patch **now** and the same field's patch in a
+**reference** frame whose content is known (the calibration frame, later the
+last accepted board), with what the reference showed there (empty, occupied,
+or no reference), and the lean of a standing thing at that field (how far the
+camera sees its top move per unit of height). It answers
+
+* squares: log-odds of *empty*, *a robot*, *covered* (a hand or an object over it);
+* points: log-odds of *empty*, *a battery*, *covered*, and the battery's
+  printed side up (log-odds; meaningful only for a battery).
+
+Which of the two robot colours a robot has is not the net's business: the
+colours are learned per set at calibration (:mod:`vision.colours`).
+
+Runs with OpenCV's ``cv2.dnn`` from the ONNX files in ``vision/models/``
+(shipped in the package, no download); preparing the input is numpy.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from importlib import resources
+
+import cv2
+import numpy as np
+
+from ..errors import VisionError
+
+REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN = 0, 1, 2
+SQUARE_CLASSES = ("empty", "robot", "covered")
+POINT_CLASSES = ("empty", "battery", "covered")
+MODEL_FILES = {"squares": "squares.onnx", "points": "points.onnx"}
+# The nets' log-odds are divided by this: trained on our renderer, they are surer of themselves than
+# they have a right to be on a set they never saw; a milder confidence turns would-be confident
+# misreads into doubtful fields (which the referee settles), at the cost of fewer claimed frames
+TEMPERATURE = float(os.environ.get("NETZWERK_FIELD_TEMPERATURE", "2.0"))
+N_SCALARS = 4          # reference state one-hot (3) + lean per unit height (1)
+
+# log(v + 8) of every 8-bit value (as a table: the log of a uint8 image is a look-up)
+_LOG = np.log(np.arange(256, dtype=np.float32) + np.float32(8.0))
+
+
+def normalise(patches: np.ndarray, level: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(n, P, P, 3) uint8 -> (n, 3, P, P) float32: log colour relative to the frame's mean log
+    colour per channel (``level``: (3,), or (n, 3) one per patch; computed from these patches
+    when not given), which cancels
+    the light's gain and colour. Returns the array and the level used."""
+    lg = cv2.LUT(patches, _LOG)
+    if level is None:
+        level = lg.reshape(-1, 3).mean(axis=0)
+    lv = np.asarray(level, np.float32)
+    if lv.ndim == 2:                      # one level per patch
+        lv = lv[:, None, None, :]
+    x = (lg - lv).transpose(0, 3, 1, 2)
+    return np.ascontiguousarray(x), level
+
+
+def scalars(ref_state: np.ndarray, lean: np.ndarray) -> np.ndarray:
+    """(n, N_SCALARS) float32: one-hot reference state and the lean."""
+    ref_state = np.asarray(ref_state, int)
+    s = np.zeros((len(ref_state), N_SCALARS), np.float32)
+    s[np.arange(len(ref_state)), ref_state] = 1.0
+    s[:, 3] = np.asarray(lean, np.float32)
+    return s
+
+
+def net_input(now: np.ndarray, ref: np.ndarray | None, level_now: np.ndarray | None = None,
+              level_ref: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(n, 6, P, P): the patches now and in the reference (zeros where there is no reference),
+    and the light level the patches now were normalised with."""
+    a, level = normalise(now, level_now)
+    if ref is None:
+        b = np.zeros_like(a)
+    else:
+        b, _ = normalise(ref, level_ref)
+    return np.ascontiguousarray(np.concatenate([a, b], axis=1)), level
+
+
+@lru_cache(maxsize=None)
+def _model_bytes(kind: str) -> bytes:
+    try:
+        return resources.files("vision.anyset").joinpath("models", MODEL_FILES[kind]).read_bytes()
+    except (FileNotFoundError, OSError) as exc:
+        raise VisionError(f"the field classifier's model file vision/anyset/models/{MODEL_FILES[kind]} is missing: "
+                          f"reinstall the package ({exc})") from None
+
+
+class FieldNet:
+    """The two nets (squares, points), loaded once per process."""
+
+    def __init__(self) -> None:
+        self._nets = {}
+        for kind in MODEL_FILES:
+            buf = np.frombuffer(_model_bytes(kind), np.uint8)
+            net = cv2.dnn.readNetFromONNX(buf)
+            self._nets[kind] = net
+
+    def _run(self, kind: str, x: np.ndarray, s: np.ndarray) -> np.ndarray:
+        net = self._nets[kind]
+        net.setInput(x, "patch")
+        net.setInput(s, "scalars")
+        return np.asarray(net.forward(), np.float64)
+
+    def squares(self, x: np.ndarray, s: np.ndarray) -> np.ndarray:
+        """(36, 3) log-odds (empty, robot, covered)."""
+        return self._run("squares", x, s)
+
+    def points(self, x: np.ndarray, s: np.ndarray) -> np.ndarray:
+        """(49, 4) log-odds (empty, battery, covered) and the printed side's log-odds."""
+        return self._run("points", x, s)
+
+
+_SHARED: FieldNet | None = None
+
+
+def shared_net() -> FieldNet:
+    """One loaded copy per process."""
+    global _SHARED
+    if _SHARED is None:
+        _SHARED = FieldNet()
+    return _SHARED
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)

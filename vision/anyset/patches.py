@@ -1,0 +1,184 @@
+"""Board-aligned patches of every square and point, as the field classifier sees them.
+
+One function of the camera geometry and the frame, shared by the reader and
+by the training data generator (``training/``), so that both cut the very same
+patches:
+
+* a **square patch** covers ``SQUARE_SPAN`` x ``SQUARE_SPAN`` board units
+  around the square's centre at ``PATCH`` x ``PATCH`` pixels (the square, half
+  of each neighbour: a tall piece leaning away from the camera stays inside);
+* a **point patch** covers ``POINT_SPAN`` x ``POINT_SPAN`` around the point at
+  the same pixel size (finer: batteries are small, their printed side smaller).
+
+Each patch is turned so that *up* in the patch is the direction in which
+standing things lean away from the camera at that field (the camera's foot on
+the board plane lies straight below the patch): pieces look the same at every
+field and under every camera rotation, and the lean's length per unit of
+height is passed along (``lean``). The camera is recovered from the plane's
+homography alone (square pixels, principal point in the image centre; the
+focal length from the homography's orthogonality, or a usual lens where the
+view is too straight down to tell, which is exactly where the lean is small
+anyway).
+
+Nothing here knows what a board, a piece or a colour looks like: it is
+geometry only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..geometry import point_coords, square_centers
+
+PATCH = 24                 # pixels per patch side
+SQUARE_SPAN = 2.0          # board units covered by a square patch
+POINT_SPAN = 0.75          # board units covered by a point patch
+DEFAULT_FOCAL = 1.0        # focal length in image widths where the homography cannot tell (straight down)
+
+
+@dataclass(frozen=True)
+class CameraPose:
+    """The camera as the board's homography reveals it (board units)."""
+
+    centre: np.ndarray        # (3,) camera centre; z = height above the board plane
+    focal: float              # pixels
+    focal_known: bool         # False: the view is too straight down to measure it, a usual lens assumed
+
+
+def camera_pose(H: np.ndarray, size: tuple[int, int]) -> CameraPose:
+    """Camera centre from the board->pixel homography, principal point at the image centre."""
+    w, h = size
+    T = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]], np.float64)
+    G = T @ np.asarray(H, np.float64)
+    G = G / np.linalg.norm(G[:, :2])
+    h11, h12, h21, h22, h31, h32 = G[0, 0], G[0, 1], G[1, 0], G[1, 1], G[2, 0], G[2, 1]
+    cands = []
+    d1 = h31 * h32
+    if abs(d1) > 1e-12:
+        cands.append((-(h11 * h12 + h21 * h22) / d1, abs(d1)))
+    d2 = h31 ** 2 - h32 ** 2
+    if abs(d2) > 1e-12:
+        cands.append(((h12 ** 2 + h22 ** 2 - h11 ** 2 - h21 ** 2) / d2, abs(d2)))
+    good = [(f2, wt) for f2, wt in cands if 0.09 * w * w < f2 < 16 * w * w]
+    # the constraints are only informative when the plane is seen at a slant: h31, h32 are the
+    # perspective terms; a straight-down view has them ~0 and any focal length fits
+    slant = float(np.hypot(h31, h32) * w)
+    if good and slant > 0.05:
+        f = float(np.sqrt(sum(f2 * wt for f2, wt in good) / sum(wt for _, wt in good)))
+        known = True
+    else:
+        f = DEFAULT_FOCAL * w
+        known = False
+    K_inv = np.diag([1 / f, 1 / f, 1.0])
+    B = K_inv @ G
+    s = 2.0 / (np.linalg.norm(B[:, 0]) + np.linalg.norm(B[:, 1]))
+    r1, r2, t = B[:, 0] * s, B[:, 1] * s, B[:, 2] * s
+    if t[2] < 0:                       # the board lies in front of the camera
+        r1, r2, t = -r1, -r2, -t
+    r3 = np.cross(r1, r2)
+    R = np.stack([r1, r2, r3], axis=1)
+    U, _, Vt = np.linalg.svd(R)
+    R = U @ Vt
+    C = -R.T @ t
+    if C[2] < 0:                       # board units with z up: the camera is above the board
+        C = C * np.array([1, 1, -1])
+    return CameraPose(C, f, known)
+
+
+def lean_vectors(pose: CameraPose, xy: np.ndarray) -> np.ndarray:
+    """(n, 2) where on the board plane the top of a thing of unit height at ``xy`` appears,
+    relative to its foot, per unit of height (seen from the camera)."""
+    xy = np.asarray(xy, np.float64).reshape(-1, 2)
+    C = pose.centre
+    return (xy - C[:2]) / max(float(C[2]), 1e-6)
+
+
+def _frames(pose: CameraPose, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per field: unit vectors e1 (patch right), e2 (patch up = away from the camera), lean length."""
+    lean = lean_vectors(pose, xy)
+    n = np.linalg.norm(lean, axis=1)
+    e2 = np.where(n[:, None] > 1e-9, lean / np.maximum(n, 1e-12)[:, None], np.array([0.0, 1.0]))
+    e1 = np.stack([e2[:, 1], -e2[:, 0]], axis=1)
+    return e1, e2, n
+
+
+def _offsets(span: float) -> tuple[np.ndarray, np.ndarray]:
+    c = ((np.arange(PATCH) + 0.5) / PATCH - 0.5) * span
+    u = np.broadcast_to(c[None, :], (PATCH, PATCH))        # right
+    v = np.broadcast_to(-c[:, None], (PATCH, PATCH))       # up (row 0 at the top)
+    return u, v
+
+
+class _Group:
+    """Remap tables cutting one kind of patch (squares or points) out of a frame."""
+
+    def __init__(self, H: np.ndarray, size: tuple[int, int], centres: np.ndarray, e1, e2, span: float) -> None:
+        u, v = _offsets(span)
+        bx = centres[:, 0, None, None] + u[None] * e1[:, 0, None, None] + v[None] * e2[:, 0, None, None]
+        by = centres[:, 1, None, None] + u[None] * e1[:, 1, None, None] + v[None] * e2[:, 1, None, None]
+        pts = np.stack([bx.ravel(), by.ravel(), np.ones(bx.size)], axis=0)
+        q = np.asarray(H, np.float64) @ pts
+        px, py = q[0] / q[2], q[1] / q[2]
+        # image pixels per patch pixel: shrink the frame first by a whole factor (an area average,
+        # whose whole-factor path is fast), so that the remap samples at most ~1.5 source pixels per
+        # patch pixel (no aliasing of fine print or noise)
+        step = np.hypot(np.diff(px.reshape(-1, PATCH), axis=1), np.diff(py.reshape(-1, PATCH), axis=1))
+        per = float(np.median(step))
+        self.factor = max(1, int(np.ceil(per / 1.5 - 1e-9)))
+        k = self.factor
+        w, h = size
+        x0 = int(max(0, np.floor(px.min()) - 2))
+        y0 = int(max(0, np.floor(py.min()) - 2))
+        x1 = int(min(w, np.ceil(px.max()) + 3))
+        y1 = int(min(h, np.ceil(py.max()) + 3))
+        if x1 <= x0 + k or y1 <= y0 + k:
+            x0, y0, x1, y1 = 0, 0, w, h
+        x1 = x0 + (x1 - x0) // k * k          # a whole number of k x k cells
+        y1 = y0 + (y1 - y0) // k * k
+        self.roi = (x0, y0, x1, y1)
+        self.small = ((x1 - x0) // k, (y1 - y0) // k)
+        mx = (px - x0 + 0.5) / k - 0.5
+        my = (py - y0 + 0.5) / k - 0.5
+        n = centres.shape[0]
+        self.mapx = mx.reshape(n * PATCH, PATCH).astype(np.float32)
+        self.mapy = my.reshape(n * PATCH, PATCH).astype(np.float32)
+        self.n = n
+        self.inside = (px >= 0) & (px <= w - 1) & (py >= 0) & (py <= h - 1)
+
+    def cut(self, image: np.ndarray) -> np.ndarray:
+        x0, y0, x1, y1 = self.roi
+        roi = image[y0:y1, x0:x1]
+        if self.factor > 1:
+            roi = cv2.resize(roi, self.small, interpolation=cv2.INTER_AREA)
+        out = cv2.remap(roi, self.mapx, self.mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return out.reshape(self.n, PATCH, PATCH, -1)
+
+
+class PatchCutter:
+    """Cuts the 36 square patches and 49 point patches of a frame for one camera set-up."""
+
+    def __init__(self, H: np.ndarray, size: tuple[int, int]) -> None:
+        self.H = np.asarray(H, np.float64)
+        self.size = (int(size[0]), int(size[1]))
+        self.pose = camera_pose(self.H, self.size)
+        sq, pt = square_centers(), point_coords()
+        e1, e2, self.square_lean = _frames(self.pose, sq)
+        self._squares = _Group(self.H, self.size, sq, e1, e2, SQUARE_SPAN)
+        self.square_axes = np.stack([e1, e2], axis=1)          # (36, 2, 2): patch right / up in board units
+        e1, e2, self.point_lean = _frames(self.pose, pt)
+        self._points = _Group(self.H, self.size, pt, e1, e2, POINT_SPAN)
+        self.point_axes = np.stack([e1, e2], axis=1)
+
+    def squares(self, image: np.ndarray) -> np.ndarray:
+        """(36, PATCH, PATCH, 3) uint8."""
+        return self._squares.cut(image)
+
+    def points(self, image: np.ndarray) -> np.ndarray:
+        """(49, PATCH, PATCH, 3) uint8."""
+        return self._points.cut(image)
+
+    def cut(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.squares(image), self.points(image)

@@ -1,0 +1,201 @@
+"""Reading frames with a calibration: fast, honest, never silently wrong.
+
+Per frame (:meth:`BoardReader.read`): the 36 square and 49 point patches are
+cut (:mod:`vision.patches`), the field classifier compares each with the
+reference board (:mod:`vision.fields`), a robot's colour is told by the set's
+two colours (:mod:`vision.colours`), and every field gets a probability. A
+field the classifier is unsure of (a piece hidden behind a tall robot, a
+glare spot, a colour unlike both robot colours) is *doubtful*, never guessed:
+the frame is then not readable and the reason names the fields; the referee
+settles them with the rules or asks.
+
+Frame-level refusals: a hand or an object over the board (fields covered), a
+board that is not where the calibration put it (the fields' structure no
+longer matches the reference: camera or board moved; markers find a nudged
+board again), a black or blank frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from .calibration import Calibration, blank_reason, check_image, locate_board
+from ..errors import VisionError
+from .fields import FieldLook, look
+from ..geometry import point_name, square_name
+from ..layout import BoardLayout, POINT_STATES, SQUARE_STATES
+from .patches import PatchCutter
+from ..reading import BoardReading, unreadable
+
+MIN_ALIGNMENT = 0.4          # fields' structure matching the reference below this: the board moved
+MAX_NUDGE = 1.5              # squares: a board found again farther than this from the calibration's is not a nudge
+OCCLUDED_BOARD = 0.02        # share of the fields covered (a hand, an object) at which the board counts as covered
+COVERED = 0.5                # a field covered with at least this probability
+SIDE_SURE = 0.9              # P(printed) at which a battery's side is told
+LEARN_COLOUR_RATE = 0.2      # how far an accepted board moves the robot colours
+ALIGN_QUANTILE = 0.7         # most fields are as in the reference (a turn moves a few pieces)
+
+
+class BoardReader:
+    """Reads frames of one camera set-up.
+
+    ``min_confidence``: a field whose chosen state has a lower probability is
+    reported as low-confidence (and the frame as not readable). ``adapt``:
+    follow slow light changes: each board the caller confirms (``learn_bare``)
+    becomes the reference and nudges the robot colours.
+    """
+
+    def __init__(self, calibration: Calibration, *, min_confidence: float = 0.98, adapt: bool = True, **_ignored) -> None:
+        if not isinstance(calibration, Calibration):
+            raise VisionError("BoardReader needs a Calibration (see vision.calibration.calibrate / Calibration.load)")
+        self._cal = calibration
+        self.min_confidence = float(min_confidence)
+        self.adapt = adapt
+        self._cutter = PatchCutter(calibration.H, calibration.image_size)
+
+    @property
+    def calibration(self) -> Calibration:
+        """The calibration as adapted so far (save it to keep the adaptation)."""
+        return self._cal
+
+    # -- learning from confirmed boards ------------------------------------------
+    def learn_bare(self, image: np.ndarray, layout: BoardLayout) -> int:
+        """Take a frame the caller knows shows ``layout`` (an accepted turn) as the new reference.
+
+        Every field not covered by a hand joins the reference with its known
+        content, and the robot colours move a little towards this frame's
+        (when ``adapt``). Returns the number of fields taken (0 when the frame
+        is blank, the wrong size or not a layout).
+        """
+        if not isinstance(layout, BoardLayout):
+            return 0
+        try:
+            image = check_image(image, self._cal.image_size)
+        except VisionError:
+            return 0
+        if blank_reason(image):
+            return 0
+        fl = look(self._cutter, image, self._cal.reference)
+        if self._alignment(fl) < MIN_ALIGNMENT:
+            return 0
+        take_s = fl.squares[:, 2] < COVERED
+        take_p = fl.points[:, 2] < COVERED
+        ref = self._cal.reference.updated(fl.square_patches, fl.point_patches, fl.level, layout, take_s, take_p)
+        colours = self._cal.colours
+        robots = [q for q in range(36) if layout.squares[q].value != "empty" and take_s[q]]
+        if self.adapt and robots:
+            desc = colours.describe(fl.x_squares[robots], self._cutter.square_lean[robots])
+            is_white = np.array([layout.squares[q].value == "white" for q in robots])
+            colours = colours.adapted(desc, is_white, LEARN_COLOUR_RATE)
+        self._cal = replace(self._cal, reference=ref, colours=colours)
+        return int(take_s.sum() + take_p.sum())
+
+    learn = learn_bare
+
+    # -- the board moved ------------------------------------------------------------
+    def relocate(self, image: np.ndarray) -> bool:
+        """Find the board again by its markers (camera nudged). True if the homography changed."""
+        return self._find_again(image)[0]
+
+    def _find_again(self, image: np.ndarray) -> tuple[bool, str | None]:
+        """(found and taken, why not taken when the markers were found too far away)."""
+        if self._cal.method != "markers":
+            return False, None
+        image = check_image(image, self._cal.image_size)
+        try:
+            H, _, _ = locate_board(image, None, self._cal.marker_side)
+        except VisionError:
+            return False, None
+        found = self._cal.with_homography(H)
+        before, after = self._cal.corners_px, found.corners_px
+        square_px = float(np.mean(np.linalg.norm(before - np.roll(before, 1, axis=0), axis=1))) / 6
+        moved = float(np.mean(np.linalg.norm(after - before, axis=1))) / max(square_px, 1e-6)
+        if moved > MAX_NUDGE:
+            return False, (f"the corner markers show the board {moved:.1f} squares from where the calibration "
+                           f"put it: the camera was moved, or the calibration is from another camera set-up; "
+                           f"calibrate again")
+        self._cal = found
+        self._cutter = PatchCutter(found.H, found.image_size)
+        return True, None
+
+    # -- the hot path -------------------------------------------------------------------
+    def read(self, image: np.ndarray) -> BoardReading:
+        image = check_image(image, self._cal.image_size)
+        why = blank_reason(image)
+        if why:
+            return unreadable(why)
+        fl = look(self._cutter, image, self._cal.reference)
+        alignment = self._alignment(fl)
+        if alignment < MIN_ALIGNMENT and self._cal.method == "markers":
+            found, too_far = self._find_again(image)
+            if found:
+                fl = look(self._cutter, image, self._cal.reference)
+                alignment = self._alignment(fl)
+            elif too_far:
+                return unreadable(too_far, alignment=alignment)
+        return self._reading(fl, alignment)
+
+    def _alignment(self, fl: FieldLook) -> float:
+        """How well the fields' structure matches the reference's (1: the board is where it was)."""
+        ref = self._cal.reference
+        now = np.concatenate([fl.square_patches, fl.point_patches]).astype(np.float32).mean(axis=3)
+        was = np.concatenate([ref.squares, ref.points]).astype(np.float32).mean(axis=3)
+        a = now - now.mean(axis=(1, 2), keepdims=True)
+        b = was - was.mean(axis=(1, 2), keepdims=True)
+        ncc = (a * b).sum(axis=(1, 2)) / np.sqrt((a * a).sum(axis=(1, 2)) * (b * b).sum(axis=(1, 2)) + 1e-6)
+        return float(np.quantile(ncc, ALIGN_QUANTILE))
+
+    def _reading(self, fl: FieldLook, alignment: float) -> BoardReading:
+        colours = self._cal.colours
+        desc = colours.describe(fl.x_squares, self._cutter.square_lean)
+        llr = np.clip(colours.llr(desc), -30, 30)
+        pw_given_robot = 1.0 / (1.0 + np.exp(-llr))
+        pe, pr, pc = fl.squares[:, 0], fl.squares[:, 1], fl.squares[:, 2]
+        seen = np.maximum(pe + pr, 1e-12)
+        sp = np.stack([pe / seen, pr / seen * pw_given_robot, pr / seen * (1 - pw_given_robot)], axis=1)
+        sp = (1 - pc)[:, None] * sp + pc[:, None] / 3
+        qe, qb, qc = fl.points[:, 0], fl.points[:, 1], fl.points[:, 2]
+        seen_p = np.maximum(qe + qb, 1e-12)
+        pp = np.stack([qe / seen_p, qb / seen_p], axis=1)
+        pp = (1 - qc)[:, None] * pp + qc[:, None] / 2
+        printed = np.where(pp[:, 1] > 0.5, fl.printed, np.nan)
+        side_why = tuple(None if not (pp[i, 1] > 0.5) or not (1 - SIDE_SURE < fl.printed[i] < SIDE_SURE)
+                         else "the camera cannot tell the side" for i in range(49))
+        covered_s = np.flatnonzero(pc >= COVERED)
+        covered_p = np.flatnonzero(qc >= COVERED)
+        occluded = (len(covered_s) + len(covered_p)) / 85.0
+        sconf = sp.max(axis=1)
+        pconf = pp.max(axis=1)
+        low_s = tuple(int(i) for i in np.flatnonzero(sconf < self.min_confidence))
+        low_p = tuple(int(i) for i in np.flatnonzero(pconf < self.min_confidence))
+        common = dict(
+            square_probs=sp, point_probs=pp, low_confidence_squares=low_s, low_confidence_points=low_p,
+            occluded_fraction=occluded, alignment=alignment, printed_probs=printed, side_unknown_why=side_why,
+        )
+        if alignment < MIN_ALIGNMENT:
+            hint = (" and the corner markers were not found again" if self._cal.method == "markers"
+                    else "; calibrate again")
+            return unreadable(
+                f"the board is not where the calibration expects it (its fields match {max(alignment, 0):.0%}): "
+                f"camera or board moved, board not in view, or a calibration from another set-up{hint}", **common)
+        if occluded > OCCLUDED_BOARD:
+            names = [square_name(i) for i in covered_s] + [point_name(i) for i in covered_p]
+            return unreadable(
+                f"something covers the board at {', '.join(names[:6])}{' ...' if len(names) > 6 else ''}: "
+                "a hand or an object over the board?", **common)
+        if low_s or low_p:
+            names = [square_name(i) for i in low_s] + [point_name(i) for i in low_p]
+            return unreadable("low confidence at " + ", ".join(names[:12]) + (" ..." if len(names) > 12 else ""),
+                              **common)
+        layout = BoardLayout(
+            tuple(SQUARE_STATES[i] for i in sp.argmax(axis=1).tolist()),
+            tuple(POINT_STATES[i] for i in pp.argmax(axis=1).tolist()),
+        )
+        return BoardReading(
+            layout=layout, square_probs=sp, point_probs=pp,
+            square_confidence=tuple(sconf.tolist()), point_confidence=tuple(pconf.tolist()),
+            readable=True, occluded_fraction=occluded, alignment=alignment,
+            printed_probs=printed, side_unknown_why=side_why,
+        )

@@ -1,0 +1,117 @@
+"""The last board the reader knows: every field's patch in a frame whose content is known.
+
+At calibration that is the calibration frame itself (the start position, or
+any position the caller names); during a game the companion hands the reader
+each accepted board (``BoardReader.learn_bare``), so the reference follows the
+light and shows each field as it last looked in a known state. The field
+classifier compares each field now with it: a square that looks just as it did
+when it was known empty is empty, under any print, colour or texture.
+
+Kept in the calibration file as one PNG of the patches (inside the JSON).
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN
+from ..layout import BoardLayout, PointState, SquareState
+from .patches import PATCH
+
+
+@dataclass(frozen=True, eq=False)
+class Reference:
+    """Patches of the 36 squares and 49 points as last known, what each showed, and the light level
+    (mean log colour) of the frame each patch was cut from."""
+
+    squares: np.ndarray            # (36, P, P, 3) uint8
+    points: np.ndarray             # (49, P, P, 3) uint8
+    square_state: np.ndarray       # (36,) REF_EMPTY / REF_OCCUPIED / REF_UNKNOWN
+    point_state: np.ndarray        # (49,)
+    square_level: np.ndarray       # (36, 3)
+    point_level: np.ndarray        # (49, 3)
+
+    @classmethod
+    def from_frame(cls, squares: np.ndarray, points: np.ndarray, level: np.ndarray, layout: BoardLayout,
+                   unknown_squares=(), unknown_points=()) -> "Reference":
+        ss = np.array([REF_EMPTY if s is SquareState.EMPTY else REF_OCCUPIED for s in layout.squares])
+        ps = np.array([REF_EMPTY if p is PointState.EMPTY else REF_OCCUPIED for p in layout.points])
+        ss[list(unknown_squares)] = REF_UNKNOWN
+        ps[list(unknown_points)] = REF_UNKNOWN
+        lv = np.asarray(level, np.float32).reshape(1, 3)
+        return cls(squares.copy(), points.copy(), ss, ps, np.repeat(lv, 36, 0), np.repeat(lv, 49, 0))
+
+    def updated(self, squares: np.ndarray, points: np.ndarray, level: np.ndarray, layout: BoardLayout,
+                take_squares: np.ndarray, take_points: np.ndarray) -> "Reference":
+        """The reference with the fields ``take_*`` (boolean) replaced by this frame's, known to show ``layout``."""
+        new = Reference.from_frame(squares, points, level, layout)
+        ts, tp = np.asarray(take_squares, bool), np.asarray(take_points, bool)
+        return Reference(
+            np.where(ts[:, None, None, None], new.squares, self.squares),
+            np.where(tp[:, None, None, None], new.points, self.points),
+            np.where(ts, new.square_state, self.square_state),
+            np.where(tp, new.point_state, self.point_state),
+            np.where(ts[:, None], new.square_level, self.square_level),
+            np.where(tp[:, None], new.point_level, self.point_level),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Reference):
+            return NotImplemented
+        return all(np.array_equal(a, b) for a, b in zip(self._arrays(), other._arrays()))
+
+    def __hash__(self) -> int:
+        return hash(self.squares.tobytes()[:4096])
+
+    def _arrays(self) -> tuple[np.ndarray, ...]:
+        return (self.squares, self.points, self.square_state, self.point_state,
+                np.round(self.square_level, 6), np.round(self.point_level, 6))
+
+    # -- files -----------------------------------------------------------------
+    def to_json(self) -> dict:
+        tiles = np.concatenate([self.squares.reshape(-1, PATCH, 3), self.points.reshape(-1, PATCH, 3)], axis=0)
+        ok, png = cv2.imencode(".png", tiles)
+        if not ok:  # pragma: no cover - PNG encoding of a uint8 image does not fail
+            raise ValueError("cannot encode the reference patches")
+        return {
+            "patch": PATCH,
+            "patches_png": base64.b64encode(png.tobytes()).decode("ascii"),
+            "square_state": [int(v) for v in self.square_state],
+            "point_state": [int(v) for v in self.point_state],
+            "square_level": np.round(self.square_level, 6).tolist(),
+            "point_level": np.round(self.point_level, 6).tolist(),
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> "Reference":
+        """Raises ValueError naming what is wrong."""
+        if not isinstance(data, dict):
+            raise ValueError("the reference board is not an object")
+        if data.get("patch") != PATCH:
+            raise ValueError(f"the reference patches are {data.get('patch')!r} px, this program uses {PATCH}")
+        try:
+            png = base64.b64decode(str(data["patches_png"]), validate=True)
+            ss = np.array(data["square_state"], int)
+            ps = np.array(data["point_state"], int)
+            sl = np.array(data["square_level"], np.float32)
+            pl = np.array(data["point_level"], np.float32)
+        except KeyError as exc:
+            raise ValueError(f"the reference board lacks {exc.args[0]!r}") from None
+        except (ValueError, TypeError):
+            raise ValueError("the reference board holds malformed values") from None
+        img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+        if img is None or img.shape != (85 * PATCH, PATCH, 3):
+            raise ValueError("the reference patches are unreadable or have the wrong size")
+        if ss.shape != (36,) or ps.shape != (49,) or sl.shape != (36, 3) or pl.shape != (49, 3):
+            raise ValueError("the reference board's states or levels have the wrong shape")
+        if not (set(ss.tolist()) | set(ps.tolist())) <= {REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN}:
+            raise ValueError("the reference board holds an unknown field state")
+        if not (np.all(np.isfinite(sl)) and np.all(np.isfinite(pl))):
+            raise ValueError("the reference board's light levels hold non-numbers")
+        sq = img[: 36 * PATCH].reshape(36, PATCH, PATCH, 3).copy()
+        pt = img[36 * PATCH:].reshape(49, PATCH, PATCH, 3).copy()
+        return cls(sq, pt, ss, ps, sl, pl)
