@@ -145,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(f"vision-dev: skipped ({DEV} is not there)")
 
+    if a.n <= 0:
+        return 0
     seeds = list(range(a.base, a.base + a.n))
     res = run(one_render, seeds)
     good = [r for r in res if _ok(r)]
