@@ -35,7 +35,7 @@ from .appearance import (
     square_windows,
     window_mass,
 )
-from .errors import BadCorners, BadImage, CalibrationError, MarkersNotFound
+from .errors import BadCorners, BadImage, CalibrationError, MarkersNotFound, VisionError
 from .features import Features, features, field_mask, rectify
 from .geometry import CORNER_NAMES, FIELD_CORNERS, point_coords, point_name, square_centers, square_name
 from .layout import BoardLayout, PointState, SquareState
@@ -93,12 +93,7 @@ class Calibration:
         return {"format": FORMAT, "version": VERSION, **d}
 
     def save(self, path: str | Path) -> Path:
-        path = Path(path)
-        try:
-            path.write_text(json.dumps(self.to_json(), indent=1))
-        except OSError as exc:
-            raise CalibrationError(f"cannot write calibration file {str(path)!r}: {exc.strerror or exc}") from None
-        return path
+        return write_calibration_file(path, self.to_json())
 
     @classmethod
     def from_json(cls, data: object, source: str = "calibration") -> "Calibration":
@@ -168,18 +163,55 @@ class Calibration:
 
     @classmethod
     def load(cls, path: str | Path) -> "Calibration":
-        path = Path(path)
-        try:
-            text = path.read_text()
-        except FileNotFoundError:
-            raise CalibrationError(f"calibration file {str(path)!r} does not exist") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CalibrationError(f"cannot read calibration file {str(path)!r}: {exc}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise CalibrationError(f"calibration file {str(path)!r} is corrupt (not JSON: {exc.msg} at line {exc.lineno})") from None
-        return cls.from_json(data, source=f"calibration file {str(path)!r}")
+        return cls.from_json(read_calibration_file(path), source=f"calibration file {str(path)!r}")
+
+
+def write_calibration_file(path: str | Path, data: dict) -> Path:
+    """Write a calibration's JSON, or :class:`CalibrationError` naming why not."""
+    path = Path(path)
+    try:
+        path.write_text(json.dumps(data, indent=1))
+    except OSError as exc:
+        raise CalibrationError(f"cannot write calibration file {str(path)!r}: {exc.strerror or exc}") from None
+    return path
+
+
+def read_calibration_file(path: str | Path) -> object:
+    """The parsed JSON of a calibration file, or :class:`CalibrationError` (missing, a folder, unreadable, not JSON)."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        raise CalibrationError(f"calibration file {str(path)!r} does not exist") from None
+    except IsADirectoryError:
+        raise CalibrationError(f"calibration file {str(path)!r} is a folder, not a file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CalibrationError(f"cannot read calibration file {str(path)!r}: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CalibrationError(f"calibration file {str(path)!r} is corrupt (not JSON: {exc.msg} at line {exc.lineno})") from None
+
+
+def found_again(calibration: "Calibration", image: np.ndarray, max_nudge: float):
+    """A marker calibration moved to where its markers are now: (the moved calibration or None,
+    why it was not taken when the markers were found farther than ``max_nudge`` squares away)."""
+    if calibration.method != "markers":
+        return None, None
+    image = check_image(image, calibration.image_size)
+    try:
+        H, _, _ = locate_board(image, None, calibration.marker_side)
+    except VisionError:
+        return None, None
+    found = calibration.with_homography(H)
+    before, after = calibration.corners_px, found.corners_px
+    square_px = float(np.mean(np.linalg.norm(before - np.roll(before, 1, axis=0), axis=1))) / 6
+    moved = float(np.mean(np.linalg.norm(after - before, axis=1))) / max(square_px, 1e-6)
+    if moved > max_nudge:
+        return None, (f"the corner markers show the board {moved:.1f} squares from where the calibration "
+                      f"put it: the camera was moved, or the calibration is from another camera set-up; "
+                      f"calibrate again")
+    return found, None
 
 
 def _mat(H: np.ndarray) -> tuple[tuple[float, ...], ...]:

@@ -66,6 +66,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .calibration import check_image
 from .errors import BadImage, CalibrationError
 
 __all__ = ["GridFit", "find_grid", "rotations", "grid_points"]
@@ -254,20 +255,9 @@ def _outside(pts: np.ndarray, w: int, h: int) -> str:
 
 
 def _check_image(image: object) -> np.ndarray:
-    if not isinstance(image, np.ndarray):
-        raise BadImage(f"a frame must be a numpy image, not {type(image).__name__}")
-    if image.size == 0:
-        raise BadImage("the frame is empty (0 pixels)")
-    if image.dtype != np.uint8:
-        raise BadImage(f"the frame has pixel type {image.dtype}: expected 8-bit (uint8)")
-    if image.ndim == 2:
-        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    elif image.ndim == 3 and image.shape[2] == 4:
-        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-    elif image.ndim == 3 and image.shape[2] == 1:
-        image = cv2.cvtColor(image[:, :, 0], cv2.COLOR_GRAY2BGR)
-    elif not (image.ndim == 3 and image.shape[2] == 3):
-        raise BadImage(f"the frame has shape {image.shape}: expected height x width x 3 (colour)")
+    if isinstance(image, np.ndarray) and image.ndim == 3 and image.shape[2] == 1:
+        image = image[:, :, 0]
+    image = check_image(image)
     h, w = image.shape[:2]
     if w < 160 or h < 120:
         raise BadImage(f"the frame is {w}x{h}: too small to find a board in (at least 160x120)")

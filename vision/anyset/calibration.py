@@ -25,7 +25,6 @@ layout (named), two robot colours that cannot be told apart.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -41,7 +40,9 @@ from ..calibration import (
     check_white_side,
     homography_from_corners,
     locate_board,
+    read_calibration_file,
     white_side_of,
+    write_calibration_file,
 )
 from ..errors import BadImage, CalibrationError, MarkersNotFound
 from .fields import look
@@ -94,12 +95,7 @@ class Calibration:
                 "colours": self.colours.to_json()}
 
     def save(self, path: str | Path) -> Path:
-        path = Path(path)
-        try:
-            path.write_text(json.dumps(self.to_json(), indent=1))
-        except OSError as exc:
-            raise CalibrationError(f"cannot write calibration file {str(path)!r}: {exc.strerror or exc}") from None
-        return path
+        return write_calibration_file(path, self.to_json())
 
     @classmethod
     def from_json(cls, data: object, source: str = "calibration") -> "Calibration":
@@ -135,20 +131,7 @@ class Calibration:
 
     @classmethod
     def load(cls, path: str | Path) -> "Calibration":
-        path = Path(path)
-        try:
-            text = path.read_text()
-        except FileNotFoundError:
-            raise CalibrationError(f"calibration file {str(path)!r} does not exist") from None
-        except IsADirectoryError:
-            raise CalibrationError(f"calibration file {str(path)!r} is a folder, not a file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CalibrationError(f"cannot read calibration file {str(path)!r}: {exc}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise CalibrationError(f"calibration file {str(path)!r} is corrupt (not JSON: {exc.msg} at line {exc.lineno})") from None
-        return cls.from_json(data, source=f"calibration file {str(path)!r}")
+        return cls.from_json(read_calibration_file(path), source=f"calibration file {str(path)!r}")
 
 
 # -- localisation -----------------------------------------------------------------

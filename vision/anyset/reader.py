@@ -21,7 +21,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from .calibration import Calibration, blank_reason, check_image, locate_board
+from ..calibration import found_again
+from .calibration import Calibration, blank_reason, check_image
 from ..errors import VisionError
 from .fields import FieldLook, look
 from ..geometry import point_name, square_name
@@ -101,21 +102,9 @@ class BoardReader:
 
     def _find_again(self, image: np.ndarray) -> tuple[bool, str | None]:
         """(found and taken, why not taken when the markers were found too far away)."""
-        if self._cal.method != "markers":
-            return False, None
-        image = check_image(image, self._cal.image_size)
-        try:
-            H, _, _ = locate_board(image, None, self._cal.marker_side)
-        except VisionError:
-            return False, None
-        found = self._cal.with_homography(H)
-        before, after = self._cal.corners_px, found.corners_px
-        square_px = float(np.mean(np.linalg.norm(before - np.roll(before, 1, axis=0), axis=1))) / 6
-        moved = float(np.mean(np.linalg.norm(after - before, axis=1))) / max(square_px, 1e-6)
-        if moved > MAX_NUDGE:
-            return False, (f"the corner markers show the board {moved:.1f} squares from where the calibration "
-                           f"put it: the camera was moved, or the calibration is from another camera set-up; "
-                           f"calibrate again")
+        found, too_far = found_again(self._cal, image, MAX_NUDGE)
+        if found is None:
+            return False, too_far
         self._cal = found
         self._cutter = PatchCutter(found.H, found.image_size)
         return True, None
