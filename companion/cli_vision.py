@@ -92,6 +92,8 @@ def _check_calibration_out(out: str, image: str) -> str | None:
         return f"--out {out!r} is the input image: give another file name for the calibration"
     if p.is_dir():
         return f"--out {out!r} is a folder: give a file name, e.g. cal.json"
+    if p.exists() and not p.is_file():
+        return f"--out {out!r} is not a regular file (a pipe or a device?): give a file name, e.g. cal.json"
     if p.exists():
         try:
             data = json.loads(p.read_text())

@@ -155,3 +155,15 @@ def test_missing_image_and_bad_colours_file(photos, capsys, tmp_path):
                              "--colours-from", tmp_path / "missing.json")
     assert code == 2 and "does not exist" in err
     assert not (tmp_path / "c.json").exists()
+
+
+def test_a_pipe_is_neither_read_nor_written(photos, capsys, tmp_path):
+    """A FIFO as --out or --colours-from is refused at once (reading one would block)."""
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, out, err = calibrate(capsys, "--image", photos["start"], "--out", fifo)
+    assert code == 2 and "not a regular file" in err
+    code, out, err = calibrate(capsys, "--image", photos["start"], "--out", tmp_path / "c.json", "--colours-from", fifo)
+    assert code == 2 and "not a regular file" in err

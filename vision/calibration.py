@@ -179,6 +179,8 @@ def write_calibration_file(path: str | Path, data: dict) -> Path:
 def read_calibration_file(path: str | Path) -> object:
     """The parsed JSON of a calibration file, or :class:`CalibrationError` (missing, a folder, unreadable, not JSON)."""
     path = Path(path)
+    if path.exists() and not path.is_file() and not path.is_dir():
+        raise CalibrationError(f"calibration file {str(path)!r} is not a regular file (a pipe or a device?)")
     try:
         text = path.read_text()
     except FileNotFoundError:
