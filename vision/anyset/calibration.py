@@ -227,7 +227,7 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side
         if model.separation < MIN_SEPARATION:
             raise CalibrationError(
                 f"the two robot colours cannot be told apart on this frame (separation {model.separation:.1f}, "
-                f"at least {MIN_SEPARATION:.0f} needed): is each player's robots' colour the same, and the light even?")
+                f"at least {MIN_SEPARATION:.1f} needed): is each player's robots' colour the same, and the light even?")
     else:
         model = colours
     reference = Reference.from_frame(fl.square_patches, fl.point_patches, fl.level, expected)

@@ -28,7 +28,9 @@ HEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.45)   # board units: candidate heights of the p
 RADII = (0.12, 0.2, 0.28)               # board units: candidate discs the colour is taken from
 SPREAD_FLOOR = 0.06                     # log units: no colour is sharper than this (noise, JPEG, light drift)
 DOF = 4.0                               # Student-t tails
-MIN_SEPARATION = 2.5                    # Mahalanobis distance between the two colours below which they cannot be told apart
+MIN_SEPARATION = 1.5                    # Mahalanobis distance between the two colours below which they cannot be told apart
+SHADE = 0.25                            # log units: how much a robot's brightness varies with where it stands
+                                        # (a shadow across the board, the lamp's fall-off), on top of the spread
 
 
 @lru_cache(maxsize=4096)
@@ -44,12 +46,19 @@ def _disc_mask(offset_up: float, radius: float) -> np.ndarray:
 
 def descriptors(x_now: np.ndarray, lean: np.ndarray, height: float, radius: float = RADII[1]) -> np.ndarray:
     """(n, 3) colour of what stands on each square: ``x_now`` (n, 3, P, P) normalised log colour
-    of the square patches, ``lean`` (n,) the lean per unit height there."""
-    out = np.empty((len(x_now), 3))
-    for i in range(len(x_now)):
-        m = _disc_mask(round(min(float(lean[i]) * height, 0.45), 3), radius)
-        out[i] = np.median(x_now[i][:, m], axis=1)
-    return out
+    of the square patches, ``lean`` (n,) the lean per unit height there. The median over each
+    square's disc, all squares at once: the pixels outside a disc sort to the end."""
+    n = len(x_now)
+    if n == 0:
+        return np.empty((0, 3))
+    masks = np.stack([_disc_mask(round(min(float(lean[i]) * height, 0.45), 3), radius) for i in range(n)])
+    flat = masks.reshape(n, -1)
+    v = np.where(flat[:, None, :], x_now.reshape(n, 3, -1), np.inf)
+    v.sort(axis=2)
+    count = flat.sum(axis=1)
+    lo = ((count - 1) // 2)[:, None, None]
+    hi = (count // 2)[:, None, None]
+    return 0.5 * (np.take_along_axis(v, lo, axis=2) + np.take_along_axis(v, hi, axis=2))[:, :, 0]
 
 
 @dataclass(frozen=True)
@@ -69,36 +78,43 @@ class ColourModel:
             for r in RADII:
                 d = descriptors(x_now[white + black], lean[white + black], h, r)
                 dw, db = d[: len(white)], d[len(white):]
-                spread = _spread(dw, db)
-                sep = float(np.linalg.norm((np.median(dw, 0) - np.median(db, 0)) / spread))
-                if best is None or sep > best[0]:
-                    best = (sep, h, r, np.median(dw, 0), np.median(db, 0), spread)
-        _, h, r, mw, mb, spread = best
-        return cls(tuple(float(v) for v in mw), tuple(float(v) for v in mb), tuple(float(v) for v in spread), float(h), float(r))
+                model = cls(tuple(float(v) for v in np.median(dw, 0)), tuple(float(v) for v in np.median(db, 0)),
+                            tuple(float(v) for v in _spread(dw, db)), float(h), float(r))
+                if best is None or model.separation > best.separation:
+                    best = model
+        return best
 
     def describe(self, x_now: np.ndarray, lean: np.ndarray) -> np.ndarray:
         """The descriptors of the squares' patches, the way this model was fitted."""
         return descriptors(x_now, lean, self.height, self.radius)
 
+    def _cov_inv(self) -> np.ndarray:
+        """Inverse covariance of a colour: the per-channel spread, plus a shared brightness term
+        (the same factor on all three channels: light and shade), so that a robot in a shadow
+        still has its colour, while two colours of one hue that differ only in brightness
+        (ivory and black) still differ by much more than a shadow does."""
+        s = np.array(self.spread)
+        one = np.ones(3)
+        return np.linalg.inv(np.diag(s ** 2) + SHADE ** 2 * np.outer(one, one))
+
+    def _dist2(self, desc: np.ndarray, mean: tuple[float, float, float]) -> np.ndarray:
+        d = desc - np.array(mean)
+        return np.einsum("ni,ij,nj->n", d, self._cov_inv(), d)
+
     @property
     def separation(self) -> float:
-        return float(np.linalg.norm((np.array(self.white) - np.array(self.black)) / np.array(self.spread)))
+        d = np.array(self.white) - np.array(self.black)
+        return float(np.sqrt(d @ self._cov_inv() @ d))
 
     def llr(self, desc: np.ndarray) -> np.ndarray:
         """log P(colour | White) - log P(colour | Black) for each descriptor (n, 3)."""
-        s = np.array(self.spread)
-        zw = ((desc - np.array(self.white)) / s) ** 2
-        zb = ((desc - np.array(self.black)) / s) ** 2
-        lw = -0.5 * (DOF + 1) * np.log1p(zw / DOF)
-        lb = -0.5 * (DOF + 1) * np.log1p(zb / DOF)
-        return (lw - lb).sum(axis=1)
+        lw = -0.5 * (DOF + 3) * np.log1p(self._dist2(desc, self.white) / DOF)
+        lb = -0.5 * (DOF + 3) * np.log1p(self._dist2(desc, self.black) / DOF)
+        return lw - lb
 
     def fit_distance(self, desc: np.ndarray) -> np.ndarray:
-        """How far each descriptor lies from the nearer of the two colours (in spreads, rms over channels)."""
-        s = np.array(self.spread)
-        dw = np.sqrt((((desc - np.array(self.white)) / s) ** 2).mean(axis=1))
-        db = np.sqrt((((desc - np.array(self.black)) / s) ** 2).mean(axis=1))
-        return np.minimum(dw, db)
+        """How far each descriptor lies from the nearer of the two colours (Mahalanobis, per channel)."""
+        return np.sqrt(np.minimum(self._dist2(desc, self.white), self._dist2(desc, self.black)) / 3)
 
     def adapted(self, desc: np.ndarray, is_white: np.ndarray, rate: float) -> "ColourModel":
         """Means moved a little towards what an accepted board showed (the light drifts)."""
