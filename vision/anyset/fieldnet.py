@@ -82,6 +82,15 @@ def net_input(now: np.ndarray, ref: np.ndarray | None, level_now: np.ndarray | N
 
 @lru_cache(maxsize=None)
 def _model_bytes(kind: str) -> bytes:
+    folder = os.environ.get("NETZWERK_FIELD_MODELS")    # models being tried out (docs/readme-training.md)
+    if folder:
+        path = os.path.join(folder, MODEL_FILES[kind])
+        try:
+            with open(path, "rb") as fh:
+                return fh.read()
+        except OSError as exc:
+            raise VisionError(f"cannot read the field classifier's model {path!r} (NETZWERK_FIELD_MODELS): "
+                              f"{exc.strerror or exc}") from None
     try:
         return resources.files("vision.anyset").joinpath("models", MODEL_FILES[kind]).read_bytes()
     except (FileNotFoundError, OSError) as exc:

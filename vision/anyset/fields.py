@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -9,6 +10,8 @@ import numpy as np
 from .fieldnet import REF_UNKNOWN, TEMPERATURE, net_input, scalars, shared_net, softmax
 from .patches import PatchCutter
 from .reference import Reference
+
+MIRROR = os.environ.get("NETZWERK_FIELD_MIRROR", "1") != "0"   # read each patch and its mirror image
 
 
 @dataclass(frozen=True)
@@ -22,6 +25,16 @@ class FieldLook:
     point_patches: np.ndarray   # (49, P, P, 3) uint8
     x_squares: np.ndarray       # (36, 3, P, P) normalised log colour of the square patches
     level: np.ndarray           # (3,) the frame's light level (mean log colour)
+
+
+def _both_ways(run, x: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """The nets' log-odds on the patches and on their mirror images (left and right swapped, the
+    lean's axis kept), averaged: a field looks the same either way round, and the average
+    is steadier than either look alone."""
+    if not MIRROR:
+        return run(x, s)
+    z = run(np.ascontiguousarray(np.concatenate([x, x[..., ::-1]])), np.concatenate([s, s]))
+    return (z[: len(x)] + z[len(x):]) / 2
 
 
 def look(cutter: PatchCutter, image: np.ndarray, reference: Reference | None,
@@ -40,7 +53,7 @@ def look(cutter: PatchCutter, image: np.ndarray, reference: Reference | None,
         xp, _ = net_input(pt, reference.points, level, reference.point_level)
         ss = scalars(reference.square_state, cutter.square_lean)
         ps = scalars(reference.point_state, cutter.point_lean)
-    zs = net.squares(xs, ss) / temperature
-    zp = net.points(xp, ps) / temperature
+    zs = _both_ways(net.squares, xs, ss) / temperature
+    zp = _both_ways(net.points, xp, ps) / temperature
     return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
                      sq, pt, xs[:, :3], level)

@@ -39,6 +39,15 @@ LEARN_COLOUR_RATE = 0.2      # how far an accepted board moves the robot colours
 ALIGN_QUANTILE = 0.7         # most fields are as in the reference (a turn moves a few pieces)
 
 
+def _structure(patches: np.ndarray) -> np.ndarray:
+    """(n, P*P): each patch's brightness pattern, zero mean and unit length (for a normalised
+    cross-correlation between two looks of a field)."""
+    g = patches.reshape(len(patches), -1, 3).sum(axis=2, dtype=np.float32)
+    g -= g.mean(axis=1, keepdims=True)
+    g /= np.sqrt((g * g).sum(axis=1, keepdims=True) + 1e-6)
+    return g
+
+
 class BoardReader:
     """Reads frames of one camera set-up.
 
@@ -55,6 +64,7 @@ class BoardReader:
         self.min_confidence = float(min_confidence)
         self.adapt = adapt
         self._cutter = PatchCutter(calibration.H, calibration.image_size)
+        self._ref_structure = None     # (reference, its fields' structure): computed once per reference
 
     @property
     def calibration(self) -> Calibration:
@@ -129,11 +139,11 @@ class BoardReader:
     def _alignment(self, fl: FieldLook) -> float:
         """How well the fields' structure matches the reference's (1: the board is where it was)."""
         ref = self._cal.reference
-        now = np.concatenate([fl.square_patches, fl.point_patches]).astype(np.float32).mean(axis=3)
-        was = np.concatenate([ref.squares, ref.points]).astype(np.float32).mean(axis=3)
-        a = now - now.mean(axis=(1, 2), keepdims=True)
-        b = was - was.mean(axis=(1, 2), keepdims=True)
-        ncc = (a * b).sum(axis=(1, 2)) / np.sqrt((a * a).sum(axis=(1, 2)) * (b * b).sum(axis=(1, 2)) + 1e-6)
+        if self._ref_structure is None or self._ref_structure[0] is not ref:
+            self._ref_structure = (ref, _structure(np.concatenate([ref.squares, ref.points])))
+        b = self._ref_structure[1]
+        a = _structure(np.concatenate([fl.square_patches, fl.point_patches]))
+        ncc = (a * b).sum(axis=1)
         return float(np.quantile(ncc, ALIGN_QUANTILE))
 
     def _reading(self, fl: FieldLook, alignment: float) -> BoardReading:
