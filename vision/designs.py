@@ -343,7 +343,11 @@ def sample_design(seed: int) -> Design:
     under = [(board, 25), (checker, 18)]
     if style != "none":
         under.append((field, 22))
-    battery = _pick(rng, bat, far_from=under, tries=120)
+    if style != "none" and rng.random() < 0.15:
+        # batteries in the energy fields' own colour: told apart by their size, height, shadow and symbol
+        battery = _jitter(rng, field, 10)
+    else:
+        battery = _pick(rng, bat, far_from=under, tries=120)
     battery_radius = float(min(u(0.09, 0.17), robot_radius - 0.08))
     battery_height = float(u(0.03, 0.10))
     symbol = str(BATTERY_SYMBOLS[int(rng.integers(len(BATTERY_SYMBOLS)))])
