@@ -94,3 +94,28 @@ def test_calibration_file_round_trip_and_corruption(tmp_path, cal):
     path.write_text("{not json")
     with pytest.raises(CalibrationError, match="corrupt"):
         Calibration.load(path)
+
+
+def test_robot_colours_survive_a_shadow_but_brightness_still_tells_ivory_from_black():
+    from vision.anyset.colours import ColourModel, descriptors
+
+    def patches(colours):
+        # (n, 3, P, P) log colour: a robot of the given colour over the whole patch
+        return np.stack([np.broadcast_to(np.asarray(c, np.float32)[:, None, None], (3, 24, 24)) for c in colours]).copy()
+
+    rng = np.random.default_rng(3)
+    teal, blue = np.array([-0.6, 0.3, 0.2]), np.array([-0.5, -0.1, 0.6])     # two hues of one lightness
+    start = [teal + rng.normal(0, 0.03, 3) for _ in range(6)] + [blue + rng.normal(0, 0.03, 3) for _ in range(6)]
+    lean = np.full(12, 0.3)
+    model = ColourModel.fit(patches(start), lean, list(range(6)), list(range(6, 12)))
+    shade = -0.5                                   # the same robots in a shadow that takes 40% of the light
+    later = patches([teal + shade, blue + shade, teal, blue])
+    llr = model.llr(descriptors(later, np.full(4, 0.3), model.height, model.radius))
+    assert llr[0] > 3 and llr[2] > 3 and llr[1] < -3 and llr[3] < -3
+
+    ivory, black = np.array([0.9, 0.9, 0.85]), np.array([-1.2, -1.2, -1.15])  # one hue, far apart in brightness
+    start = [ivory + rng.normal(0, 0.03, 3) for _ in range(6)] + [black + rng.normal(0, 0.03, 3) for _ in range(6)]
+    model = ColourModel.fit(patches(start), lean, list(range(6)), list(range(6, 12)))
+    assert model.separation > 5
+    llr = model.llr(descriptors(patches([ivory + shade, black - shade]), np.full(2, 0.3), model.height, model.radius))
+    assert llr[0] > 3 and llr[1] < -3
