@@ -35,7 +35,7 @@ from audit_scenario import (  # noqa: E402
 
 from companion.audit import Audit, calibrate_from, list_images, load_image, run_audit  # noqa: E402
 from companion.referee import ACCEPTED, REJECTED  # noqa: E402
-from companion.rules import Rules  # noqa: E402
+from companion.rules.options import Rules  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:

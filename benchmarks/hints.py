@@ -19,14 +19,14 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from companion.engine import apply_turn, status  # noqa: E402
+from companion.rules.engine import apply_turn, status  # noqa: E402
 from companion.hints import DEFAULT_BUDGET, RandomPlayer  # noqa: E402
 from companion.hints.arena import run_arena  # noqa: E402
 from companion.hints.board import Board  # noqa: E402
 from companion.hints import jit  # noqa: E402
 from companion.hints.players import make_searcher  # noqa: E402
-from companion.position import Position  # noqa: E402
-from companion.rules import Rules  # noqa: E402
+from companion.rules.position import Position  # noqa: E402
+from companion.rules.options import Rules  # noqa: E402
 
 
 def sample_positions(count: int, seed: int, rules: Rules) -> list[Position]:

@@ -39,12 +39,12 @@ sys.path.insert(0, str(ROOT))
 
 from companion.cameras import SimCamera  # noqa: E402
 from companion.demo import slip_of  # noqa: E402
-from companion.engine import apply_turn  # noqa: E402
+from companion.rules.engine import apply_turn  # noqa: E402
 from companion.game import OVER, PLAYING, Companion, LoopTimings  # noqa: E402
 from companion.hints.players import GreedyPlayer  # noqa: E402
 from companion.journal import Journal  # noqa: E402
-from companion.position import Placement  # noqa: E402
-from companion.rules import Rules  # noqa: E402
+from companion.rules.position import Placement  # noqa: E402
+from companion.rules.options import Rules  # noqa: E402
 from hardware.mockpins import MockPanelFactory  # noqa: E402
 from hardware.panel import Panel  # noqa: E402
 from hardware.timing import ManualClock  # noqa: E402

@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.engine import apply_turn, battery_phase_outcomes, random_turn, robot_phase_outcomes, status  # noqa: E402
-from companion.explain import explain  # noqa: E402
-from companion.position import Position  # noqa: E402
-from companion.rules import Rules  # noqa: E402
+from companion.rules.engine import apply_turn, battery_phase_outcomes, random_turn, robot_phase_outcomes, status  # noqa: E402
+from companion.rules.explain import explain  # noqa: E402
+from companion.rules.position import Position  # noqa: E402
+from companion.rules.options import Rules  # noqa: E402
 
 
 def self_play_pairs(n: int, rules: Rules, rng: random.Random):

@@ -29,12 +29,12 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .engine import GameStatus, status
-from .geometry import WHITE, Color
-from .position import Position
+from .rules.engine import GameStatus, status
+from .rules.geometry import WHITE, Color
+from .rules.position import Position
 from .record import GameText, format_record
 from .referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
-from .rules import Rules
+from .rules.options import Rules
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 #: Photos larger than this (longer side, pixels) are scaled down before reading:

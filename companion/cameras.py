@@ -22,7 +22,7 @@ from typing import Any, Callable, Protocol
 
 import numpy as np
 
-from .position import Placement, Position
+from .rules.position import Placement, Position
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from .audit import AuditError, AuditResult, audit_folder, parse_corners
 from .config import WHITE_SIDES
-from .errors import NotationError
-from .geometry import BLACK, WHITE
-from .rules import OPTION_HELP, Rules
+from .rules.errors import NotationError
+from .rules.geometry import BLACK, WHITE
+from .rules.options import OPTION_HELP, Rules
 
 
 def _fail(message: str) -> int:

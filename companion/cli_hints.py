@@ -9,12 +9,12 @@ import argparse
 import sys
 
 from .cli_rules import add_json, add_rules_options, emit_json, fail
-from .errors import NotationError
-from .geometry import point_name, square_name
+from .rules.errors import NotationError
+from .rules.geometry import point_name, square_name
 from .hints import DEFAULT_BUDGET, GameOver, hint
 from .hints.arena import DEFAULT_MAX_TURNS, ENGINES, GameResult, run_arena
-from .position import Position
-from .rules import Rules
+from .rules.position import Position
+from .rules.options import Rules
 
 MAX_BUDGET = 3600.0
 

@@ -11,13 +11,13 @@ import json
 import sys
 from typing import Any
 
-from .engine import apply_turn, battery_phase_outcomes, robot_phase_outcomes, status
-from .errors import IllegalTurn, NotationError
-from .explain import explain
-from .geometry import point_name, square_name
-from .moves import Turn
-from .position import Placement, Position, format_batteries, format_robots
-from .rules import OPTION_HELP, OPTIONS, Rules
+from .rules.engine import apply_turn, battery_phase_outcomes, robot_phase_outcomes, status
+from .rules.errors import IllegalTurn, NotationError
+from .rules.explain import explain
+from .rules.geometry import point_name, square_name
+from .rules.moves import Turn
+from .rules.position import Placement, Position, format_batteries, format_robots
+from .rules.options import OPTION_HELP, OPTIONS, Rules
 
 
 def add_rules_options(p: argparse.ArgumentParser) -> None:
@@ -152,7 +152,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def _parse_marks(text: str | None) -> tuple[list[int], list[int]]:
-    from .geometry import parse_point, parse_square
+    from .rules.geometry import parse_point, parse_square
 
     squares, points = [], []
     for tok in (text or "").replace(",", " ").split():

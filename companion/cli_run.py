@@ -20,7 +20,7 @@ from datetime import datetime
 from pathlib import Path
 
 from .config import WHITE_SIDES
-from .rules import OPTIONS
+from .rules.options import OPTIONS
 
 SERVICE_CONFIG = Path("/etc/netzwerk/config.toml")
 
@@ -112,9 +112,9 @@ def _run(args: argparse.Namespace) -> int:
     from .cameras import CameraError, open_camera
     from .config import ConfigError, check_camera_source, load_config
     from .game import Companion, LogEntry, LoopTimings
-    from .geometry import BLACK, WHITE
+    from .rules.geometry import BLACK, WHITE
     from .journal import Journal, JournalError
-    from .rules import Rules
+    from .rules.options import Rules
     from .sd_notify import Notifier
 
     path = Path(args.config) if args.config else (SERVICE_CONFIG if SERVICE_CONFIG.exists() else None)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import NotationError
+from .rules.errors import NotationError
 
 WRITABLE = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -111,7 +111,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from vision.calibration import Calibration, calibrate, parse_corners, white_side_of
     from vision.errors import VisionError
 
-    from .position import Position
+    from .rules.position import Position
     from .vision_bridge import layout_from_position
 
     pos = Position.from_string(args.position)
@@ -179,7 +179,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     from vision.designs import resolve_design
     from vision.render import render
 
-    from .position import Position
+    from .rules.position import Position
     from .vision_bridge import layout_from_position
 
     pos = Position.from_string(args.position)
@@ -234,7 +234,7 @@ def register(subparsers) -> None:
     p.set_defaults(handler=cmd_markers)
 
     from .config import WHITE_SIDES  # = vision.calibration.WHITE_SIDES, without loading the camera code
-    from .position import Position
+    from .rules.position import Position
 
     start_string = Position.start().to_string()
     p = sub.add_parser("calibrate", help="calibrate from a photo of the start position (or another known position)",

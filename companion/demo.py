@@ -24,15 +24,15 @@ from typing import Callable, TextIO
 
 from .cameras import SimCamera
 from .drawing import terminal_board
-from .engine import apply_turn, random_turn
-from .explain import explain
+from .rules.engine import apply_turn, random_turn
+from .rules.explain import explain
 from .game import OVER, PLAYING, Companion, LogEntry, LoopTimings
-from .geometry import square_name
+from .rules.geometry import square_name
 from .journal import Journal
-from .moves import Turn
-from .position import Placement, Position
+from .rules.moves import Turn
+from .rules.position import Placement, Position
 from .record import GameText, format_record
-from .rules import Rules
+from .rules.options import Rules
 
 DEMO_TIMINGS = LoopTimings(stable_seconds=0.3, confirm_timeout=6.0, camera_timeout=5.0, poll_interval=0.15,
                            calibration_retry=0.5, hint_budget=0.15)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .geometry import COL_NAMES, FILE_NAMES, Color
-from .position import Placement, Position
+from .rules.geometry import COL_NAMES, FILE_NAMES, Color
+from .rules.position import Placement, Position
 
 WHITE_ROBOT = "\u25cb"  # ○
 BLACK_ROBOT = "\u25cf"  # ●

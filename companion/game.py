@@ -62,7 +62,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .cameras import CameraError, Frame, FrameSource
-from .engine import (
+from .rules.engine import (
     CORNER_MASK,
     initial_state,
     PhaseContext,
@@ -71,15 +71,15 @@ from .engine import (
     mask_of,
     robot_phase_outcomes,
 )
-from .errors import NotationError
-from .explain import explain
-from .geometry import WHITE, Color, point_name, square_name
+from .rules.errors import NotationError
+from .rules.explain import explain
+from .rules.geometry import WHITE, Color, point_name, square_name
 from .journal import Journal, JournalError
-from .moves import Turn
-from .position import Placement, Position
+from .rules.moves import Turn
+from .rules.position import Placement, Position
 from .referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
 from .referee import only_low_confidence
-from .rules import Rules
+from .rules.options import Rules
 
 SETUP = "setup"
 CHECK = "check"

@@ -29,9 +29,9 @@ import re
 from dataclasses import dataclass, field
 from datetime import date as _date
 
-from .errors import NotationError
-from .position import START_STRING, Position
-from .rules import OPTIONS as KNOWN_RULE_OPTIONS  # rulings section 4, the engine's list
+from .rules.errors import NotationError
+from .rules.position import START_STRING, Position
+from .rules.options import OPTIONS as KNOWN_RULE_OPTIONS  # rulings section 4, the engine's list
 
 RESULTS = ("white wins", "black wins", "abandoned", "*")
 REQUIRED_HEADERS = ("Event", "Date", "White", "Black", "Rules", "Start", "Result", "Termination")

@@ -1,4 +1,4 @@
-"""Between the rules world (:mod:`companion.position`) and the camera world (:mod:`vision`).
+"""Between the rules world (:mod:`companion.rules.position`) and the camera world (:mod:`vision`).
 
 ``vision`` knows nothing of the game; this module translates a position into
 the layout the camera should see (for calibration from the start position and
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from vision.layout import BoardLayout, PointState, SquareState
 
-from .position import Position, format_batteries, format_robots
+from .rules.position import Position, format_batteries, format_robots
 
 
 def layout_from_position(pos: Position) -> BoardLayout:

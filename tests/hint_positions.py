@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from companion.engine import apply_turn, random_turn, status
-from companion.geometry import BLACK, WHITE
-from companion.moves import Turn
-from companion.position import Position
-from companion.rules import OPTIONS, ORIGINAL, Rules
+from companion.rules.engine import apply_turn, random_turn, status
+from companion.rules.geometry import BLACK, WHITE
+from companion.rules.moves import Turn
+from companion.rules.position import Position
+from companion.rules.options import OPTIONS, ORIGINAL, Rules
 
 RULE_SETS = [ORIGINAL] + [Rules.from_names([o]) for o in OPTIONS] + [Rules.from_names(OPTIONS)]
 """The original rules, each option alone, and all options together."""

@@ -14,7 +14,7 @@ import cv2
 import pytest
 
 from companion.cli import main
-from companion.position import Position
+from companion.rules.position import Position
 from companion.vision_bridge import layout_from_position
 
 START = Position.start()

@@ -16,10 +16,10 @@ import random
 from dataclasses import dataclass
 from typing import Callable
 
-from ..engine import apply_turn, status
-from ..geometry import BLACK, WHITE, Color
-from ..position import Position
-from ..rules import ORIGINAL, Rules
+from ..rules.engine import apply_turn, status
+from ..rules.geometry import BLACK, WHITE, Color
+from ..rules.position import Position
+from ..rules.options import ORIGINAL, Rules
 from .players import DEFAULT_BUDGET, GreedyPlayer, Player, RandomPlayer, SearchPlayer
 
 ENGINES = ("random", "greedy", "search")

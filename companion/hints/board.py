@@ -1,7 +1,7 @@
 """The search's board: a position as four plain values (bitmasks and the side).
 
 Search touches millions of boards, so it works on ``Board`` (a NamedTuple of
-ints) instead of :class:`~companion.position.Position`; the conversions are
+ints) instead of :class:`~companion.rules.position.Position`; the conversions are
 here, together with the win rules of section 3 (R-5, R-15, R-18) on masks.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..engine import (
+from ..rules.engine import (
     CORNER_MASK,
     ROBOT_RAYS,
     TARGET_RANK_MASK,
@@ -20,9 +20,9 @@ from ..engine import (
     controlled_mask,
     mask_of,
 )
-from ..geometry import BLACK, WHITE, Color
-from ..position import Position
-from ..rules import Rules
+from ..rules.geometry import BLACK, WHITE, Color
+from ..rules.position import Position
+from ..rules.options import Rules
 
 WIN = 1_000_000.0
 """The value of a won position (a lost one is ``-WIN``): the hint's "+inf"."""

@@ -20,9 +20,9 @@ Scores are in "points" (a robot is worth about 20); a decided game is
 
 from __future__ import annotations
 
-from ..engine import AROUND_MASK, CORNER_MASK, ROBOT_RAYS
-from ..geometry import BLACK, WHITE, Color
-from ..rules import Rules
+from ..rules.engine import AROUND_MASK, CORNER_MASK, ROBOT_RAYS
+from ..rules.geometry import BLACK, WHITE, Color
+from ..rules.options import Rules
 from .board import squares_of
 
 # FORWARD[color][sq]: the squares from sq (exclusive) straight forward to the target rank (inclusive).

@@ -1,7 +1,7 @@
 """The hint engine's hot path compiled with numba: turn generation, evaluation, win checks.
 
 Everything here is a port of the Python reference -- the rules of
-:mod:`companion.engine` (robot steps, energy as a b-matching, R-8 capture
+:mod:`companion.rules.engine` (robot steps, energy as a b-matching, R-8 capture
 availability, battery moves, R-15/R-18 win order) and the hints modules
 (:mod:`.evaluate`, :mod:`.turngen`, :func:`.search.candidates`) -- over int64
 bitmasks and small numpy arrays, and it gives the same results: the same
@@ -27,8 +27,8 @@ import warnings
 import numpy as np
 from numba import njit
 
-from ..engine import AROUND_MASK, BATTERY_RAYS, CORNER_MASK, ROBOT_RAYS, TARGET_RANK_MASK
-from ..geometry import BLACK, WHITE
+from ..rules.engine import AROUND_MASK, BATTERY_RAYS, CORNER_MASK, ROBOT_RAYS, TARGET_RANK_MASK
+from ..rules.geometry import BLACK, WHITE
 from . import evaluate as _ev
 
 
@@ -165,7 +165,7 @@ def lowbit_index(x):
 
 
 # ----------------------------------------------------------------------------
-# control, energy, robot steps (companion.engine)
+# control, energy, robot steps (companion.rules.engine)
 
 
 @_jit
@@ -1097,7 +1097,7 @@ def warm_up() -> float:
     import time
 
     t0 = time.perf_counter()
-    from ..position import Position
+    from ..rules.position import Position
 
     pos = Position.start()
     own = sum(1 << s for s in pos.robots(WHITE))

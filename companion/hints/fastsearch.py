@@ -20,8 +20,8 @@ import time
 
 import numpy as np
 
-from ..engine import Step
-from ..rules import Rules
+from ..rules.engine import Step
+from ..rules.options import Rules
 from .board import WIN, Board
 from .search import Candidate, SearchLimits, SearchState, SearchStats, deepen
 from .turngen import BatteryPhase, RobotOutcome

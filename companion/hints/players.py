@@ -1,6 +1,6 @@
 """Players: ``random`` and ``greedy`` baselines and the ``search`` engine, plus :func:`hint`.
 
-Every player's ``choose`` returns a turn that :func:`companion.engine.apply_turn`
+Every player's ``choose`` returns a turn that :func:`companion.rules.engine.apply_turn`
 accepted on the given position (checked before returning); none of them
 changes anything (positions are immutable).
 """
@@ -13,11 +13,11 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..engine import apply_turn, random_battery_moves, random_turn, status
-from ..errors import IllegalTurn
-from ..moves import Turn
-from ..position import Position
-from ..rules import ORIGINAL, Rules
+from ..rules.engine import apply_turn, random_battery_moves, random_turn, status
+from ..rules.errors import IllegalTurn
+from ..rules.moves import Turn
+from ..rules.position import Position
+from ..rules.options import ORIGINAL, Rules
 from .board import WIN, Board
 from .reason import reason_for
 from . import jit as _jit

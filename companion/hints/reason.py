@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ..engine import CORNER_MASK, mask_of, status
-from ..geometry import square_name
-from ..moves import Turn
-from ..position import Position
-from ..rules import Rules
+from ..rules.engine import CORNER_MASK, mask_of, status
+from ..rules.geometry import square_name
+from ..rules.moves import Turn
+from ..rules.position import Position
+from ..rules.options import Rules
 from .board import WIN
 
 

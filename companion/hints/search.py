@@ -19,8 +19,8 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, NamedTuple, TypeVar
 
-from ..geometry import Color
-from ..rules import Rules
+from ..rules.geometry import Color
+from ..rules.options import Rules
 from .board import WIN, Board, winner_after
 from .evaluate import evaluate
 from .turngen import BatteryPhase, RobotOutcome, battery_chains, grown_robot_phases, replay, robot_outcomes, winning_robot_phase

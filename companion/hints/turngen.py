@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import deque
 from typing import NamedTuple
 
-from ..engine import (
+from ..rules.engine import (
     BATTERY_RAYS,
     Step,
     _capture_reachable,
@@ -33,8 +33,8 @@ from ..engine import (
     bits,
     controlled_mask,
 )
-from ..moves import BatteryMove, RobotMove, Turn
-from ..rules import Rules
+from ..rules.moves import BatteryMove, RobotMove, Turn
+from ..rules.options import Rules
 from .board import Board, has_won, phase_context, phase_start
 
 

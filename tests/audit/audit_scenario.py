@@ -14,12 +14,12 @@ from pathlib import Path
 
 import cv2
 
-from companion.engine import apply_turn, random_turn, status
-from companion.explain import explain
-from companion.geometry import WHITE
-from companion.moves import Turn
-from companion.position import Placement, Position
-from companion.rules import Rules
+from companion.rules.engine import apply_turn, random_turn, status
+from companion.rules.explain import explain
+from companion.rules.geometry import WHITE
+from companion.rules.moves import Turn
+from companion.rules.position import Placement, Position
+from companion.rules.options import Rules
 
 ROBOT_TOO_FAR = "a robot one square too far"
 ROBOT_DIAGONAL = "a robot put diagonally off"
@@ -176,7 +176,7 @@ def _legal_free_slip(kind: str, before: Position, turn: Turn, after: Position, r
 
 def _capture_ignored(before: Position, rng, rules: Rules) -> Placement | None:
     """Under must-capture, a turn legal in the original rules that does not capture although a capture exists."""
-    from companion.engine import capture_available
+    from companion.rules.engine import capture_available
 
     if not rules.must_capture or capture_available(before, rules) is None:
         return None

@@ -21,7 +21,7 @@ from audit_scenario import (  # noqa: E402
     write_game,
 )
 
-from companion.rules import Rules  # noqa: E402
+from companion.rules.options import Rules  # noqa: E402
 
 SLIPS_AT = {2: ROBOT_TOO_FAR, 3: ROBOT_DIAGONAL, 5: BATTERY_NUDGED, 6: ENEMY_KNOCKED}
 

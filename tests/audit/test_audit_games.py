@@ -6,10 +6,10 @@ import pytest
 from audit_scenario import CAPTURE_IGNORED, SLIPS, Shot
 
 from companion.audit import START, ImageVerdict, run_audit
-from companion.engine import apply_turn, status
-from companion.explain import explain
-from companion.moves import Turn
-from companion.position import Placement, Position
+from companion.rules.engine import apply_turn, status
+from companion.rules.explain import explain
+from companion.rules.moves import Turn
+from companion.rules.position import Placement, Position
 from companion.record import parse_record
 from companion.referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE
 

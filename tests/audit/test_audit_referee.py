@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fake_readings import reading_of
 
-from companion.engine import apply_turn
-from companion.position import Placement, Position
+from companion.rules.engine import apply_turn
+from companion.rules.position import Placement, Position
 from companion.referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee
 
 START = Position.start()

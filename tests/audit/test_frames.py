@@ -167,8 +167,8 @@ def test_a_plain_folder_has_no_undo(default_game, tmp_path):
 
 def test_who_moved_first_comes_from_the_archive(default_game, tmp_path, capsys):
     from companion.cli import main
-    from companion.geometry import BLACK
-    from companion.position import Position
+    from companion.rules.geometry import BLACK
+    from companion.rules.position import Position
 
     black_first = Position.start(BLACK)
     game = _archive(default_game, tmp_path, [(1, 1, 1)], start_position=black_first.to_string())

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.engine import apply_turn, battery_phase_outcomes, random_turn, robot_phase_outcomes, status
-from companion.explain import explain
-from companion.position import Placement, Position
-from companion.rules import OPTIONS, Rules
+from companion.rules.engine import apply_turn, battery_phase_outcomes, random_turn, robot_phase_outcomes, status
+from companion.rules.explain import explain
+from companion.rules.position import Placement, Position
+from companion.rules.options import OPTIONS, Rules
 
 START = Position.start()
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from fake_readings import reading_of
 
-from companion.engine import apply_turn
-from companion.position import Placement, Position
+from companion.rules.engine import apply_turn
+from companion.rules.position import Placement, Position
 from companion.referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee
-from companion.rules import Rules
+from companion.rules.options import Rules
 
 START = Position.start()
 

@@ -18,10 +18,10 @@ from pathlib import Path
 import numpy as np
 
 from companion.cameras import CameraError, Frame
-from companion.engine import apply_turn
+from companion.rules.engine import apply_turn
 from companion.game import Companion, LoopTimings
 from companion.journal import Journal
-from companion.position import Placement, Position
+from companion.rules.position import Placement, Position
 from hardware.mockpins import MockPanelFactory
 from hardware.panel import Panel
 from hardware.timing import ManualClock

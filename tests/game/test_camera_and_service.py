@@ -9,12 +9,12 @@ import time
 import pytest
 
 from companion.cameras import CameraError, GuardedSource, ReplayCamera, open_camera
-from companion.engine import apply_turn, random_turn
+from companion.rules.engine import apply_turn, random_turn
 from companion.game import PLAYING
-from companion.position import Placement
+from companion.rules.position import Placement
 from companion.sd_notify import Notifier
 
-from companion.position import Position
+from companion.rules.position import Position
 
 from .helpers import Table, TableCamera, close, make, play, press, ready
 

@@ -24,10 +24,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import apply_turn, random_turn
+from companion.rules.engine import apply_turn, random_turn
 from companion.game import OVER, PLAYING, CHECK
 from companion.journal import Journal
-from companion.position import Placement, Position
+from companion.rules.position import Placement, Position
 
 from .helpers import FileTableCamera, close, hold_both_confirms, make, press, read_table, write_table
 

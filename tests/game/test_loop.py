@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from companion.engine import apply_turn, random_turn, status
+from companion.rules.engine import apply_turn, random_turn, status
 from companion.game import CHECK, OVER, PLAYING, SETUP
-from companion.moves import Turn
-from companion.position import Placement, Position
+from companion.rules.moves import Turn
+from companion.rules.position import Placement, Position
 
 from .helpers import close, hold_both_confirms, make, play, press, ready, side
 

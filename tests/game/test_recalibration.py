@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.engine import apply_turn, random_turn
+from companion.rules.engine import apply_turn, random_turn
 from companion.game import CHECK, MOVED, PLAYING, UNSURE, LoopTimings, frame_trouble
-from companion.position import Placement, Position
+from companion.rules.position import Placement, Position
 from hardware.timing import ManualClock
 from vision.reading import unreadable
 

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from companion.engine import status
-from companion.geometry import BLACK, WHITE
+from companion.rules.engine import status
+from companion.rules.geometry import BLACK, WHITE
 from companion.hints.arena import (
     ArenaResult,
     GameResult,
@@ -17,8 +17,8 @@ from companion.hints.arena import (
     run_arena,
     wilson_interval,
 )
-from companion.position import Position
-from companion.rules import ORIGINAL
+from companion.rules.position import Position
+from companion.rules.options import ORIGINAL
 
 
 def test_wilson_known_values() -> None:
@@ -72,7 +72,7 @@ def test_repetition_is_a_draw() -> None:
         name = "shuffle"
 
         def choose(self, pos, rules, rng):
-            from companion.moves import Turn
+            from companion.rules.moves import Turn
 
             row = 0 if pos.to_move is WHITE else 30
             robots = pos.robots(pos.to_move)

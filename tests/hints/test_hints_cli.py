@@ -7,9 +7,9 @@ import json
 import pytest
 
 from companion.cli import main
-from companion.engine import apply_turn, status
-from companion.geometry import WHITE
-from companion.position import START_STRING, Position
+from companion.rules.engine import apply_turn, status
+from companion.rules.geometry import WHITE
+from companion.rules.position import START_STRING, Position
 
 TARGET_WIN = "WW4/2W3/6/6/4BB/WW4 7/7/2x4/4x2/7/xxxxx2/xxxxxxx w"
 

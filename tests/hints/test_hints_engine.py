@@ -6,16 +6,16 @@ import random
 
 import pytest
 
-from companion.engine import apply_turn, status
-from companion.geometry import WHITE
+from companion.rules.engine import apply_turn, status
+from companion.rules.geometry import WHITE
 from companion.hints import GameOver, GreedyPlayer, RandomPlayer, SearchPlayer, hint
 from companion.hints.board import Board, winner_of
 from companion.hints.reason import reason_for
 from companion.hints.search import SearchLimits, Searcher
 from companion.hints.turngen import robot_outcomes, winning_robot_phase
-from companion.moves import Turn
-from companion.position import Position
-from companion.rules import OPTIONS, ORIGINAL, Rules
+from companion.rules.moves import Turn
+from companion.rules.position import Position
+from companion.rules.options import OPTIONS, ORIGINAL, Rules
 
 from hint_positions import RULE_SETS
 from hint_positions import random_positions as _random_positions
@@ -130,7 +130,7 @@ def test_robot_outcomes_match_the_engine_count() -> None:
     assert complete and len(outs) == 2524
     pos = Position.start()
     for o in outs[:200]:
-        turn = Turn(tuple(__import__("companion.moves", fromlist=["RobotMove"]).RobotMove(s.src, s.dst, s.capture) for s in o.steps))
+        turn = Turn(tuple(__import__("companion.rules.moves", fromlist=["RobotMove"]).RobotMove(s.src, s.dst, s.capture) for s in o.steps))
         apply_turn(pos, turn)
 
 

@@ -1,7 +1,7 @@
 """The compiled core (numba) against the Python reference, and the fallback without it.
 
 The compiled generator, evaluation, win checks and replay must give exactly
-the results of companion.engine and the Python hints modules; the compiled
+the results of companion.rules.engine and the Python hints modules; the compiled
 search must return what the Python search returns under the same node budget.
 """
 
@@ -15,16 +15,16 @@ from dataclasses import replace
 
 import pytest
 
-from companion.engine import apply_turn
-from companion.geometry import BLACK, WHITE
+from companion.rules.engine import apply_turn
+from companion.rules.geometry import BLACK, WHITE
 from companion.hints import evaluate as ev
 from companion.hints import hint, jit
 from companion.hints.board import Board, has_move, winner_after
 from companion.hints.players import GreedyPlayer, make_searcher
 from companion.hints.search import SearchLimits, SearchStats, Searcher, candidates, value_after
 from companion.hints.turngen import make_turn, replay
-from companion.position import Position
-from companion.rules import OPTIONS, ORIGINAL, Rules
+from companion.rules.position import Position
+from companion.rules.options import OPTIONS, ORIGINAL, Rules
 
 fc = pytest.importorskip("companion.hints.fastcore", reason="numba is not installed")
 from companion.hints.fastsearch import FastSearcher, fast_candidates  # noqa: E402
@@ -215,9 +215,9 @@ def test_without_numba_the_python_search_runs() -> None:
         "from companion.hints import jit, hint\n"
         "from companion.hints.players import make_searcher\n"
         "from companion.hints.search import Searcher\n"
-        "from companion.position import Position\n"
+        "from companion.rules.position import Position\n"
         "assert not jit.available() and 'numba' in jit.why_not(), jit.why_not()\n"
-        "assert type(make_searcher(__import__('companion.rules').rules.ORIGINAL)) is Searcher\n"
+        "assert type(make_searcher(__import__('companion.rules.options', fromlist=['ORIGINAL']).ORIGINAL)) is Searcher\n"
         "assert jit.warm_up() is None\n"
         "print(hint(Position.start(), budget=0.2).turn)\n"
     )

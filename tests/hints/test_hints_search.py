@@ -7,14 +7,14 @@ import random
 
 import pytest
 
-from companion.engine import apply_turn, robot_phase_outcomes, status
-from companion.geometry import BLACK, WHITE
+from companion.rules.engine import apply_turn, robot_phase_outcomes, status
+from companion.rules.geometry import BLACK, WHITE
 from companion.hints import evaluate as ev
 from companion.hints.board import Board
 from companion.hints.search import SearchLimits, Searcher, value_after
 from companion.hints.turngen import grown_robot_phases, make_turn, replay, robot_outcomes
-from companion.position import Position
-from companion.rules import OPTIONS, ORIGINAL, Rules
+from companion.rules.position import Position
+from companion.rules.options import OPTIONS, ORIGINAL, Rules
 
 from hint_positions import RULE_SETS, random_positions
 

@@ -1,6 +1,6 @@
 """Shared fixtures of the rules test-suite.
 
-``ref`` runs a hand-worked test twice: against the engine (``companion.engine``)
+``ref`` runs a hand-worked test twice: against the engine (``companion.rules.engine``)
 and against the naive oracle of ``naive.py``. Both must agree with the
 hand-worked expectation.
 """

@@ -1,6 +1,6 @@
 """A deliberately naive rules oracle, written straight from the rulings.
 
-This module knows nothing of ``companion.rules``/``moves``/``engine``: it only
+This module knows nothing of ``companion.rules.options``/``moves``/``engine``: it only
 uses the board geometry and the position type, and re-derives everything from
 ``shared/netzwerk-rulings.md`` so that the engine can be cross-checked against
 an independent reading of the spec. It favours obviousness over speed:
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
-from companion.geometry import (
+from companion.rules.geometry import (
     AROUND,
     BLACK,
     CORNERS,
@@ -34,7 +34,7 @@ from companion.geometry import (
     point_name,
     square_name,
 )
-from companion.position import Position
+from companion.rules.position import Position
 
 OPTIONS = (
     "must-capture",

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Iterable
 
 import naive
-from companion.geometry import AROUND, CORNERS, Color, parse_point, parse_square
-from companion.position import Position
+from companion.rules.geometry import AROUND, CORNERS, Color, parse_point, parse_square
+from companion.rules.position import Position
 
 
 class Illegal(Exception):
@@ -23,14 +23,14 @@ class EngineReferee:
 
     @staticmethod
     def rules(options: Iterable[str] = ()):
-        from companion.rules import Rules
+        from companion.rules.options import Rules
 
         options = list(options)
         return Rules.from_names(options) if options else Rules()
 
     def apply(self, pos: Position, turn: str, options: Iterable[str] = ()) -> Position:
-        from companion.engine import apply_turn
-        from companion.errors import IllegalTurn
+        from companion.rules.engine import apply_turn
+        from companion.rules.errors import IllegalTurn
 
         try:
             return apply_turn(pos, turn, self.rules(options))
@@ -39,7 +39,7 @@ class EngineReferee:
             raise Illegal(e.reason) from e
 
     def result(self, pos: Position, options: Iterable[str] = ()) -> str:
-        from companion.engine import status
+        from companion.rules.engine import status
 
         st = status(pos, self.rules(options))
         assert st.result in {"ongoing", "white wins", "black wins"}, st.result
@@ -49,12 +49,12 @@ class EngineReferee:
         return st.result
 
     def robot_outcomes(self, pos: Position, options: Iterable[str] = ()) -> set:
-        from companion.engine import robot_phase_outcomes
+        from companion.rules.engine import robot_phase_outcomes
 
         return set(robot_phase_outcomes(pos, self.rules(options)))
 
     def battery_outcomes(self, pos: Position, options: Iterable[str] = ()) -> set:
-        from companion.engine import battery_phase_outcomes
+        from companion.rules.engine import battery_phase_outcomes
 
         return set(battery_phase_outcomes(pos, self.rules(options)))
 

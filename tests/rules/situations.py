@@ -12,7 +12,7 @@ import naive
 
 
 def rules_for(options=()):
-    from companion.rules import Rules
+    from companion.rules.options import Rules
 
     options = list(options)
     return Rules.from_names(options) if options else Rules()

@@ -13,7 +13,7 @@ import pytest
 
 import naive
 from referees import Illegal, board
-from companion.geometry import parse_point
+from companion.rules.geometry import parse_point
 
 WR = "f1-e1"  # White's harmless robot move
 BR = "f6-e6"  # Black's harmless robot move
@@ -67,7 +67,7 @@ def test_no_move_when_full_to_the_edge(ref):
 def test_battery_moves_along_a_line_only(ref):
     """Section 2.2: up, down, left or right, never diagonally."""
     pos = pos_with("c3", "", "C3", keep_empty="D4 B2 C4")
-    from companion.errors import NotationError
+    from companion.rules.errors import NotationError
 
     with pytest.raises((Illegal, NotationError)):
         ref.apply(pos, f"{WR} C3-D4")
@@ -229,7 +229,7 @@ def test_line_used_is_the_line_moved_along(ref):
 
 def test_battery_moves_require_a_robot_move_first(ref):
     """Section 2.2: the robot phase is mandatory (at least one robot move)."""
-    from companion.errors import NotationError
+    from companion.rules.errors import NotationError
 
     pos = pos_with("c3", "", "C3", keep_empty="C4")
     with pytest.raises((Illegal, NotationError)):

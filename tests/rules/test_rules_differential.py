@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 import naive
-from companion.errors import IllegalTurn, NotationError
-from companion.geometry import POINT_NAMES, SQUARE_NAMES
+from companion.rules.errors import IllegalTurn, NotationError
+from companion.rules.geometry import POINT_NAMES, SQUARE_NAMES
 from situations import game_situations, rules_for
 
 
@@ -65,7 +65,7 @@ def mutate(turn: str, rng: random.Random) -> str:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(game_situations(), st.integers(0, 2**32 - 1))
 def test_engine_and_naive_agree_on_mutated_turns(situation, seed):
-    from companion.engine import apply_turn
+    from companion.rules.engine import apply_turn
 
     before, turn, options, _ = situation
     rng = random.Random(seed)

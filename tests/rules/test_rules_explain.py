@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 import naive
 from referees import board
 from situations import game_situations, rules_for
-from companion.position import Position
+from companion.rules.position import Position
 
 
 def explain_ok(before, after, options=()):
     """explain() must find a turn; the engine and the naive oracle must both
     accept it and reach ``after``."""
-    from companion.engine import apply_turn
-    from companion.explain import explain
+    from companion.rules.engine import apply_turn
+    from companion.rules.explain import explain
 
     ex = explain(before, after, rules_for(options))
     assert ex.turn is not None, f"no turn found for {before} -> {after}: {ex.diagnosis}"
@@ -31,7 +31,7 @@ def explain_ok(before, after, options=()):
 
 
 def explain_fails(before, after, options=()):
-    from companion.explain import explain
+    from companion.rules.explain import explain
 
     ex = explain(before, after, rules_for(options))
     assert ex.turn is None, f"{before} -> {after} explained as {ex.turn}"
@@ -123,13 +123,13 @@ def test_explain_respects_must_capture():
 
 
 def naive_squares(names: str):
-    from companion.geometry import parse_square
+    from companion.rules.geometry import parse_square
 
     return {parse_square(n) for n in names.split()}
 
 
 def naive_points(names: str):
-    from companion.geometry import parse_point
+    from companion.rules.geometry import parse_point
 
     return frozenset(parse_point(n) for n in names.split())
 
@@ -143,7 +143,7 @@ def test_explain_finds_a_turn_for_every_legal_turn(situation):
     positions, explain(before, apply(before, turn)) finds a turn whose
     application gives the same after-position; the engine and the naive
     oracle agree on apply."""
-    from companion.engine import apply_turn
+    from companion.rules.engine import apply_turn
 
     before, turn, options, _ = situation
     after = apply_turn(before, turn, rules_for(options))
@@ -158,7 +158,7 @@ def test_explain_perturbed_after_positions(situation, seed2):
     to another empty square, a robot off the board, or a battery to another
     empty point). explain() finds a turn iff the naive oracle says a legal
     turn reaches it; otherwise it gives a diagnosis."""
-    from companion.explain import explain
+    from companion.rules.explain import explain
 
     before, turn, options, _ = situation
     after = naive.apply(before, turn, options)

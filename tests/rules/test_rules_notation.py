@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.errors import IllegalTurn, NotationError
-from companion.geometry import BLACK, WHITE
-from companion.position import Position, START_STRING
+from companion.rules.errors import IllegalTurn, NotationError
+from companion.rules.geometry import BLACK, WHITE
+from companion.rules.position import Position, START_STRING
 from referees import board
 
 START = "BBBBBB/6/6/6/6/WWWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 w"
@@ -145,7 +145,7 @@ def test_position_string_round_trip(pos):
 # ----------------------------------------------------------- turn string ----
 
 def test_turn_parse_and_canonical_string():
-    from companion.moves import BatteryMove, RobotMove, Turn
+    from companion.rules.moves import BatteryMove, RobotMove, Turn
 
     t = Turn.parse("c1-c2 d1-d3 C2-C3 E2-E1")
     assert str(t) == "c1-c2 d1-d3 C2-C3 E2-E1"
@@ -158,7 +158,7 @@ def test_turn_parse_and_canonical_string():
     "f6-a6 G7-A7 A1-G1", "a1xb1 c1xc2 A2-A1",
 ])
 def test_turn_string_round_trip(text):
-    from companion.moves import Turn
+    from companion.rules.moves import Turn
 
     t = Turn.parse(text)
     assert str(t) == text
@@ -168,7 +168,7 @@ def test_turn_string_round_trip(text):
 
 def test_R17_turn_whitespace():
     """R-17: runs of whitespace separate moves; output is canonical."""
-    from companion.moves import Turn
+    from companion.rules.moves import Turn
 
     t = Turn.parse("  c1-c2 \t d1-d3\n  C2-C3   E2-E1 ")
     assert str(t) == "c1-c2 d1-d3 C2-C3 E2-E1"
@@ -204,7 +204,7 @@ def test_R17_turn_whitespace():
 def test_turn_parse_errors(text, token):
     """Section 5: the turn parser's rejections, each message naming the
     offending token."""
-    from companion.moves import Turn
+    from companion.rules.moves import Turn
 
     with pytest.raises(NotationError) as exc:
         Turn.parse(text)
@@ -218,7 +218,7 @@ def test_turn_parse_errors(text, token):
 def test_battery_move_before_robot_move_is_a_parse_error():
     """Section 5: 'C2-C3 c1-c2' is both a battery move with no robot move
     before it and a robot move after a battery move; either token may be named."""
-    from companion.moves import Turn
+    from companion.rules.moves import Turn
 
     with pytest.raises(NotationError) as exc:
         Turn.parse("C2-C3 c1-c2")
@@ -229,7 +229,7 @@ def test_battery_move_before_robot_move_is_a_parse_error():
 def test_R13_position_dependent_notation_parses(text):
     """R-13: these are well-formed turns; only the position can make them
     illegal, so the parser accepts them."""
-    from companion.moves import Turn
+    from companion.rules.moves import Turn
 
     assert str(Turn.parse(text)) == text
 
@@ -251,8 +251,8 @@ def r13_position():
 def test_R13_notation_checked_against_the_position(turn, why):
     """R-13: notation that does not match the board is an illegal turn
     (IllegalTurn with a reason), not a parse error."""
-    from companion.engine import apply_turn
-    from companion.rules import Rules
+    from companion.rules.engine import apply_turn
+    from companion.rules.options import Rules
 
     pos = r13_position()
     for ok in ("c2xc3", "b2-b3", "b2-b3 C2-C3", "b2-b3 D2-D4"):
@@ -263,9 +263,9 @@ def test_R13_notation_checked_against_the_position(turn, why):
 
 
 def test_apply_accepts_turn_object_and_string():
-    from companion.engine import apply_turn
-    from companion.moves import Turn
-    from companion.rules import Rules
+    from companion.rules.engine import apply_turn
+    from companion.rules.moves import Turn
+    from companion.rules.options import Rules
 
     pos = Position.start()
     a = apply_turn(pos, "c1-c2 C2-C3", Rules())
@@ -277,7 +277,7 @@ def test_apply_accepts_turn_object_and_string():
 
 
 def test_apply_turn_parse_error_is_notation_error():
-    from companion.engine import apply_turn
+    from companion.rules.engine import apply_turn
 
     with pytest.raises(NotationError) as exc:
         apply_turn(Position.start(), "c1-c2 g7-g8")
@@ -289,7 +289,7 @@ def test_apply_turn_parse_error_is_notation_error():
 def test_rules_profile_names():
     """Section 4: the default profile is 'original'; every option can be
     switched on by name; an unknown name is a NotationError naming it."""
-    from companion.rules import Rules
+    from companion.rules.options import Rules
 
     Rules()
     for name in ["must-capture", "contested-frozen", "strength-capture", "jump-enemies",
@@ -303,7 +303,7 @@ def test_rules_profile_names():
 
 def test_rules_profile_default_is_original():
     """Section 4: no option named = the default profile 'original'."""
-    from companion.rules import Rules
+    from companion.rules.options import Rules
 
     assert Rules.from_names([]) == Rules()
     assert Rules.from_names(["jump-enemies"]) != Rules()

@@ -12,8 +12,8 @@ import pytest
 
 import naive
 from referees import EngineReferee
-from companion.geometry import BLACK
-from companion.position import Position
+from companion.rules.geometry import BLACK
+from companion.rules.position import Position
 
 OPTION_SETS = [(), *[(o,) for o in naive.OPTIONS], tuple(naive.OPTIONS)]
 OPTION_IDS = ["original", *naive.OPTIONS, "all-options"]

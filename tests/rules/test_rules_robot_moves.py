@@ -14,7 +14,7 @@ import pytest
 
 import naive
 from referees import Illegal, board
-from companion.errors import NotationError
+from companion.rules.errors import NotationError
 
 W_SPARE = "f1"
 W_SPARE_BAT = "G1"
@@ -38,7 +38,7 @@ def illegal(ref, pos, turn, options=()):
 
 
 def sq(*names):
-    from companion.geometry import parse_square
+    from companion.rules.geometry import parse_square
 
     return frozenset(parse_square(n) for n in names)
 

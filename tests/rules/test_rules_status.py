@@ -13,8 +13,8 @@ import pytest
 
 import naive
 from referees import Illegal, board
-from companion.geometry import BLACK, WHITE
-from companion.position import Position
+from companion.rules.geometry import BLACK, WHITE
+from companion.rules.position import Position
 
 # Black, not winning and able to move (b6 touches B6 C6)
 B_IDLE = "a6 b6 c6 d6 e6 f6"

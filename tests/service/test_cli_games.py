@@ -9,7 +9,7 @@ import pytest
 
 from companion import cli
 from companion.journal import Journal
-from companion.position import START_STRING
+from companion.rules.position import START_STRING
 from companion.record import parse_record
 
 AFTER_W = "BBBBBB/6/6/6/W5/1WWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 b"

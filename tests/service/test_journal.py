@@ -21,7 +21,7 @@ from companion.journal import (
     default_journal_path,
     set_aside,
 )
-from companion.position import START_STRING
+from companion.rules.position import START_STRING
 
 START = START_STRING
 # Not legal play (the journal does not judge legality): two positions to alternate.

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.journal import Journal
-from companion.position import START_STRING
+from companion.rules.position import START_STRING
 from companion.record import (
     KNOWN_RULE_OPTIONS,
     GameText,
@@ -19,7 +19,7 @@ from companion.record import (
     format_record,
     parse_record,
 )
-from companion.errors import NotationError
+from companion.rules.errors import NotationError
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "record-format.md"
 

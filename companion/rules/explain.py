@@ -46,7 +46,7 @@ from .engine import (
 from .geometry import BLACK, WHITE, Color, point_name, square_name
 from .moves import BatteryMove, RobotMove, Turn
 from .position import BATTERY_COUNT, MAX_ROBOTS, Placement, Position
-from .rules import Rules
+from .options import Rules
 
 #: Pairings are scored exhaustively up to this many moved pieces of a kind;
 #: beyond it, spots are paired greedily by distance.

@@ -3,8 +3,8 @@
 Everything here follows ``netzwerk-rulings.md``; rulings are cited as R-n where
 they are implemented.  Internally squares, points and pieces are bitmasks
 (bit ``s`` for square ``s``, bit ``p`` for point ``p``) so that search stays
-fast; the public functions take and return :class:`~companion.position.Position`
-and :class:`~companion.moves.Turn`.
+fast; the public functions take and return :class:`~companion.rules.position.Position`
+and :class:`~companion.rules.moves.Turn`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from .geometry import (
 )
 from .moves import BatteryMove, RobotMove, Turn
 from .position import Position
-from .rules import ORIGINAL, Rules
+from .options import ORIGINAL, Rules
 
 # --------------------------------------------------------------------------
 # precomputed geometry as bitmasks

@@ -1,0 +1,277 @@
+"""The immutable position and its string format (rulings section 5).
+
+``<robots> <batteries> <side>`` -- e.g. the start position
+``BBBBBB/6/6/6/6/WWWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 w``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from .errors import NotationError
+from .geometry import (
+    AROUND,
+    BLACK,
+    WHITE,
+    Color,
+    Point,
+    Square,
+    point_name,
+    square_name,
+)
+
+START_STRING = "BBBBBB/6/6/6/6/WWWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 w"
+BATTERY_COUNT = 14
+MAX_ROBOTS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Robots, batteries and the side to move. Hashable, immutable.
+
+    ``white`` / ``black`` are frozensets of square indices, ``batteries`` a
+    frozenset of point indices (see :mod:`companion.rules.geometry`).
+    """
+
+    white: frozenset[Square]
+    black: frozenset[Square]
+    batteries: frozenset[Point]
+    to_move: Color = WHITE
+
+    def __post_init__(self) -> None:
+        if self.white & self.black:
+            both = ", ".join(square_name(s) for s in sorted(self.white & self.black))
+            raise NotationError(f"two robots on one square: {both}")
+        for name, robots in (("White", self.white), ("Black", self.black)):
+            if len(robots) > MAX_ROBOTS:
+                raise NotationError(f"{len(robots)} {name} robots: at most {MAX_ROBOTS}")
+            if any(not 0 <= s < 36 for s in robots):
+                raise NotationError(f"{name} robot off the board")
+        if len(self.batteries) != BATTERY_COUNT:
+            raise NotationError(
+                f"{len(self.batteries)} batteries on the board: there must be exactly {BATTERY_COUNT}"
+            )
+        if any(not 0 <= p < 49 for p in self.batteries):
+            raise NotationError("battery off the board")
+
+    # -- construction -------------------------------------------------
+    @classmethod
+    def start(cls, to_move: Color = WHITE) -> "Position":
+        """The start position (rulings section 1); R-1: the starting side is configurable."""
+        return cls.from_string(START_STRING).with_side(to_move)
+
+    @classmethod
+    def from_string(cls, text: str) -> "Position":
+        """Parse a position string; R-17: runs of whitespace separate the fields."""
+        if not isinstance(text, str):
+            raise NotationError(f"a position string must be text, not {type(text).__name__}")
+        fields = text.split()
+        if len(fields) != 3:
+            raise NotationError(
+                f"position {text.strip()!r} has {len(fields)} field(s): expected 3 "
+                "(robots, batteries, side)"
+            )
+        white, black = parse_robots(fields[0])
+        batteries = parse_batteries(fields[1])
+        side = fields[2]
+        if side == "w":
+            to_move = WHITE
+        elif side == "b":
+            to_move = BLACK
+        else:
+            raise NotationError(f"bad side {side!r}: expected 'w' or 'b'")
+        return cls(white, black, batteries, to_move)
+
+    # -- queries ------------------------------------------------------
+    def robots(self, color: Color) -> frozenset[Square]:
+        return self.white if color is WHITE else self.black
+
+    def piece_at(self, sq: Square) -> Color | None:
+        if sq in self.white:
+            return WHITE
+        if sq in self.black:
+            return BLACK
+        return None
+
+    def has_battery(self, pt: Point) -> bool:
+        return pt in self.batteries
+
+    def robots_around(self, pt: Point) -> tuple[int, int]:
+        """(White robots, Black robots) on the squares around a point."""
+        w = sum(1 for s in AROUND[pt] if s in self.white)
+        b = sum(1 for s in AROUND[pt] if s in self.black)
+        return w, b
+
+    def with_side(self, to_move: Color) -> "Position":
+        return Position(self.white, self.black, self.batteries, to_move)
+
+    def placement_key(self) -> tuple[frozenset[Square], frozenset[Square], frozenset[Point]]:
+        """Everything but the side to move (what the camera sees)."""
+        return (self.white, self.black, self.batteries)
+
+    # -- formatting ---------------------------------------------------
+    def robots_field(self) -> str:
+        return format_robots(self.white, self.black)
+
+    def batteries_field(self) -> str:
+        return format_batteries(self.batteries)
+
+    def to_string(self) -> str:
+        """The canonical position string (R-17: digits merged)."""
+        return f"{self.robots_field()} {self.batteries_field()} {self.to_move.value}"
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    def __repr__(self) -> str:
+        return f"Position({self.to_string()!r})"
+
+    def __iter__(self) -> Iterator[Square]:  # pragma: no cover - convenience
+        return iter(sorted(self.white | self.black))
+
+
+def _parse_rows(field: str, *, what: str, count: int, width: int, pieces: dict[str, str]) -> list[list[str | None]]:
+    rows = field.split("/")
+    if len(rows) != count:
+        raise NotationError(f"{what} field {field!r} has {len(rows)} {'ranks' if width == 6 else 'lines'}: expected {count}")
+    out: list[list[str | None]] = []
+    unit = "rank" if width == 6 else "line"
+    for i, row in enumerate(rows):
+        label = f"{unit} {count - i}"
+        cells: list[str | None] = []
+        for ch in row:
+            if ch in pieces:
+                cells.append(pieces[ch])
+            elif ch.isdigit() and ch.isascii():
+                n = int(ch)
+                if n < 1 or n > width:
+                    raise NotationError(f"bad digit {ch!r} in {label} {row!r}: must be 1 to {width}")
+                cells.extend([None] * n)
+            else:
+                raise NotationError(f"bad character {ch!r} in {label} {row!r}")
+        if len(cells) != width:
+            raise NotationError(f"{label} {row!r} covers {len(cells)} {'squares' if width == 6 else 'points'}: expected exactly {width}")
+        out.append(cells)
+    return out
+
+
+def parse_robots(field: str) -> tuple[frozenset[Square], frozenset[Square]]:
+    """The robots field: ranks 6 down to 1, ``W``/``B``/digits."""
+    rows = _parse_rows(field, what="robots", count=6, width=6, pieces={"W": "W", "B": "B"})
+    white: set[int] = set()
+    black: set[int] = set()
+    for i, row in enumerate(rows):
+        rank = 5 - i
+        for f, cell in enumerate(row):
+            if cell == "W":
+                white.add(rank * 6 + f)
+            elif cell == "B":
+                black.add(rank * 6 + f)
+    for name, robots in (("White", white), ("Black", black)):
+        if len(robots) > MAX_ROBOTS:
+            raise NotationError(f"robots field {field!r} has {len(robots)} {name} robots: at most {MAX_ROBOTS}")
+    return frozenset(white), frozenset(black)
+
+
+def parse_batteries(field: str) -> frozenset[Point]:
+    """The batteries field: lines 7 down to 1, ``x``/digits."""
+    rows = _parse_rows(field, what="batteries", count=7, width=7, pieces={"x": "x"})
+    pts = {(6 - i) * 7 + c for i, row in enumerate(rows) for c, cell in enumerate(row) if cell == "x"}
+    if len(pts) != BATTERY_COUNT:
+        raise NotationError(
+            f"batteries field {field!r} has {len(pts)} batteries: there must be exactly {BATTERY_COUNT}"
+        )
+    return frozenset(pts)
+
+
+def _format_rows(width: int, count: int, cell) -> str:
+    rows = []
+    for i in range(count):
+        row_index = count - 1 - i
+        s, run = [], 0
+        for c in range(width):
+            ch = cell(row_index, c)
+            if ch is None:
+                run += 1
+            else:
+                if run:
+                    s.append(str(run))
+                    run = 0
+                s.append(ch)
+        if run:
+            s.append(str(run))
+        rows.append("".join(s))
+    return "/".join(rows)
+
+
+def format_robots(white: frozenset[Square], black: frozenset[Square]) -> str:
+    def cell(rank: int, f: int) -> str | None:
+        sq = rank * 6 + f
+        return "W" if sq in white else "B" if sq in black else None
+
+    return _format_rows(6, 6, cell)
+
+
+def format_batteries(batteries: frozenset[Point]) -> str:
+    return _format_rows(7, 7, lambda row, c: "x" if row * 7 + c in batteries else None)
+
+
+def describe_square(pos: Position, sq: Square) -> str:
+    c = pos.piece_at(sq)
+    return f"{c.label} robot {square_name(sq)}" if c else f"empty square {square_name(sq)}"
+
+
+def describe_point(pos: Position, pt: Point) -> str:
+    return f"battery {point_name(pt)}" if pt in pos.batteries else f"empty point {point_name(pt)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """What is on the board, without the position's validity checks.
+
+    A camera reading may be impossible (13 batteries, 7 robots of a colour):
+    :func:`companion.rules.explain.explain` takes a Placement so that it can
+    diagnose such boards instead of refusing them.
+    """
+
+    white: frozenset[Square]
+    black: frozenset[Square]
+    batteries: frozenset[Point]
+
+    @classmethod
+    def from_fields(cls, robots: str, batteries: str) -> "Placement":
+        """Parse the robots and batteries fields, checking only their syntax."""
+        rows = _parse_rows(robots, what="robots", count=6, width=6, pieces={"W": "W", "B": "B"})
+        white = frozenset((5 - i) * 6 + f for i, row in enumerate(rows) for f, c in enumerate(row) if c == "W")
+        black = frozenset((5 - i) * 6 + f for i, row in enumerate(rows) for f, c in enumerate(row) if c == "B")
+        brows = _parse_rows(batteries, what="batteries", count=7, width=7, pieces={"x": "x"})
+        bats = frozenset((6 - i) * 7 + c for i, row in enumerate(brows) for c, cell in enumerate(row) if cell == "x")
+        return cls(white, black, bats)
+
+    @classmethod
+    def from_string(cls, text: str) -> "Placement":
+        """Parse ``<robots> <batteries> [side]`` leniently (the side, if given, is ignored)."""
+        fields = text.split()
+        if len(fields) not in (2, 3):
+            raise NotationError(
+                f"board {text.strip()!r} has {len(fields)} field(s): expected robots and batteries (and a side)"
+            )
+        if len(fields) == 3 and fields[2] not in ("w", "b"):
+            raise NotationError(f"bad side {fields[2]!r}: expected 'w' or 'b'")
+        return cls.from_fields(fields[0], fields[1])
+
+    @classmethod
+    def of(cls, pos: "Position | Placement") -> "Placement":
+        if isinstance(pos, Placement):
+            return pos
+        return cls(pos.white, pos.black, pos.batteries)
+
+    def robots(self, color: Color) -> frozenset[Square]:
+        return self.white if color is WHITE else self.black
+
+    def fields(self) -> str:
+        return f"{format_robots(self.white, self.black)} {format_batteries(self.batteries)}"
+
+    def __str__(self) -> str:
+        return self.fields()
