@@ -1,7 +1,7 @@
 """Referee a recorded game from a folder of photos (``netzwerk audit``, issue 10).
 
 The folder holds one photo per confirm press, in name order: the first shows
-the start position (rulings section 1) and calibrates the camera setup (the
+the start position (docs/rules.md, section 1) and calibrates the camera setup (the
 corner markers, four corner pixels, or the board's grid found in the photo with
 the image edge White's start row faces) unless a calibration file is given;
 every later photo is the board at a confirm press and gets one verdict from

@@ -281,7 +281,7 @@ class RulesConfig:
     options: tuple[str, ...] = field(
         default=(),
         metadata=_key(
-            "rule options of every game (rulings section 4): " + ", ".join(f'"{o}"' for o in KNOWN_RULE_OPTIONS)
+            "rule options of every game (docs/rules.md, section 4): " + ", ".join(f'"{o}"' for o in KNOWN_RULE_OPTIONS)
             + "; empty: the original rules",
             _rule_options,
             "array of strings",

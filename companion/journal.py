@@ -12,7 +12,7 @@ program's database, a newer schema, damaged pages) gives a :class:`JournalError`
 naming the file and is never modified; :func:`set_aside` moves such a file out of
 the way so that a fresh journal can be started without losing it.
 
-Positions and turns are strings (rulings section 5); the journal checks that
+Positions and turns are strings (docs/rules.md, section 5); the journal checks that
 positions parse and that each turn starts from the position the game is in, not
 that turns are legal (that is the referee's job).
 """

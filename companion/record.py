@@ -31,7 +31,7 @@ from datetime import date as _date
 
 from .rules.errors import NotationError
 from .rules.position import START_STRING, Position
-from .rules.options import OPTIONS as KNOWN_RULE_OPTIONS  # rulings section 4, the engine's list
+from .rules.options import OPTIONS as KNOWN_RULE_OPTIONS  # docs/rules.md, section 4: the engine's list
 
 RESULTS = ("white wins", "black wins", "abandoned", "*")
 REQUIRED_HEADERS = ("Event", "Date", "White", "Black", "Rules", "Start", "Result", "Termination")
@@ -91,7 +91,7 @@ class GameText:
 def check_turn_string(turn: str) -> str:
     """The canonical (single-spaced) turn string, or NotationError naming the bad token.
 
-    Syntax only (rulings section 5): robot moves ``c1-c3``/``d4xd5`` first, at least
+    Syntax only (docs/rules.md, section 5): robot moves ``c1-c3``/``d4xd5`` first, at least
     one, then battery moves ``C2-C4``.
     """
     tokens = turn.split()

@@ -1,4 +1,4 @@
-"""The rules of Netzwerk as the companion referees them.
+"""The rules of Netzwerk as the companion referees them (docs/rules.md).
 
 ``geometry`` (squares, points, colours), ``position`` (positions and their
 string format), ``moves`` (turns and their string format), ``options`` (the

@@ -1,6 +1,6 @@
 """The rules engine: robot moves, energy, battery moves, turns, game status, outcome sets.
 
-Everything here follows ``netzwerk-rulings.md``; rulings are cited as R-n where
+Everything here follows ``docs/rules.md``; rulings are cited as R-n where
 they are implemented.  Internally squares, points and pieces are bitmasks
 (bit ``s`` for square ``s``, bit ``p`` for point ``p``) so that search stays
 fast; the public functions take and return :class:`~companion.rules.position.Position`

@@ -1,4 +1,4 @@
-"""Board geometry: squares, points, colours (rulings section 1).
+"""Board geometry: squares, points, colours (docs/rules.md, section 1).
 
 Like python-chess, squares and points are plain ints so that move generation
 stays fast:

@@ -1,4 +1,4 @@
-"""Moves and turns, and the turn string format (rulings section 5).
+"""Moves and turns, and the turn string format (docs/rules.md, section 5).
 
 ``c1-c3`` robot move, ``d4xd5`` robot capture, ``C2-C4`` battery move; a turn
 is its robot moves then its battery moves, in the order played.

@@ -1,4 +1,4 @@
-"""Rules profiles: the ``original`` game and its switchable options (rulings section 4)."""
+"""Rules profiles: the ``original`` game and its switchable options (docs/rules.md, section 4)."""
 
 from __future__ import annotations
 

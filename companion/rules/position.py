@@ -1,4 +1,4 @@
-"""The immutable position and its string format (rulings section 5).
+"""The immutable position and its string format (docs/rules.md, section 5).
 
 ``<robots> <batteries> <side>`` -- e.g. the start position
 ``BBBBBB/6/6/6/6/WWWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 w``.
@@ -58,7 +58,7 @@ class Position:
     # -- construction -------------------------------------------------
     @classmethod
     def start(cls, to_move: Color = WHITE) -> "Position":
-        """The start position (rulings section 1); R-1: the starting side is configurable."""
+        """The start position (docs/rules.md, section 1); R-1: the starting side is configurable."""
         return cls.from_string(START_STRING).with_side(to_move)
 
     @classmethod

@@ -2,7 +2,7 @@
 
 This module knows nothing of ``companion.rules.options``/``moves``/``engine``: it only
 uses the board geometry and the position type, and re-derives everything from
-``shared/netzwerk-rulings.md`` so that the engine can be cross-checked against
+``docs/rules.md`` so that the engine can be cross-checked against
 an independent reading of the spec. It favours obviousness over speed:
 
 * robot phases are enumerated move by move (every robot at most once, R-2/R-14),
@@ -14,7 +14,7 @@ an independent reading of the spec. It favours obviousness over speed:
 * battery phases are enumerated the same way (each battery at most once, R-4;
   each energy line at most once unless ``no-line-limit``).
 
-Options are plain strings (the names of rulings section 4).
+Options are plain strings (the names of docs/rules.md, section 4).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hand-worked battery-phase tests (rulings section 2.2, R-3, R-4, R-11,
+"""Hand-worked battery-phase tests (docs/rules.md, section 2.2, R-3, R-4, R-11,
 R-13, ``no-line-limit``), against the engine and the naive oracle.
 
 Each turn starts with a harmless robot move far from the tested batteries:

@@ -1,4 +1,4 @@
-"""Text notations (rulings section 5), R-13 and R-17, rules profile names
+"""Text notations (docs/rules.md, section 5), R-13 and R-17, rules profile names
 (section 4): parse errors, canonical output, round trips. Engine API only.
 """
 

@@ -1,4 +1,4 @@
-"""Hand-worked robot-phase tests (rulings section 2.1, R-2, R-12, R-13, R-14,
+"""Hand-worked robot-phase tests (docs/rules.md, section 2.1, R-2, R-12, R-13, R-14,
 and the options that change the robot phase: R-7/R-8, R-9, R-10, R-12).
 
 Every test runs against the engine and the naive oracle (fixture ``ref``).

@@ -1,4 +1,4 @@
-"""Winning and game status (rulings section 3, R-1, R-5, R-6, R-15, R-16,
+"""Winning and game status (docs/rules.md, section 3, R-1, R-5, R-6, R-15, R-16,
 R-18), against the engine and the naive oracle.
 
 ``status`` is judged on a position whose side to move is the player about to
