@@ -62,15 +62,10 @@ from typing import Any, Callable
 import numpy as np
 
 from .cameras import CameraError, Frame, FrameSource
-from .rules.engine import (
-    CORNER_MASK,
-    initial_state,
-    PhaseContext,
-    successors,
-    controlled_mask,
-    mask_of,
-    robot_phase_outcomes,
-)
+from .rules.control import movable_batteries
+from .rules.energy import drawable
+from .rules.engine import PhaseContext, initial_state, robot_phase_outcomes, successors
+from .rules.masks import CORNER_MASK, mask_of
 from .rules.errors import NotationError
 from .rules.explain import explain
 from .rules.geometry import WHITE, Color, point_name, square_name
@@ -233,7 +228,7 @@ def energy_available(pos: Position, rules: Rules) -> int:
     own = mask_of(pos.robots(pos.to_move))
     enemy = mask_of(pos.robots(pos.to_move.other))
     bats = mask_of(pos.batteries)
-    allowed = controlled_mask(own, enemy, bats) if rules.controlled_energy else bats
+    allowed = drawable(own, enemy, bats, rules)
     reach = 0
     for s in pos.robots(pos.to_move):
         reach |= CORNER_MASK[s]
@@ -689,7 +684,7 @@ class Companion:
             return
         pos = self.referee.position
         own, enemy = mask_of(pos.robots(pos.to_move)), mask_of(pos.robots(pos.to_move.other))
-        mask = controlled_mask(own, enemy, mask_of(pos.batteries), strict=self.rules.contested_frozen)
+        mask = movable_batteries(own, enemy, mask_of(pos.batteries), self.rules)
         points = tuple(p for p in range(49) if mask >> p & 1)
         if not points:
             self.panel.blink_wrong_player()

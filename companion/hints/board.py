@@ -9,20 +9,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..rules.engine import (
-    CORNER_MASK,
-    ROBOT_RAYS,
-    TARGET_RANK_MASK,
-    initial_state,
-    PhaseContext,
-    successors,
-    bits,
-    controlled_mask,
-    mask_of,
-)
+from ..rules.energy import drawable, sources_by_square
+from ..rules.engine import PhaseContext, initial_state, successors
 from ..rules.geometry import BLACK, WHITE, Color
-from ..rules.position import Position
+from ..rules.masks import CORNER_MASK, TARGET_RANK_MASK, bits, mask_of
 from ..rules.options import Rules
+from ..rules.position import Position
+from ..rules.robot_moves import ROBOT_RAYS
 
 WIN = 1_000_000.0
 """The value of a won position (a lost one is ``-WIN``): the hint's "+inf"."""
@@ -49,11 +42,8 @@ class Board(NamedTuple):
 
 
 def phase_context(own: int, enemy: int, bats: int, side: Color, rules: Rules) -> PhaseContext:
-    """The engine's robot-phase context built straight from masks (R-10 respected)."""
-    allowed = bats
-    if rules.controlled_energy:
-        allowed = controlled_mask(own, enemy, bats)
-    return PhaseContext(side, rules, bats, tuple(CORNER_MASK[s] & allowed for s in range(36)))
+    """The engine's robot-phase context built straight from masks (energy sources by R-10)."""
+    return PhaseContext(side, rules, bats, sources_by_square(own, enemy, bats, rules))
 
 
 def phase_start(own: int, enemy: int):
@@ -107,19 +97,18 @@ def squares_of(mask: int) -> tuple[int, ...]:
 def has_move(own: int, enemy: int, bats: int, side: Color, rules: Rules) -> bool:
     """R-18: can ``side`` (robots ``own``) make any legal robot move?
 
-    Fast path: a robot touching a battery with an empty neighbour square
-    forward or sideways has a 1-point move (without ``controlled-energy``,
-    where any battery may give energy).  Otherwise the engine's successor
-    generator decides.
+    Fast path: a robot touching a battery it may draw from (R-10) with an
+    empty neighbour square forward or sideways has a 1-point move.  Otherwise
+    the engine's successor generator decides.
     """
-    if not rules.controlled_energy:
-        occupied = own | enemy
-        rays = _RAYS_W if side is WHITE else _RAYS_B
-        for sq in squares_of(own):
-            if CORNER_MASK[sq] & bats:
-                for ray in rays[sq]:
-                    if not occupied >> ray[0] & 1:
-                        return True
+    allowed = drawable(own, enemy, bats, rules)
+    occupied = own | enemy
+    rays = _RAYS_W if side is WHITE else _RAYS_B
+    for sq in squares_of(own):
+        if CORNER_MASK[sq] & allowed:
+            for ray in rays[sq]:
+                if not occupied >> ray[0] & 1:
+                    return True
     ctx = phase_context(own, enemy, bats, side, rules)
     for _ in successors(phase_start(own, enemy), ctx):
         return True

@@ -20,9 +20,10 @@ Scores are in "points" (a robot is worth about 20); a decided game is
 
 from __future__ import annotations
 
-from ..rules.engine import AROUND_MASK, CORNER_MASK, ROBOT_RAYS
+from ..rules.masks import AROUND_MASK, CORNER_MASK
 from ..rules.geometry import BLACK, WHITE, Color
 from ..rules.options import Rules
+from ..rules.robot_moves import ROBOT_RAYS, move_cost, passable
 from .board import squares_of
 
 # FORWARD[color][sq]: the squares from sq (exclusive) straight forward to the target rank (inclusive).
@@ -149,8 +150,8 @@ def _side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) 
         if (
             e >= d
             and not robots & last
-            and (jump_enemies or not enemy & inner)
-            and d + ((robots | enemy) & inner).bit_count() + (1 if enemy & last else 0) <= e
+            and not (robots | enemy) & inner & ~passable(robots, enemy, jump_enemies)
+            and move_cost(d, ((robots | enemy) & inner).bit_count(), bool(enemy & last)) <= e
         ):
             keys.append(1)
             ready += 1
@@ -195,27 +196,26 @@ def _capture_threats(robots: int, enemy: int, bats: int, color: Color, rules: Ru
     victims = 0
     strength = rules.strength_capture
     rays = _RAYS_W if color is WHITE else _RAYS_B
+    over = passable(robots, enemy, rules.jump_enemies)
+    occupied = robots | enemy
     for sq in squares_of(robots):
         e = (CORNER_MASK[sq] & bats).bit_count()
         if e < 2:
             continue
         for ray in rays[sq]:
-            cost = 0
+            n = jumped = 0
             for t in ray:
-                cost += 1
-                if cost + 1 > e:
+                n += 1
+                if move_cost(n, jumped, True) > e:
                     break
                 bit = 1 << t
-                if robots & bit:
-                    cost += 1
+                if enemy & bit and (not strength or (CORNER_MASK[t] & bats).bit_count() <= e):
+                    victims |= bit
+                if not occupied & bit:
                     continue
-                if enemy & bit:
-                    if not strength or (CORNER_MASK[t] & bats).bit_count() <= e:
-                        victims |= bit
-                    if rules.jump_enemies:
-                        cost += 1
-                        continue
+                if not over & bit:
                     break
+                jumped += 1
     return victims.bit_count()
 
 

@@ -1,7 +1,7 @@
 """The hint engine's hot path compiled with numba: turn generation, evaluation, win checks.
 
 Everything here is a port of the Python reference -- the rules of
-:mod:`companion.rules.engine` (robot steps, energy as a b-matching, R-8 capture
+:mod:`companion.rules` (robot steps, energy as a b-matching, R-8 capture
 availability, battery moves, R-15/R-18 win order) and the hints modules
 (:mod:`.evaluate`, :mod:`.turngen`, :func:`.search.candidates`) -- over int64
 bitmasks and small numpy arrays, and it gives the same results: the same
@@ -12,6 +12,14 @@ random positions under every rule option).
 A rules profile is passed as an int of ``FLAG_*`` bits, a colour as 0 (White)
 or 1 (Black).  :func:`candidates` returns ``(values, rows, nodes)``: one row
 per candidate turn laid out as described at ``ROW_*``.
+
+The rules of a single robot move are not ported but compiled from their one
+home: :func:`companion.rules.robot_moves.passable` (what a move may pass over,
+R-12) and :func:`companion.rules.robot_moves.move_cost` (section 2.1, R-24)
+are compiled as they stand; the tables (rays, corners, lines) are the rules
+package's.  numba's cache does not notice a change to those two functions:
+after changing one, delete the cache (``__pycache__/*.nbi``, ``*.nbc`` or
+``NUMBA_CACHE_DIR``); ``tests/hints/test_hints_fastcore.py`` fails on a stale one.
 
 Import this module only through :mod:`.jit` (``available()``), which falls
 back to the Python search when numba is missing or ``NETZWERK_NO_JIT=1``.
@@ -27,7 +35,9 @@ import warnings
 import numpy as np
 from numba import njit
 
-from ..rules.engine import AROUND_MASK, BATTERY_RAYS, CORNER_MASK, ROBOT_RAYS, TARGET_RANK_MASK
+from ..rules.engine import BATTERY_RAYS
+from ..rules.masks import AROUND_MASK, CORNER_MASK, TARGET_RANK_MASK
+from ..rules.robot_moves import ROBOT_RAYS, move_cost, passable
 from ..rules.geometry import BLACK, WHITE
 from . import evaluate as _ev
 
@@ -122,6 +132,10 @@ W = np.array(
     dtype=np.float64,
 )
 
+# the rules of a single move, compiled from companion.rules.robot_moves
+move_cost_c = _jit(move_cost)
+passable_c = _jit(passable)
+
 # ----------------------------------------------------------------------------
 # candidate rows
 
@@ -186,6 +200,8 @@ def controlled_mask(own, enemy, bats, strict):
 
 @_jit
 def make_sources(own, enemy, bats, flags, sources):
+    """Per start square, the batteries a robot may draw from (R-10): the port of
+    ``companion.rules.energy.sources_by_square``, checked against it by a parity test."""
     allowed = bats
     if flags & FLAG_CE:
         allowed = controlled_mask(own, enemy, bats, False)
@@ -205,7 +221,7 @@ def gen_successors(own, enemy, moved, ndem, dsq, dcost, sources, color, flags, b
         for j in range(half):
             sub_u[half + j] = sub_u[j] | su
             sub_t[half + j] = sub_t[j] + dcost[i]
-    jump_enemies = (flags & FLAG_JE) != 0
+    over = passable_c(own, enemy, (flags & FLAG_JE) != 0)
     strength_cap = (flags & FLAG_SC) != 0
     n = 0
     movable = own & ~moved
@@ -225,7 +241,7 @@ def gen_successors(own, enemy, moved, ndem, dsq, dcost, sources, color, flags, b
             for i in range(RAYLEN[color, sq, k]):
                 t = RAYS[color, sq, k, i]
                 steps += 1
-                base = steps + jo + je
+                base = move_cost_c(steps, jo + je, False)
                 if base > cap:
                     break
                 bit = np.int64(1) << t
@@ -238,11 +254,12 @@ def gen_successors(own, enemy, moved, ndem, dsq, dcost, sources, color, flags, b
                 emit = True
                 if enemy & bit:
                     emit = False
-                    if base + 1 <= cap and (not strength_cap or popcount(CORNER[t] & bats) <= attacker):
+                    cost_cap = move_cost_c(steps, jo + je, True)
+                    if cost_cap <= cap and (not strength_cap or popcount(CORNER[t] & bats) <= attacker):
                         emit = True
                         capture = True
-                        cost = base + 1
-                    if not jump_enemies:
+                        cost = cost_cap
+                    if not (over & bit):
                         stop = True
                 if emit:
                     ok = True
@@ -365,7 +382,7 @@ def capture_candidates(S, i, sources, color):
             continue
         for k in range(NRAYS[color, sq]):
             for i2 in range(RAYLEN[color, sq, k]):
-                if i2 + 2 > cap:
+                if move_cost_c(i2 + 1, 0, True) > cap:
                     break
                 if (enemy >> RAYS[color, sq, k, i2]) & 1:
                     return True
@@ -457,7 +474,7 @@ def side_score(robots, enemy, bats, color, flags):
     if n == 0:
         return -5000.0, False, 99
     need = (n + 1) >> 1
-    jump_enemies = (flags & FLAG_JE) != 0
+    over = passable_c(robots, enemy, (flags & FLAG_JE) != 0)
     hist = np.int64(0)  # how many robots have each race key 0..5, 4 bits a key (no array to allocate)
     total_d = 0
     union = np.int64(0)
@@ -493,8 +510,8 @@ def side_score(robots, enemy, bats, color, flags):
         if (
             e >= d
             and not (robots & last)
-            and (jump_enemies or not (enemy & inner))
-            and d + popcount((robots | enemy) & inner) + (1 if enemy & last else 0) <= e
+            and not ((robots | enemy) & inner & ~over)
+            and move_cost_c(d, popcount((robots | enemy) & inner), (enemy & last) != 0) <= e
         ):
             hist += np.int64(1) << 4
             ready += 1
@@ -536,7 +553,8 @@ def side_score(robots, enemy, bats, color, flags):
 def capture_threats(robots, enemy, bats, color, flags):
     victims = np.int64(0)
     strength = (flags & FLAG_SC) != 0
-    jump_enemies = (flags & FLAG_JE) != 0
+    over = passable_c(robots, enemy, (flags & FLAG_JE) != 0)
+    occupied = robots | enemy
     m = robots
     while m:
         low = m & -m
@@ -546,23 +564,21 @@ def capture_threats(robots, enemy, bats, color, flags):
         if e < 2:
             continue
         for k in range(NRAYS[color, sq]):
-            cost = 0
+            steps = 0
+            jumped = 0
             for i in range(RAYLEN[color, sq, k]):
                 t = RAYS[color, sq, k, i]
-                cost += 1
-                if cost + 1 > e:
+                steps += 1
+                if move_cost_c(steps, jumped, True) > e:
                     break
                 bit = np.int64(1) << t
-                if robots & bit:
-                    cost += 1
+                if (enemy & bit) and (not strength or popcount(CORNER[t] & bats) <= e):
+                    victims |= bit
+                if not (occupied & bit):
                     continue
-                if enemy & bit:
-                    if not strength or popcount(CORNER[t] & bats) <= e:
-                        victims |= bit
-                    if jump_enemies:
-                        cost += 1
-                        continue
+                if not (over & bit):
                     break
+                jumped += 1
     return popcount(victims)
 
 

@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from ..rules.engine import Step
+from ..rules.robot_moves import Step
 from ..rules.options import Rules
 from .board import WIN, Board
 from .search import Candidate, SearchLimits, SearchState, SearchStats, deepen

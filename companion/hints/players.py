@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..rules.control import movable_batteries
 from ..rules.engine import apply_turn, random_battery_moves, random_turn, status
 from ..rules.errors import IllegalTurn
 from ..rules.moves import Turn
@@ -22,7 +23,7 @@ from .board import WIN, Board
 from .reason import reason_for
 from . import jit as _jit
 from .search import Candidate, SearchLimits, Searcher, SearchStats, candidates
-from .turngen import make_turn, movable_batteries, robot_outcomes
+from .turngen import make_turn, robot_outcomes
 
 DEFAULT_BUDGET = 1.0
 """Seconds per hint (the issue's default budget on a Pi)."""

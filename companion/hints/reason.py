@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..rules.engine import CORNER_MASK, mask_of, status
+from ..rules.engine import status
 from ..rules.geometry import square_name
+from ..rules.masks import CORNER_MASK, mask_of
 from ..rules.moves import Turn
 from ..rules.position import Position
 from ..rules.options import Rules

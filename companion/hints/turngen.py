@@ -24,15 +24,10 @@ from __future__ import annotations
 from collections import deque
 from typing import NamedTuple
 
-from ..rules.engine import (
-    BATTERY_RAYS,
-    Step,
-    _capture_reachable,
-    state_key,
-    successors,
-    bits,
-    controlled_mask,
-)
+from ..rules.control import movable_batteries
+from ..rules.engine import BATTERY_RAYS, _capture_reachable, state_key, successors
+from ..rules.masks import bits
+from ..rules.robot_moves import Step
 from ..rules.moves import BatteryMove, RobotMove, Turn
 from ..rules.options import Rules
 from .board import Board, has_won, phase_context, phase_start
@@ -217,11 +212,6 @@ def battery_moves(own: int, enemy: int, bats: int, movable: int, used: int, rule
                 if not bats >> q & 1:
                     yield p, q, line
                     break
-
-
-def movable_batteries(own: int, enemy: int, bats: int, rules: Rules) -> int:
-    """Batteries the mover controls after the robot phase (section 2.2, R-3, R-11)."""
-    return controlled_mask(own, enemy, bats, strict=rules.contested_frozen)
 
 
 def battery_chains(own: int, enemy: int, bats: int, rules: Rules, score, *, max_len: int = 3, min_gain: float = 0.25) -> list[BatteryPhase]:

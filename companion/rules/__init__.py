@@ -1,8 +1,11 @@
 """The rules of Netzwerk as the companion referees them (docs/rules.md).
 
-``geometry`` (squares, points, colours), ``position`` (positions and their
-string format), ``moves`` (turns and their string format), ``options`` (the
-rules profile), ``engine`` (turns, energy, batteries, control, wins, outcome
-enumeration), ``explain`` (the legal turn between two boards, or a diagnosis),
-``errors`` (bad notation, illegal turns).
+``geometry`` (squares, points, colours), ``masks`` (the board as bitmasks),
+``position`` (positions and their string format), ``moves`` (turns and their
+string format), ``options`` (the rules profile), ``robot_moves`` (a single
+robot move: where it goes, what it passes, its cost), ``energy`` (where a
+robot draws energy, whether a robot phase can pay), ``control`` (who may move
+a battery), ``engine`` (the robot phase, battery moves, turns, wins, outcome
+enumeration), ``explain`` (the legal turn between two boards, or a
+diagnosis), ``errors`` (bad notation, illegal turns).
 """

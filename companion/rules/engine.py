@@ -1,10 +1,13 @@
-"""The rules engine: robot moves, energy, battery moves, turns, game status, outcome sets.
+"""The rules engine: the robot phase, battery moves, turns, game status, outcome sets.
 
 Everything here follows ``docs/rules.md``; rulings are cited as R-n where
-they are implemented.  Internally squares, points and pieces are bitmasks
-(bit ``s`` for square ``s``, bit ``p`` for point ``p``) so that search stays
-fast; the public functions take and return :class:`~companion.rules.position.Position`
-and :class:`~companion.rules.moves.Turn`.
+they are implemented.  A single robot move (where it goes, what it passes,
+its cost) is :mod:`.robot_moves`'s, where a robot draws energy is
+:mod:`.energy`'s, who may move a battery is :mod:`.control`'s; this module
+puts them together into phases and turns.  Internally squares, points and
+pieces are bitmasks (:mod:`.masks`) so that search stays fast; the public
+functions take and return :class:`~companion.rules.position.Position` and
+:class:`~companion.rules.moves.Turn`.
 """
 
 from __future__ import annotations
@@ -12,58 +15,35 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
+from .control import control_counts, may_move, movable_batteries
+from .energy import energy_message, hall_violation, sources_by_square
 from .errors import IllegalTurn
-from .geometry import (
-    AROUND,
-    BLACK,
-    CORNERS,
-    WHITE,
-    Color,
-    Point,
-    Square,
-    point_name,
-    square_name,
-)
+from .geometry import BLACK, WHITE, Color, Point, point_name, square_name
+from .masks import bits, grid_ray, mask_of
 from .moves import BatteryMove, RobotMove, Turn
-from .position import Position
 from .options import ORIGINAL, Rules
+from .position import Position
+from .robot_moves import (
+    BACKWARD,
+    DIAGONAL,
+    ENEMY_IN_WAY,
+    ROBOT_RAYS,
+    Step,
+    judge_move,
+    move_cost,
+    move_label,
+    robot_steps,
+)
 
 # --------------------------------------------------------------------------
-# precomputed geometry as bitmasks
-
-CORNER_MASK: tuple[int, ...] = tuple(sum(1 << p for p in CORNERS[s]) for s in range(36))
-AROUND_MASK: tuple[int, ...] = tuple(sum(1 << s for s in AROUND[p]) for p in range(49))
-TARGET_RANK_MASK = {WHITE: sum(1 << (30 + f) for f in range(6)), BLACK: sum(1 << f for f in range(6))}
-
-
-def _grid_ray(index: int, width: int, dx: int, dy: int) -> tuple[int, ...]:
-    """The cells from ``index`` (exclusive) to the edge of a ``width`` x ``width`` grid, stepping (dx, dy)."""
-    x, y = index % width + dx, index // width + dy
-    out = []
-    while 0 <= x < width and 0 <= y < width:
-        out.append(y * width + x)
-        x, y = x + dx, y + dy
-    return tuple(out)
-
-
-def _ray(sq: int, df: int, dr: int) -> tuple[int, ...]:
-    return _grid_ray(sq, 6, df, dr)
-
-
-#: ROBOT_RAYS[color][sq] -> the rays a robot may move along: forward, left, right (section 2.1).
-ROBOT_RAYS: dict[Color, tuple[tuple[tuple[int, ...], ...], ...]] = {
-    c: tuple(
-        tuple(r for r in (_ray(s, 0, c.forward), _ray(s, -1, 0), _ray(s, 1, 0)) if r) for s in range(36)
-    )
-    for c in (WHITE, BLACK)
-}
+# battery rays and energy lines (section 2.2)
 
 #: Energy lines: 0..6 are the vertical lines A..G, 7..13 the horizontal lines 1..7.
 LINE_NAMES: tuple[str, ...] = tuple("ABCDEFG") + tuple("1234567")
 
 
 def _point_ray(pt: int, dc: int, dr: int) -> tuple[int, ...]:
-    return _grid_ray(pt, 7, dc, dr)
+    return grid_ray(pt, 7, dc, dr)
 
 
 #: BATTERY_RAYS[pt] -> ((line, ray), ...) for up, down, left, right.
@@ -82,20 +62,6 @@ BATTERY_RAYS: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = tuple(
 )
 
 
-def mask_of(items) -> int:
-    m = 0
-    for i in items:
-        m |= 1 << i
-    return m
-
-
-def bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
 def line_of_battery_move(src: Point, dst: Point) -> int | None:
     """The energy line a battery move uses, or None if src and dst share no line."""
     if src % 7 == dst % 7:
@@ -110,137 +76,7 @@ def line_label(line: int) -> str:
 
 
 # --------------------------------------------------------------------------
-# control (section 2.2, R-3, R-11)
-
-
-def control_counts(own: int, enemy: int, pt: Point) -> tuple[int, int]:
-    a = AROUND_MASK[pt]
-    return (own & a).bit_count(), (enemy & a).bit_count()
-
-
-def controls(own: int, enemy: int, pt: Point, *, strict: bool = False) -> bool:
-    """Does the player with robots ``own`` control point ``pt``?
-
-    At least one own robot around it and at least as many as the opponent
-    (R-3: 0 against 0 is control by nobody).  ``strict`` is R-11
-    (contested-frozen): strictly more than the opponent.
-    """
-    o, e = control_counts(own, enemy, pt)
-    return o >= 1 and (o > e if strict else o >= e)
-
-
-def controlled_mask(own: int, enemy: int, batteries: int, *, strict: bool = False) -> int:
-    m = 0
-    for p in bits(batteries):
-        if controls(own, enemy, p, strict=strict):
-            m |= 1 << p
-    return m
-
-
-# --------------------------------------------------------------------------
-# robot moves (section 2.1)
-
-
-class Step(NamedTuple):
-    """One legal single robot move in the current state, with its cost."""
-
-    src: int
-    dst: int
-    capture: bool
-    cost: int
-    jumped_own: int
-    jumped_enemy: int
-
-
-def straight_path(src: Square, dst: Square) -> list[Square] | None:
-    """The squares strictly between ``src`` and ``dst`` on their common file or
-    rank, or None when they share neither (a diagonal or cornered move)."""
-    fs, rs, fd, rd = src % 6, src // 6, dst % 6, dst // 6
-    if fs != fd and rs != rd:
-        return None
-    df = (fd > fs) - (fd < fs)
-    dr = (rd > rs) - (rd < rs)
-    path = []
-    f, r = fs + df, rs + dr
-    while (f, r) != (fd, rd):
-        path.append(r * 6 + f)
-        f, r = f + df, r + dr
-    return path
-
-
-def strength(batteries: int, sq: Square) -> int:
-    """R-9: a square's strength is the number of batteries on its four corners."""
-    return (CORNER_MASK[sq] & batteries).bit_count()
-
-
-def robot_steps(own: int, enemy: int, sq: int, color: Color, cap: int, rules: Rules, batteries: int) -> Iterator[Step]:
-    """Single moves of the robot on ``sq`` costing at most ``cap`` energy.
-
-    Forward or sideways in a straight line over N >= 1 squares; passes empty
-    and own squares (+1 each own robot jumped), never an enemy unless
-    ``jump-enemies`` (R-12: +1 each, no capture); lands on an empty square or
-    captures an enemy (+1), and a capture ends the move.  With
-    ``strength-capture`` (R-9) the victim's strength must not exceed the
-    attacker's, taken on the attacker's start square.
-    """
-    if cap <= 0:
-        return
-    jump_enemies = rules.jump_enemies
-    attacker = strength(batteries, sq) if rules.strength_capture else 0
-    for ray in ROBOT_RAYS[color][sq]:
-        jo = je = 0
-        n = 0
-        for t in ray:
-            n += 1
-            base = n + jo + je
-            if base > cap:
-                break
-            bit = 1 << t
-            if own & bit:
-                jo += 1
-                continue
-            if enemy & bit:
-                if base + 1 <= cap and (not rules.strength_capture or strength(batteries, t) <= attacker):
-                    yield Step(sq, t, True, base + 1, jo, je)
-                if jump_enemies:
-                    je += 1
-                    continue
-                break
-            yield Step(sq, t, False, base, jo, je)
-
-
-# --------------------------------------------------------------------------
-# energy (section 2.1): a b-matching of batteries to moved robots
-
-
-def energy_sources(pos_batteries: int, sq: Square, allowed: int) -> int:
-    """Batteries a robot starting on ``sq`` may draw from (mask)."""
-    return CORNER_MASK[sq] & pos_batteries & allowed
-
-
-def hall_violation(demands: list[tuple[int, int]]) -> tuple[int, int, int] | None:
-    """Check that each robot can get ``cost`` distinct batteries from its ``sources``.
-
-    ``demands`` are (sources mask, cost).  By Hall's theorem for this
-    b-matching (each battery gives at most one point per turn, to one robot)
-    it is feasible iff every subset of robots has at least as many sources
-    as it needs points.  Returns None if feasible, else the smallest violating
-    subset as (subset bitmask over ``demands``, needed, available).
-    """
-    n = len(demands)
-    worst = None
-    for subset in range(1, 1 << n):
-        union = 0
-        need = 0
-        for i in range(n):
-            if subset >> i & 1:
-                union |= demands[i][0]
-                need += demands[i][1]
-        have = union.bit_count()
-        if need > have:
-            if worst is None or subset.bit_count() < worst[0].bit_count():
-                worst = (subset, need, have)
-    return worst
+# the robot phase: moves in sequence, energy as a b-matching (section 2.1, R-2, R-14)
 
 
 class PhaseState(NamedTuple):
@@ -264,12 +100,7 @@ class PhaseContext:
         own = mask_of(pos.robots(color))
         enemy = mask_of(pos.robots(color.other))
         batteries = mask_of(pos.batteries)
-        allowed = batteries
-        if rules.controlled_energy:
-            # R-10: only batteries the mover controls by the normal rule of
-            # section 2.2 (contested counts for both), at the start of the turn.
-            allowed = controlled_mask(own, enemy, batteries)
-        return cls(color, rules, batteries, tuple(CORNER_MASK[s] & allowed for s in range(36)))
+        return cls(color, rules, batteries, sources_by_square(own, enemy, batteries, rules))
 
 
 def initial_state(pos: Position) -> PhaseState:
@@ -327,7 +158,7 @@ def _capture_candidates(st: PhaseState, ctx: PhaseContext) -> bool:
             continue
         for ray in ROBOT_RAYS[ctx.color][sq]:
             for n, t in enumerate(ray, 1):
-                if n + 1 > cap:
+                if move_cost(n, 0, True) > cap:
                     break
                 if st.enemy >> t & 1:
                     return True
@@ -503,10 +334,10 @@ def _check_robot_move(
         )
     if m.src == m.dst:
         raise IllegalTurn(f"{text}: a move must cover at least one square (R-13)", squares=(m.src,))
-    fs, rs, fd, rd = m.src % 6, m.src // 6, m.dst % 6, m.dst // 6
-    if fs != fd and rs != rd:
+    check = judge_move(m.src, m.dst, color, st.own, st.enemy, m.capture, ctx.batteries, ctx.rules)
+    if check.fault == DIAGONAL:
         raise IllegalTurn(f"{text}: robots move in a straight line, never diagonally", squares=(m.src, m.dst))
-    if fs == fd and (rd - rs) * color.forward < 0:
+    if check.fault == BACKWARD:
         raise IllegalTurn(f"{text}: robots never move backward", squares=(m.src, m.dst))
     dst_bit = 1 << m.dst
     if m.capture and not st.enemy & dst_bit:
@@ -520,25 +351,20 @@ def _check_robot_move(
         )
     if st.own & dst_bit:
         raise IllegalTurn(f"{text}: {square_name(m.dst)} is occupied by an own robot", squares=(m.dst,))
-    path = straight_path(m.src, m.dst) or []
-    jo = sum(1 for s in path if st.own >> s & 1)
-    je_squares = [s for s in path if st.enemy >> s & 1]
-    if je_squares and not ctx.rules.jump_enemies:
+    if check.fault == ENEMY_IN_WAY:
         raise IllegalTurn(
-            f"{text}: it would pass over the {color.other.label} robot on {square_name(je_squares[0])} "
+            f"{text}: it would pass over the {color.other.label} robot on {square_name(check.at)} "
             "(robots may jump only own robots)",
-            squares=(m.src, je_squares[0]),
+            squares=(m.src, check.at),
         )
-    cost = len(path) + 1 + jo + len(je_squares) + (1 if m.capture else 0)
-    if m.capture and ctx.rules.strength_capture:
-        a, v = strength(ctx.batteries, m.src), strength(ctx.batteries, m.dst)
-        if v > a:
-            raise IllegalTurn(
-                f"{text}: strength-capture: the victim on {square_name(m.dst)} has strength {v}, "
-                f"more than the attacker's {a} on {square_name(m.src)} (R-9)",
-                squares=(m.src, m.dst),
-            )
-    step = Step(m.src, m.dst, m.capture, cost, jo, len(je_squares))
+    if check.fault is not None:  # STRONGER_VICTIM
+        raise IllegalTurn(
+            f"{text}: strength-capture: the victim on {square_name(m.dst)} has strength {check.victim}, "
+            f"more than the attacker's {check.attacker} on {square_name(m.src)} (R-9)",
+            squares=(m.src, m.dst),
+        )
+    cost = check.cost
+    step = Step(m.src, m.dst, m.capture, cost, check.jumped_own, check.jumped_enemy)
     src = ctx.sources[m.src]
     subsets = []
     for union, total in st.subsets:
@@ -557,37 +383,6 @@ def _check_robot_move(
     )
 
 
-def energy_message(chosen: list[tuple[int, int, str]], sources: tuple[int, ...], rules: Rules) -> str:
-    """A player's sentence for an energy shortage.
-
-    ``chosen`` are the robots of a violating Hall subset as (start square,
-    cost, label such as ``c2→c5``); ``sources`` the batteries each start square
-    may draw from.
-    """
-    union = 0
-    need = 0
-    for s, c, _ in chosen:
-        union |= sources[s]
-        need += c
-    have = union.bit_count()
-    listed = f" ({', '.join(point_name(p) for p in bits(union))})" if have else ""
-    restriction = f" that the mover controls (R-10)" if rules.controlled_energy else ""
-    nb = f"{have} batter{'y' if have == 1 else 'ies'}"
-    if len(chosen) == 1:
-        s, cost, label = chosen[0]
-        verb = "touches" if have == 1 else "touch"
-        return f"robot {label} needs {cost} energy but only {nb}{restriction} {verb} {square_name(s)}{listed}"
-    who = " and ".join(f"{label} ({c})" for _, c, label in chosen)
-    return (
-        f"robots {who} need {need} energy together but only {nb}{restriction} touch their start squares"
-        f"{listed}: each battery gives one point per turn"
-    )
-
-
-def move_label(src: int, dst: int) -> str:
-    return f"{square_name(src)}\u2192{square_name(dst)}"
-
-
 def _check_battery_move(
     batteries: int, moved: int, used_lines: int, own: int, enemy: int, m: BatteryMove, color: Color, rules: Rules
 ) -> tuple[int, int, int]:
@@ -601,7 +396,7 @@ def _check_battery_move(
             points=(m.src,),
         )
     o, e = control_counts(own, enemy, m.src)
-    if not controls(own, enemy, m.src, strict=rules.contested_frozen):
+    if not may_move(own, enemy, m.src, rules):
         raise IllegalTurn(
             f"battery {point_name(m.src)} moved but {color.label} does not control it "
             f"({o} {color.label} vs {e} {color.other.label} robot{'s' if e != 1 else ''} around it"
@@ -718,7 +513,7 @@ def robot_phase_outcomes(pos: Position, rules: Rules = ORIGINAL) -> set[tuple[fr
 
 
 def _battery_phase_masks(own: int, enemy: int, batteries: int, rules: Rules) -> set[int]:
-    movable0 = controlled_mask(own, enemy, batteries, strict=rules.contested_frozen)
+    movable0 = movable_batteries(own, enemy, batteries, rules)
     line_limit = rules.line_limit
     results = {batteries}
     start = (batteries, movable0, 0)
@@ -789,7 +584,7 @@ def random_turn(pos: Position, rng, rules: Rules = ORIGINAL, *, stop: float = 0.
             continue
         break
     own, enemy = st.own, st.enemy
-    movable = controlled_mask(own, enemy, ctx.batteries, strict=rules.contested_frozen)
+    movable = movable_batteries(own, enemy, ctx.batteries, rules)
     bmoves = random_battery_moves(ctx.batteries, movable, rules, rng, stop=battery_stop)
     return Turn(tuple(moves), tuple(bmoves))
 

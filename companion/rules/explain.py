@@ -22,31 +22,26 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+from .control import control_counts, may_move, movable_batteries
+from .energy import energy_message, hall_violation
 from .engine import (
     BATTERY_RAYS,
     ORIGINAL,
-    initial_state,
     PhaseContext,
-    state_key,
-    successors,
-    bits,
     capture_available,
-    control_counts,
-    controls,
-    energy_message,
-    hall_violation,
+    initial_state,
     line_label,
     line_of_battery_move,
-    mask_of,
-    move_label,
+    state_key,
     status,
-    straight_path,
-    strength,
+    successors,
 )
 from .geometry import BLACK, WHITE, Color, point_name, square_name
+from .masks import bits, mask_of
 from .moves import BatteryMove, RobotMove, Turn
-from .position import BATTERY_COUNT, MAX_ROBOTS, Placement, Position
 from .options import Rules
+from .position import BATTERY_COUNT, MAX_ROBOTS, Placement, Position
+from .robot_moves import BACKWARD, DIAGONAL, ENEMY_IN_WAY, judge_move, move_label
 
 #: Pairings are scored exhaustively up to this many moved pieces of a kind;
 #: beyond it, spots are paired greedily by distance.
@@ -283,34 +278,29 @@ def _diagnose_robot_phase(before: Position, board: Placement, rules: Rules, ctx)
         demands: list[tuple[int, int, str]] = []
         for s, t in pairing:
             label = move_label(s, t)
-            path = straight_path(s, t)
-            if path is None:
+            capture = bool(enemy_b >> t & 1)
+            check = judge_move(s, t, mover, stayers, enemy_b, capture, ctx.batteries, rules)
+            if check.fault == DIAGONAL:
                 probs.append(Problem(f"robot {label} moved diagonally or around a corner: robots move in a straight line", (s, t)))
                 continue
-            if s % 6 == t % 6 and (t // 6 - s // 6) * mover.forward < 0:
+            if check.fault == BACKWARD:
                 probs.append(Problem(f"robot {label} moved backward: robots move only forward or sideways", (s, t)))
                 continue
-            enemies = [q for q in path if enemy_b >> q & 1]
-            if enemies and not rules.jump_enemies:
+            if check.fault == ENEMY_IN_WAY:
                 probs.append(Problem(
-                    f"robot {label} passed over the {mover.other.label} robot on {square_name(enemies[0])}: "
+                    f"robot {label} passed over the {mover.other.label} robot on {square_name(check.at)}: "
                     "robots may jump only own robots",
-                    (s, enemies[0], t),
+                    (s, check.at, t),
                 ))
                 continue
-            capture = bool(enemy_b >> t & 1)
-            if capture and rules.strength_capture:
-                a, v = strength(ctx.batteries, s), strength(ctx.batteries, t)
-                if v > a:
-                    probs.append(Problem(
-                        f"robot {label} captured a robot of strength {v} with strength {a}: "
-                        "strength-capture allows only victims not stronger than the attacker (R-9)",
-                        (s, t),
-                    ))
-                    continue
-            jumps = sum(1 for q in path if stayers >> q & 1)
-            cost = len(path) + 1 + jumps + len(enemies) + (1 if capture else 0)
-            demands.append((s, cost, label))
+            if check.fault is not None:  # STRONGER_VICTIM
+                probs.append(Problem(
+                    f"robot {label} captured a robot of strength {check.victim} with strength {check.attacker}: "
+                    "strength-capture allows only victims not stronger than the attacker (R-9)",
+                    (s, t),
+                ))
+                continue
+            demands.append((s, check.cost, label))
         if demands:
             bad = hall_violation([(ctx.sources[s], c) for s, c, _ in demands])
             if bad is not None:
@@ -376,10 +366,7 @@ def _explain_battery_phase(
 
 
 def _bfs_battery_phase(start: int, target: int, own: int, enemy: int, rules: Rules) -> tuple[BatteryMove, ...] | None:
-    movable0 = 0
-    for p in bits(start):
-        if controls(own, enemy, p, strict=rules.contested_frozen):
-            movable0 |= 1 << p
+    movable0 = movable_batteries(own, enemy, start, rules)
     # batteries standing where the after-board has none must move, so must be movable
     if start & ~target & ~movable0:
         return None
@@ -430,7 +417,7 @@ def _diagnose_battery_phase(before: Position, board: Placement, rules: Rules, ow
         lines: dict[int, list[tuple[int, int]]] = {}
         for p, q in pairing:
             mv = f"{point_name(p)}\u2192{point_name(q)}"
-            if not controls(own, enemy, p, strict=rules.contested_frozen):
+            if not may_move(own, enemy, p, rules):
                 o, e = control_counts(own, enemy, p)
                 extra = ""
                 if rules.contested_frozen and o >= 1 and o == e:

@@ -13,9 +13,11 @@ import threading
 import sys
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
-from companion.rules.engine import apply_turn
+from companion.rules.energy import sources_by_square
+from companion.rules.engine import PhaseContext, PhaseState, apply_turn, successors
 from companion.rules.geometry import BLACK, WHITE
 from companion.hints import evaluate as ev
 from companion.hints import hint, jit
@@ -72,6 +74,50 @@ def test_evaluation_and_win_checks_equal_the_python_ones(rules: Rules) -> None:
         if own and enemy:
             assert fc.evaluate(own, enemy, bats, ci, flags) == ev.evaluate(own, enemy, bats, color, rules)
         assert fc.value_after(own, enemy, bats, ci, flags) == value_after(own, enemy, bats, color, rules)
+
+
+def _engine_steps(st: PhaseState, ctx: PhaseContext) -> list[tuple[int, ...]]:
+    return [(s.src, s.dst, int(s.capture), s.cost, s.jumped_own, s.jumped_enemy, n.own, n.enemy, n.moved)
+            for s, n in successors(st, ctx)]
+
+
+def _compiled_steps(st: PhaseState, ctx: PhaseContext, flags: int) -> list[tuple[int, ...]]:
+    sources = np.array(ctx.sources, dtype=np.int64)  # judged at the start of the turn (R-10)
+    dsq = np.zeros(6, dtype=np.int64)
+    dcost = np.zeros(6, dtype=np.int64)
+    for k, (sq, cost) in enumerate(st.demands):
+        dsq[k], dcost[k] = sq, cost
+    out = np.zeros((fc.U_MAX, 9), dtype=np.int64)
+    n = fc.gen_successors(st.own, st.enemy, st.moved, len(st.demands), dsq, dcost, sources, fc.color_index(ctx.color),
+                          flags, ctx.batteries, out, np.zeros(64, dtype=np.int64), np.zeros(64, dtype=np.int64))
+    return [tuple(int(x) for x in row) for row in out[:n]]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+def test_compiled_sources_and_steps_equal_the_rules(rules: Rules) -> None:
+    """The compiled core against the rules package on random boards: the energy sources
+    (R-10, energy.sources_by_square) and every next robot move with its cost, at the start
+    of the robot phase and after one or two moves (energy shared with the moves before)."""
+    flags = fc.flags_of(rules)
+    rng = random.Random(5)
+    compared = 0
+    for _ in range(300):
+        own, enemy, bats = _random_masks(rng)
+        color = rng.choice([WHITE, BLACK])
+        sources = np.zeros(36, dtype=np.int64)
+        fc.make_sources(own, enemy, bats, flags, sources)
+        assert tuple(int(x) for x in sources) == sources_by_square(own, enemy, bats, rules)
+        ctx = PhaseContext(color, rules, bats, sources_by_square(own, enemy, bats, rules))
+        st = PhaseState(own, enemy, 0, (), ((0, 0),))
+        for _depth in range(3):
+            expected = _engine_steps(st, ctx)
+            assert _compiled_steps(st, ctx, flags) == expected, (own, enemy, bats, color, st.demands)
+            compared += len(expected)
+            nexts = list(successors(st, ctx))
+            if not nexts:
+                break
+            st = rng.choice(nexts)[1]
+    assert compared > 1000
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)

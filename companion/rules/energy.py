@@ -1,0 +1,89 @@
+"""Energy (docs/rules.md, section 2.1): where a robot draws it, and whether a robot phase can pay.
+
+A robot draws from the batteries on the four corner points of the square it
+starts its move from (R-14), each battery gives at most one point per turn to
+one robot, and control does not matter -- except under ``controlled-energy``
+(R-10), where only batteries the mover controls by the normal rule count,
+judged at the start of the turn.  This module is the one home of that rule
+(:func:`drawable`, :func:`sources_by_square`): the engine's robot phase
+(apply, explain, outcomes, status), the game's energy gauge and the hints'
+Python search use it; the hints' compiled core has its port
+(``fastcore.make_sources``), checked against it by a parity test.
+"""
+
+from __future__ import annotations
+
+from .control import controlled_mask
+from .geometry import point_name, square_name
+from .masks import CORNER_MASK, bits
+from .options import Rules
+
+
+def drawable(own: int, enemy: int, batteries: int, rules: Rules) -> int:
+    """The batteries the side with robots ``own`` may draw energy from this turn.
+
+    All of them; under ``controlled-energy`` (R-10) only the ones it controls
+    by the normal rule of section 2.2 (a contested battery counts for both),
+    on the position at the start of the turn.
+    """
+    if rules.controlled_energy:
+        return controlled_mask(own, enemy, batteries)
+    return batteries
+
+
+def sources_by_square(own: int, enemy: int, batteries: int, rules: Rules) -> tuple[int, ...]:
+    """Per start square: the batteries a robot starting its move there may draw from."""
+    allowed = drawable(own, enemy, batteries, rules)
+    return tuple(CORNER_MASK[s] & allowed for s in range(36))
+
+
+def hall_violation(demands: list[tuple[int, int]]) -> tuple[int, int, int] | None:
+    """Check that each robot can get ``cost`` distinct batteries from its ``sources``.
+
+    ``demands`` are (sources mask, cost).  By Hall's theorem for this
+    b-matching (each battery gives at most one point per turn, to one robot)
+    it is feasible iff every subset of robots has at least as many sources
+    as it needs points.  Returns None if feasible, else the smallest violating
+    subset as (subset bitmask over ``demands``, needed, available).
+    """
+    n = len(demands)
+    worst = None
+    for subset in range(1, 1 << n):
+        union = 0
+        need = 0
+        for i in range(n):
+            if subset >> i & 1:
+                union |= demands[i][0]
+                need += demands[i][1]
+        have = union.bit_count()
+        if need > have:
+            if worst is None or subset.bit_count() < worst[0].bit_count():
+                worst = (subset, need, have)
+    return worst
+
+
+def energy_message(chosen: list[tuple[int, int, str]], sources: tuple[int, ...], rules: Rules) -> str:
+    """A player's sentence for an energy shortage.
+
+    ``chosen`` are the robots of a violating Hall subset as (start square,
+    cost, label such as ``c2→c5``); ``sources`` the batteries each start square
+    may draw from.
+    """
+    union = 0
+    need = 0
+    for s, c, _ in chosen:
+        union |= sources[s]
+        need += c
+    have = union.bit_count()
+    listed = f" ({', '.join(point_name(p) for p in bits(union))})" if have else ""
+    restriction = f" that the mover controls (R-10)" if rules.controlled_energy else ""
+    nb = f"{have} batter{'y' if have == 1 else 'ies'}"
+    if len(chosen) == 1:
+        s, cost, label = chosen[0]
+        verb = "touches" if have == 1 else "touch"
+        return f"robot {label} needs {cost} energy but only {nb}{restriction} {verb} {square_name(s)}{listed}"
+    who = " and ".join(f"{label} ({c})" for _, c, label in chosen)
+    return (
+        f"robots {who} need {need} energy together but only {nb}{restriction} touch their start squares"
+        f"{listed}: each battery gives one point per turn"
+    )
