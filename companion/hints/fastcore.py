@@ -13,11 +13,12 @@ A rules profile is passed as an int of ``FLAG_*`` bits, a colour as 0 (White)
 or 1 (Black).  :func:`candidates` returns ``(values, rows, nodes)``: one row
 per candidate turn laid out as described at ``ROW_*``.
 
-The rules of a single robot move are not ported but compiled from their one
-home: :func:`companion.rules.robot_moves.passable` (what a move may pass over,
-R-12) and :func:`companion.rules.robot_moves.move_cost` (section 2.1, R-24)
-are compiled as they stand; the tables (rays, corners, lines) are the rules
-package's.  numba's cache does not notice a change to those two functions:
+Some rules are not ported but compiled from their one home:
+:func:`companion.rules.robot_moves.passable` (what a move may pass over,
+R-12), :func:`companion.rules.robot_moves.move_cost` (section 2.1, R-24),
+:func:`companion.rules.battery_moves.closed_lines` and ``line_used`` (one
+battery move per energy line) are compiled as they stand; the tables (rays,
+corners, lines) are the rules package's.  numba's cache does not notice a change to those functions:
 after changing one, delete the cache (``__pycache__/*.nbi``, ``*.nbc`` or
 ``NUMBA_CACHE_DIR``); ``tests/hints/test_hints_fastcore.py`` fails on a stale one.
 
@@ -35,7 +36,7 @@ import warnings
 import numpy as np
 from numba import njit
 
-from ..rules.engine import BATTERY_RAYS
+from ..rules.battery_moves import BATTERY_RAYS, closed_lines, line_used
 from ..rules.masks import AROUND_MASK, CORNER_MASK, TARGET_RANK_MASK
 from ..rules.robot_moves import ROBOT_RAYS, move_cost, passable
 from ..rules.geometry import BLACK, WHITE
@@ -132,9 +133,11 @@ W = np.array(
     dtype=np.float64,
 )
 
-# the rules of a single move, compiled from companion.rules.robot_moves
+# rules compiled from their one home: companion.rules.robot_moves, companion.rules.battery_moves
 move_cost_c = _jit(move_cost)
 passable_c = _jit(passable)
+closed_lines_c = _jit(closed_lines)
+line_used_c = _jit(line_used)
 
 # ----------------------------------------------------------------------------
 # candidate rows
@@ -836,7 +839,7 @@ def grown_robot_phases(own0, enemy0, bats, color, flags, beam, max_moves, S, n, 
 
 @_jit
 def battery_moves(bats, movable, used, line_limit, out):
-    """Single battery moves (from, to, line) in turngen.battery_moves' order; returns their count."""
+    """Single battery moves (from, to, line) in rules.battery_moves.battery_steps' order; returns their count."""
     n = 0
     m = movable
     while m:
@@ -845,7 +848,7 @@ def battery_moves(bats, movable, used, line_limit, out):
         p = popcount(low - 1)
         for k in range(NBR[p]):
             line = BLINE[p, k]
-            if line_limit and (used >> line) & 1:
+            if (closed_lines_c(used, line_limit) >> line) & 1:
                 continue
             for i in range(BRLEN[p, k]):
                 q = BRAYS[p, k, i]
@@ -894,8 +897,7 @@ def battery_chain(own, enemy, bats, color, flags, max_len, moves_out, bats_out):
         p = opts[best_k, 0]
         bats = best_nb
         movable &= ~(np.int64(1) << p)
-        if line_limit:
-            used |= np.int64(1) << opts[best_k, 2]
+        used = line_used_c(used, opts[best_k, 2], line_limit)
         moves_out[length, 0] = p
         moves_out[length, 1] = opts[best_k, 1]
         length += 1
@@ -1092,7 +1094,7 @@ def replay_value(own, enemy, bats, color, flags, row):
         if kk < 0:
             return False, 0.0
         line = BLINE[p, kk]
-        if line_limit and (used >> line) & 1:
+        if (closed_lines_c(used, line_limit) >> line) & 1:
             return False, 0.0
         first = -1
         for i in range(BRLEN[p, kk]):

@@ -25,8 +25,8 @@ from collections import deque
 from typing import NamedTuple
 
 from ..rules.control import movable_batteries
-from ..rules.engine import BATTERY_RAYS, _capture_reachable, state_key, successors
-from ..rules.masks import bits
+from ..rules.battery_moves import BATTERY_RAYS, battery_steps, closed_lines, line_used, next_empty
+from ..rules.engine import _capture_reachable, state_key, successors
 from ..rules.robot_moves import Step
 from ..rules.moves import BatteryMove, RobotMove, Turn
 from ..rules.options import Rules
@@ -201,19 +201,6 @@ def winning_robot_phase(board: Board, rules: Rules, *, max_nodes: int = 4000) ->
     return None
 
 
-def battery_moves(own: int, enemy: int, bats: int, movable: int, used: int, rules: Rules):
-    """Single battery moves (src, dst, line) available now in a battery phase."""
-    line_limit = rules.line_limit
-    for p in bits(movable):
-        for line, ray in BATTERY_RAYS[p]:
-            if line_limit and used >> line & 1:
-                continue
-            for q in ray:
-                if not bats >> q & 1:
-                    yield p, q, line
-                    break
-
-
 def battery_chains(own: int, enemy: int, bats: int, rules: Rules, score, *, max_len: int = 3, min_gain: float = 0.25) -> list[BatteryPhase]:
     """Battery phases grown greedily: [no move, best 1 move, best 2 moves, ...].
 
@@ -229,7 +216,7 @@ def battery_chains(own: int, enemy: int, bats: int, rules: Rules, score, *, max_
     current = score(bats)
     for _ in range(max_len):
         best = None
-        for p, q, line in battery_moves(own, enemy, bats, movable, used, rules):
+        for p, q, line in battery_steps(bats, movable, used, rules):
             nb = (bats & ~(1 << p)) | (1 << q)
             v = score(nb)
             if best is None or v > best[0]:
@@ -238,7 +225,7 @@ def battery_chains(own: int, enemy: int, bats: int, rules: Rules, score, *, max_
             break
         current, p, q, line, bats = best
         movable &= ~(1 << p)
-        used |= 1 << line if rules.line_limit else 0
+        used = line_used(used, line, rules.line_limit)
         moves = moves + ((p, q),)
         out.append(BatteryPhase(bats, moves))
     return out
@@ -280,10 +267,9 @@ def replay(board: Board, rules: Rules, steps: tuple[Step, ...], battery: tuple[t
                 break
         else:
             return None
-        if rules.line_limit and used >> line & 1:
+        if closed_lines(used, rules.line_limit) >> line & 1:
             return None
-        first = next((x for x in ray if not bats >> x & 1), None)
-        if first != q:
+        if next_empty(ray, bats) != q:
             return None
         bats = (bats & ~(1 << p)) | (1 << q)
         movable &= ~(1 << p)

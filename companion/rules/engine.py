@@ -15,11 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
+from .battery_moves import BATTERY_RAYS, battery_steps, closed_lines, line_label, line_of_battery_move, line_used, next_empty
 from .control import control_counts, may_move, movable_batteries
 from .energy import energy_message, hall_violation, sources_by_square
 from .errors import IllegalTurn
-from .geometry import BLACK, WHITE, Color, Point, point_name, square_name
-from .masks import bits, grid_ray, mask_of
+from .geometry import BLACK, WHITE, Color, point_name, square_name
+from .masks import bits, mask_of
 from .moves import BatteryMove, RobotMove, Turn
 from .options import ORIGINAL, Rules
 from .position import Position
@@ -34,46 +35,6 @@ from .robot_moves import (
     move_label,
     robot_steps,
 )
-
-# --------------------------------------------------------------------------
-# battery rays and energy lines (section 2.2)
-
-#: Energy lines: 0..6 are the vertical lines A..G, 7..13 the horizontal lines 1..7.
-LINE_NAMES: tuple[str, ...] = tuple("ABCDEFG") + tuple("1234567")
-
-
-def _point_ray(pt: int, dc: int, dr: int) -> tuple[int, ...]:
-    return grid_ray(pt, 7, dc, dr)
-
-
-#: BATTERY_RAYS[pt] -> ((line, ray), ...) for up, down, left, right.
-BATTERY_RAYS: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = tuple(
-    tuple(
-        (line, ray)
-        for line, ray in (
-            (pt % 7, _point_ray(pt, 0, 1)),
-            (pt % 7, _point_ray(pt, 0, -1)),
-            (7 + pt // 7, _point_ray(pt, -1, 0)),
-            (7 + pt // 7, _point_ray(pt, 1, 0)),
-        )
-        if ray
-    )
-    for pt in range(49)
-)
-
-
-def line_of_battery_move(src: Point, dst: Point) -> int | None:
-    """The energy line a battery move uses, or None if src and dst share no line."""
-    if src % 7 == dst % 7:
-        return src % 7
-    if src // 7 == dst // 7:
-        return 7 + src // 7
-    return None
-
-
-def line_label(line: int) -> str:
-    return LINE_NAMES[line]
-
 
 # --------------------------------------------------------------------------
 # the robot phase: moves in sequence, energy as a b-matching (section 2.1, R-2, R-14)
@@ -409,7 +370,7 @@ def _check_battery_move(
         raise IllegalTurn(
             f"{text}: a battery moves along one energy line to the next empty point", points=(m.src, m.dst)
         )
-    if rules.line_limit and used_lines >> line & 1:
+    if closed_lines(used_lines, rules.line_limit) >> line & 1:
         raise IllegalTurn(
             f"{text}: energy line {line_label(line)} carried two battery moves (one per line per turn)",
             points=(m.src, m.dst),
@@ -421,7 +382,7 @@ def _check_battery_move(
             ray = r
             break
     assert ray is not None
-    first_empty = next((p for p in ray if not batteries >> p & 1), None)
+    first_empty = next_empty(ray, batteries)
     if first_empty is None:
         raise IllegalTurn(f"{text}: every point up to the edge is occupied, the battery cannot move that way", points=(m.src,))
     if first_empty != m.dst:
@@ -521,20 +482,14 @@ def _battery_phase_masks(own: int, enemy: int, batteries: int, rules: Rules) -> 
     stack = [start]
     while stack:
         bats, movable, used = stack.pop()
-        for p in bits(movable):
+        for p, q, line in battery_steps(bats, movable, used, rules):
             pb = 1 << p
-            for line, ray in BATTERY_RAYS[p]:
-                if line_limit and used >> line & 1:
-                    continue
-                for q in ray:
-                    if not bats >> q & 1:
-                        nb = (bats & ~pb) | (1 << q)
-                        state = (nb, movable & ~pb, used | (1 << line) if line_limit else 0)
-                        if state not in seen:
-                            seen.add(state)
-                            results.add(nb)
-                            stack.append(state)
-                        break
+            nb = (bats & ~pb) | (1 << q)
+            state = (nb, movable & ~pb, line_used(used, line, line_limit))
+            if state not in seen:
+                seen.add(state)
+                results.add(nb)
+                stack.append(state)
     return results
 
 
@@ -589,21 +544,6 @@ def random_turn(pos: Position, rng, rules: Rules = ORIGINAL, *, stop: float = 0.
     return Turn(tuple(moves), tuple(bmoves))
 
 
-def battery_steps(bats: int, movable: int, used: int, rules: Rules) -> list[tuple[int, int, int]]:
-    """Every legal next battery move as (from, to, line): a movable battery to
-    the next empty point along a line not used yet this turn (unless
-    ``no-line-limit``)."""
-    options = []
-    for p in bits(movable):
-        for line, ray in BATTERY_RAYS[p]:
-            if rules.line_limit and used >> line & 1:
-                continue
-            q = next((x for x in ray if not bats >> x & 1), None)
-            if q is not None:
-                options.append((p, q, line))
-    return options
-
-
 def random_battery_moves(bats: int, movable: int, rules: Rules, rng, *, stop: float = 0.5) -> tuple[BatteryMove, ...]:
     """A random legal battery phase: ``movable`` are the batteries the mover
     controls (after the robot phase); after each move the walk stops with
@@ -611,12 +551,12 @@ def random_battery_moves(bats: int, movable: int, rules: Rules, rng, *, stop: fl
     used = 0
     moves: list[BatteryMove] = []
     while rng.random() >= stop:
-        options = battery_steps(bats, movable, used, rules)
+        options = list(battery_steps(bats, movable, used, rules))
         if not options:
             break
         p, q, line = rng.choice(options)
         bats = (bats & ~(1 << p)) | (1 << q)
         movable &= ~(1 << p)
-        used |= 1 << line
+        used = line_used(used, line, rules.line_limit)
         moves.append(BatteryMove(p, q))
     return tuple(moves)

@@ -24,18 +24,8 @@ from dataclasses import dataclass
 
 from .control import control_counts, may_move, movable_batteries
 from .energy import energy_message, hall_violation
-from .engine import (
-    BATTERY_RAYS,
-    ORIGINAL,
-    PhaseContext,
-    capture_available,
-    initial_state,
-    line_label,
-    line_of_battery_move,
-    state_key,
-    status,
-    successors,
-)
+from .battery_moves import battery_steps, closed_lines, line_label, line_of_battery_move, line_used
+from .engine import ORIGINAL, PhaseContext, capture_available, initial_state, state_key, status, successors
 from .geometry import BLACK, WHITE, Color, point_name, square_name
 from .masks import bits, mask_of
 from .moves import BatteryMove, RobotMove, Turn
@@ -376,27 +366,23 @@ def _bfs_battery_phase(start: int, target: int, own: int, enemy: int, rules: Rul
     while frontier:
         nxt_frontier = []
         for (bats, movable, used), path in frontier:
-            for p in bits(movable):
+            for p, q, line in battery_steps(bats, movable, used, rules):
+                if not target >> q & 1:
+                    continue
                 pb = 1 << p
-                for line, ray in BATTERY_RAYS[p]:
-                    if line_limit and used >> line & 1:
-                        continue
-                    q = next((x for x in ray if not bats >> x & 1), None)
-                    if q is None or not target >> q & 1:
-                        continue
-                    nb = (bats & ~pb) | (1 << q)
-                    nmov = movable & ~pb
-                    # every battery still off target must still be movable
-                    if nb & ~target & ~nmov:
-                        continue
-                    state = (nb, nmov, (used | (1 << line)) if line_limit else 0)
-                    if state in seen:
-                        continue
-                    seen.add(state)
-                    npath = path + (BatteryMove(p, q),)
-                    if nb == target:
-                        return npath
-                    nxt_frontier.append((state, npath))
+                nb = (bats & ~pb) | (1 << q)
+                nmov = movable & ~pb
+                # every battery still off target must still be movable
+                if nb & ~target & ~nmov:
+                    continue
+                state = (nb, nmov, line_used(used, line, line_limit))
+                if state in seen:
+                    continue
+                seen.add(state)
+                npath = path + (BatteryMove(p, q),)
+                if nb == target:
+                    return npath
+                nxt_frontier.append((state, npath))
         frontier = nxt_frontier
     return None
 
@@ -446,15 +432,14 @@ def _diagnose_battery_phase(before: Position, board: Placement, rules: Rules, ow
                     "empty point (R-13)",
                     points=(p, empty[0]),
                 ))
-        if rules.line_limit:
-            for line, moves in sorted(lines.items()):
-                if len(moves) > 1:
-                    listed = ", ".join(f"{point_name(p)}\u2192{point_name(q)}" for p, q in moves)
-                    probs.append(Problem(
-                        f"energy line {line_label(line)} carried {_count_word(len(moves))} battery moves ({listed}): "
-                        "one battery move per energy line per turn",
-                        points=tuple(x for mv in moves for x in mv),
-                    ))
+        for line, moves in sorted(lines.items()):
+            if len(moves) > 1 and closed_lines(1 << line, rules.line_limit):
+                listed = ", ".join(f"{point_name(p)}\u2192{point_name(q)}" for p, q in moves)
+                probs.append(Problem(
+                    f"energy line {line_label(line)} carried {_count_word(len(moves))} battery moves ({listed}): "
+                    "one battery move per energy line per turn",
+                    points=tuple(x for mv in moves for x in mv),
+                ))
         if not probs:
             probs = _battery_order_problems(start, pairing, own, enemy, mover, rules)
         if best is None or len(probs) < len(best):

@@ -1,0 +1,97 @@
+"""Battery moves (docs/rules.md, section 2.2): along which line, to which point, how many a line.
+
+The one home of these rules:
+
+* a battery moves along one energy line to the **next empty point**
+  (:func:`next_empty`), passing any batteries in a row; R-13: a destination
+  other than exactly that point is an illegal turn;
+* **one battery move per energy line per turn** (German rulebook), dropped
+  under ``no-line-limit`` (the English translation): :func:`closed_lines`,
+  :func:`line_used`;
+* :func:`battery_steps`, the generator of single battery moves, behind apply's
+  outcome sets, explain's search, random turns and the hints' Python search.
+
+Who may move a battery (control, R-3, R-11) is :mod:`.control`'s; each
+battery moving at most once a turn (R-4) is the callers' ``movable`` mask.
+The hints' compiled core compiles :func:`closed_lines` and :func:`line_used`
+as they stand.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from .geometry import Point
+from .masks import bits, grid_ray
+from .options import Rules
+
+#: Energy lines: 0..6 are the vertical lines A..G, 7..13 the horizontal lines 1..7.
+LINE_NAMES: tuple[str, ...] = tuple("ABCDEFG") + tuple("1234567")
+
+#: BATTERY_RAYS[pt] -> ((line, ray), ...) for up, down, left, right.
+BATTERY_RAYS: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = tuple(
+    tuple(
+        (line, ray)
+        for line, ray in (
+            (pt % 7, grid_ray(pt, 7, 0, 1)),
+            (pt % 7, grid_ray(pt, 7, 0, -1)),
+            (7 + pt // 7, grid_ray(pt, 7, -1, 0)),
+            (7 + pt // 7, grid_ray(pt, 7, 1, 0)),
+        )
+        if ray
+    )
+    for pt in range(49)
+)
+
+
+def line_of_battery_move(src: Point, dst: Point) -> int | None:
+    """The energy line a battery move uses, or None if src and dst share no line."""
+    if src % 7 == dst % 7:
+        return src % 7
+    if src // 7 == dst // 7:
+        return 7 + src // 7
+    return None
+
+
+def line_label(line: int) -> str:
+    return LINE_NAMES[line]
+
+
+def closed_lines(used: int, line_limit: bool) -> int:
+    """The energy lines closed to another battery move this turn (a mask of
+    lines): the ones ``used`` so far when the one-move-per-line rule is on
+    (``line_limit``), none under ``no-line-limit``.
+
+    Plain ints and a bool, so that the hints' compiled core compiles this
+    very function."""
+    return used if line_limit else 0
+
+
+def line_used(used: int, line: int, line_limit: bool) -> int:
+    """``used`` after a move along ``line``; unchanged under ``no-line-limit``,
+    where nothing is counted."""
+    return used | (1 << line) if line_limit else used
+
+
+def next_empty(ray: tuple[int, ...], batteries: int) -> int | None:
+    """The first empty point along ``ray`` (where a battery moving that way
+    stops), or None when every point up to the edge is occupied."""
+    for q in ray:
+        if not batteries >> q & 1:
+            return q
+    return None
+
+
+def battery_steps(bats: int, movable: int, used: int, rules: Rules) -> Iterator[tuple[int, int, int]]:
+    """Every legal next battery move as (from, to, line): a ``movable``
+    battery to the next empty point along a line still open this turn
+    (not in :func:`closed_lines`)."""
+    closed = closed_lines(used, rules.line_limit)
+    for p in bits(movable):
+        for line, ray in BATTERY_RAYS[p]:
+            if closed >> line & 1:
+                continue
+            for q in ray:  # next_empty(ray, bats), inline: outcome enumeration's hot loop
+                if not bats >> q & 1:
+                    yield p, q, line
+                    break
