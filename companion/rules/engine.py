@@ -136,6 +136,15 @@ def capture_available(pos: Position, rules: Rules = ORIGINAL) -> RobotMove | Non
     return _first_capture(initial_state(pos), PhaseContext.of(pos, rules))
 
 
+def missed_capture(pos: Position, rules: Rules, captured: bool) -> RobotMove | None:
+    """R-7 (``must-capture``): a robot phase played in ``pos`` that ``captured``
+    nothing although a capture was available (R-8) breaks the option; returns
+    such an available capture, or None when the phase is fine."""
+    if not rules.must_capture or captured:
+        return None
+    return capture_available(pos, rules)
+
+
 def _first_capture(st: PhaseState, ctx: PhaseContext) -> RobotMove | None:
     """A capture that some legal continuation of the robot phase from ``st`` makes, or None."""
     if not _capture_candidates(st, ctx):
@@ -412,13 +421,12 @@ def apply_turn(pos: Position, turn: Turn | str, rules: Rules = ORIGINAL) -> Posi
         step, st = _check_robot_move(st, ctx, m, labels)
         labels.append((m.src, step.cost, move_label(m.src, m.dst)))
         captured |= step.capture
-    if rules.must_capture and not captured:
-        cap = capture_available(pos, rules)
-        if cap is not None:
-            raise IllegalTurn(
-                f"must-capture: a capture was available ({cap}) but the robot phase captured nothing (R-7, R-8)",
-                squares=(cap.src, cap.dst),
-            )
+    cap = missed_capture(pos, rules, captured)
+    if cap is not None:
+        raise IllegalTurn(
+            f"must-capture: a capture was available ({cap}) but the robot phase captured nothing (R-7, R-8)",
+            squares=(cap.src, cap.dst),
+        )
     batteries = ctx.batteries
     moved = 0
     used = 0
@@ -517,7 +525,7 @@ def random_turn(pos: Position, rng, rules: Rules = ORIGINAL, *, stop: float = 0.
     robot move.
     """
     ctx = PhaseContext.of(pos, rules)
-    need_capture = rules.must_capture and capture_available(pos, rules) is not None
+    need_capture = missed_capture(pos, rules, False) is not None
     for _attempt in range(200):
         st = initial_state(pos)
         moves: list[RobotMove] = []

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from .control import control_counts, may_move, movable_batteries
 from .energy import energy_message, hall_violation
 from .battery_moves import battery_steps, closed_lines, line_label, line_of_battery_move, line_used
-from .engine import ORIGINAL, PhaseContext, capture_available, initial_state, state_key, status, successors
+from .engine import ORIGINAL, PhaseContext, capture_available, initial_state, missed_capture, state_key, status, successors
 from .geometry import BLACK, WHITE, Color, point_name, square_name
 from .masks import bits, mask_of
 from .moves import BatteryMove, RobotMove, Turn
@@ -195,14 +195,12 @@ def _explain_robot_phase(
 
     found = _bfs_robot_phase(start, ctx, target_own, target_enemy)
     if found is not None:
-        captured = any(m.capture for m in found)
-        if rules.must_capture and not captured:
-            cap = capture_available(before, rules)
-            if cap is not None:
-                return None, [Problem(
-                    f"must-capture: a capture was available ({cap}) but no robot captured (R-7, R-8)",
-                    squares=(cap.src, cap.dst),
-                )]
+        cap = missed_capture(before, rules, any(m.capture for m in found))
+        if cap is not None:
+            return None, [Problem(
+                f"must-capture: a capture was available ({cap}) but no robot captured (R-7, R-8)",
+                squares=(cap.src, cap.dst),
+            )]
         return found, []
     return None, _diagnose_robot_phase(before, board, rules, ctx)
 
