@@ -172,7 +172,7 @@ def run_dev(folder: Path) -> None:
     the given corners), read the other frames."""
     import cv2
 
-    from companion.position import parse_batteries, parse_robots
+    from companion.rules.position import parse_batteries, parse_robots
 
     rows = [json.loads(line) for line in (folder / "truth.jsonl").read_text().splitlines() if line.strip()]
     for mode in ("marker-less", "corners"):

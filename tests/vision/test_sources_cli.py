@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from companion.position import Position
+from companion.rules.position import Position
 from companion.vision_bridge import START_LAYOUT, layout_from_position, robots_and_batteries_fields
 from vision.errors import SourceError, VisionError
 from vision.layout import BoardLayout
