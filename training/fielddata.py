@@ -1,13 +1,15 @@
 """Training data for the field classifier: patches of rendered frames of many random designs.
 
-Each *set-up* (one seed: a design, a camera, a lamp) is rendered once as a
-*reference* (the start position, or a random layout: what the reader holds as
-the last board it knows) and then in several *current* layouts (random robots
-and batteries, sometimes a hand, sometimes the light changed since the
-reference). Every field of every current frame is one sample: its patch now,
-its patch in the reference, what the reference showed there, and the truth.
+Each *set-up* (one seed: a design, a camera, a lamp) is rendered in six
+frames: a first board (the start position, or a random layout) and five
+others (the first board a turn or two on, or random boards; sometimes a hand,
+sometimes the light changed since the first frame). The trainer
+(``training/train_fields.py``) pairs any two frames of a set-up: one is the
+reference (what the reader holds as the last board it knows), the other the
+frame now; every field of the frame now is one sample: its patch now, its
+patch in the reference, what the reference showed there, and the truth.
 
-Deterministic from the seed: ``python -m training.fielddata --seed 2 --setups 800 --out data.npz``
+Deterministic from the seed: ``python -m training.fielddata --seed 3 --setups 400 --out part0.npz``
 gives the same file on any machine (the renderer is deterministic, the
 workers only split the set-ups between them).
 """
@@ -33,7 +35,7 @@ from vision.anyset.patches import PatchCutter  # noqa: E402
 from vision.render import render  # noqa: E402
 
 START = BoardLayout.from_sets(white=range(6), black=range(30, 36), batteries=list(range(7, 14)) + list(range(35, 42)))
-FRAMES_PER_SETUP = 4
+FRAMES_PER_SETUP = 5      # frames after the first
 HAND_SHARE = 0.08
 COVERED = 0.2          # share of a field's central patch under the hand that makes it "covered"
 
@@ -94,30 +96,51 @@ def _covered(cutter: PatchCutter, img_hand: np.ndarray, img_bare: np.ndarray) ->
 
 
 def setup_samples(seed: int, size=(960, 720)) -> dict[str, np.ndarray]:
-    """All samples of one set-up (seed). Rendered at 960x720: the patches are resampled to a fixed
+    """All frames of one set-up (seed), rendered at 960x720: the patches are resampled to a fixed
     scale anyway (a board fills 60-110 px per square at the camera's 1280x960, 45-80 here, both
-    above the patches' 32 px per square), and it renders twice as fast."""
+    above the patches' 32 px per square), and it renders twice as fast.
+
+    Frame 0 shows the set-up's first board (the start position in half the set-ups, a random
+    board in the others), frames 1.. other boards of the same camera: in two of five the first
+    board a turn or two on (a game), else random boards. The trainer pairs any two frames of a
+    set-up (one as the reference, one as the frame now), so every frame without a hand serves as
+    a reference too."""
     rng = _rng("fielddata", seed)
-    ref_layout = START if rng.random() < 0.5 else random_layout(rng)
-    ref_printed = [True] * 49 if ref_layout is START else list(rng.random(49) < 0.5)
+    first = START if rng.random() < 0.5 else random_layout(rng)
+    first_printed = [True] * 49 if first is START else list(rng.random(49) < 0.5)
     # one set-up in ten is our first renderer's wooden set (with its corner markers), the rest random designs
     design = "random" if rng.random() >= 0.1 else None
     markers = design is None
-    ref = render(ref_layout, seed, design=design, markers=markers, size=size, printed=ref_printed)
+    ref = render(first, seed, design=design, markers=markers, size=size, printed=first_printed)
     H = _jitter(ref.homography, rng, 0.7)
     cutter = PatchCutter(H, size)
-    ref_sq, ref_pt = cutter.cut(ref.image)
-    out: dict[str, list] = {k: [] for k in ("sq", "pt", "sq_lab", "pt_lab", "printed", "sq_colour")}
+    out: dict[str, list] = {k: [] for k in ("sq", "pt", "sq_lab", "pt_lab", "printed", "sq_colour", "hand")}
+
+    def add(fr, lay: BoardLayout, cov_s: np.ndarray, cov_p: np.ndarray, hand: bool) -> None:
+        sq, pt = cutter.cut(fr.image)
+        s_lab = np.array([0 if s.value == "empty" else 1 for s in lay.squares])
+        p_lab = np.array([0 if p.value == "empty" else 1 for p in lay.points])
+        s_lab[cov_s] = 2
+        p_lab[cov_p] = 2
+        out["sq"].append(sq)
+        out["pt"].append(pt)
+        out["sq_lab"].append(s_lab)
+        out["sq_colour"].append(np.array([{"empty": 0, "white": 1, "black": 2}[s.value] for s in lay.squares]))
+        out["pt_lab"].append(p_lab)
+        out["printed"].append(np.array(fr.battery_printed, bool))
+        out["hand"].append(hand)
+
+    add(ref, first, np.zeros(36, bool), np.zeros(49, bool), False)
     for f in range(FRAMES_PER_SETUP):
         pick = rng.random()
-        if pick < 0.4:         # a game: the board one or two turns after the reference
-            lay = changed_layout(rng, ref_layout)
-            printed = [p if rng.random() < 0.8 else not p for p in ref_printed]
+        if pick < 0.4:         # a game: the board one or two turns after the first
+            lay = changed_layout(rng, first)
+            printed = [p if rng.random() < 0.8 else not p for p in first_printed]
         else:
             lay = START if pick < 0.47 else random_layout(rng)
             printed = list(rng.random(49) < 0.5)
         cond = {}
-        if rng.random() < 0.3:   # the light changed since the reference
+        if rng.random() < 0.3:   # the light changed since the first frame
             cond["light"] = float(ref.conditions.light * rng.uniform(0.7, 1.3))
             cond["color_temp"] = float(np.clip(ref.conditions.color_temp + rng.uniform(-0.3, 0.3), -1, 1))
         if rng.random() < 0.1:
@@ -126,55 +149,38 @@ def setup_samples(seed: int, size=(960, 720)) -> dict[str, np.ndarray]:
             cond["blur"] = float(rng.uniform(0.5, 2.0))
         hand = bool(rng.random() < HAND_SHARE)
         fr = render(lay, seed, design=design, markers=markers, size=size, printed=printed, frame=f + 1, hand=hand, **cond)
-        sq, pt = cutter.cut(fr.image)
         cov_s = np.zeros(36, bool)
         cov_p = np.zeros(49, bool)
         if hand:
             bare = render(lay, seed, design=design, markers=markers, size=size, printed=printed, frame=f + 1, **cond)
             cov_s, cov_p = _covered(cutter, fr.image, bare.image)
-        s_lab = np.array([0 if s.value == "empty" else 1 for s in lay.squares])
-        s_col = np.array([{"empty": 0, "white": 1, "black": 2}[s.value] for s in lay.squares])
-        p_lab = np.array([0 if p.value == "empty" else 1 for p in lay.points])
-        s_lab[cov_s] = 2
-        p_lab[cov_p] = 2
-        out["sq"].append(sq)
-        out["pt"].append(pt)
-        out["sq_lab"].append(s_lab)
-        out["sq_colour"].append(s_col)
-        out["pt_lab"].append(p_lab)
-        out["printed"].append(np.array(fr.battery_printed, bool))
-    n = FRAMES_PER_SETUP
-    return {
-        "sq": np.stack(out["sq"]), "pt": np.stack(out["pt"]),
-        "ref_sq": np.repeat(ref_sq[None], n, 0), "ref_pt": np.repeat(ref_pt[None], n, 0),
-        "ref_sq_state": np.repeat(np.array([[0 if s.value == "empty" else 1 for s in ref_layout.squares]]), n, 0),
-        "ref_pt_state": np.repeat(np.array([[0 if p.value == "empty" else 1 for p in ref_layout.points]]), n, 0),
-        "sq_lab": np.stack(out["sq_lab"]), "pt_lab": np.stack(out["pt_lab"]), "sq_colour": np.stack(out["sq_colour"]),
-        "printed": np.stack(out["printed"]),
-        "sq_lean": np.repeat(cutter.square_lean[None], n, 0).astype(np.float32),
-        "pt_lean": np.repeat(cutter.point_lean[None], n, 0).astype(np.float32),
-        "setup": np.full(n, seed),
-    }
+        add(fr, lay, cov_s, cov_p, hand)
+    res = {k: np.stack(v) for k, v in out.items()}
+    res["sq_lean"] = cutter.square_lean.astype(np.float32)
+    res["pt_lean"] = cutter.point_lean.astype(np.float32)
+    res["setup"] = np.array(seed)
+    return res
 
 
-def generate(seed: int, setups: int, workers: int = 2) -> dict[str, np.ndarray]:
-    seeds = [seed * 1_000_000 + k for k in range(setups)]
+def generate(seed: int, setups: int, workers: int = 2, first: int = 0) -> dict[str, np.ndarray]:
+    seeds = [seed * 1_000_000 + first + k for k in range(setups)]
     with Pool(workers) as pool:
         parts = pool.map(setup_samples, seeds, chunksize=4)
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return {k: np.stack([p[k] for p in parts]) for k in parts[0]}
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seed", type=int, default=1, help="seed of the data set (set-up seeds seed*1e6 + k)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the data set (set-up seeds seed*1e6 + first + k)")
     ap.add_argument("--setups", type=int, default=800)
+    ap.add_argument("--first", type=int, default=0, help="first set-up (a data set can be made in parts)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
     t = time.time()
-    data = generate(a.seed, a.setups, a.workers)
+    data = generate(a.seed, a.setups, a.workers, a.first)
     np.savez(a.out, **data)
-    print(f"{a.setups} set-ups, {len(data['sq'])} frames -> {a.out} in {time.time() - t:.0f} s")
+    print(f"{a.setups} set-ups, {data['sq'].shape[0] * data['sq'].shape[1]} frames -> {a.out} in {time.time() - t:.0f} s")
     return 0
 
 

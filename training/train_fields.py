@@ -1,6 +1,6 @@
 """Train the field classifier (vision/fieldnet.py) on data from training/fielddata.py; export ONNX.
 
-    python -m training.train_fields --data data.npz --out vision/models --seed 1
+    python -m training.train_fields --data part*.npz --out vision/anyset/models --seed 1
 
 CPU only (2 cores are enough: ~20-30 min for the default data). Needs the
 ``train`` extra (torch, onnx): ``pip install -e '.[train]'``. The same data and
@@ -11,6 +11,7 @@ bit deterministic across machines).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -30,17 +31,21 @@ from vision.anyset.fieldnet import N_SCALARS, REF_UNKNOWN, normalise, scalars  #
 NO_REF_SHARE = 0.2
 
 
+WIDTHS = {"sq": (16, 32, 48, 64), "pt": (16, 32, 48, 64)}
+
+
 class FieldModel(nn.Module):
     """Conv trunk on (now, reference) patches; the scalars join at the dense layer."""
 
-    def __init__(self, n_out: int) -> None:
+    def __init__(self, n_out: int, widths: tuple[int, int, int, int]) -> None:
         super().__init__()
         # small on purpose: 85 patches a frame must run in a few ms on one core of a Pi-class CPU
-        self.c1 = nn.Conv2d(6, 12, 5, stride=2, padding=2)     # 24 -> 12
-        self.c2 = nn.Conv2d(12, 24, 3, padding=1)              # 12, pooled to 6
-        self.c3 = nn.Conv2d(24, 32, 3, padding=1)              # 6, pooled to 3
-        self.f1 = nn.Linear(32 * 3 * 3 + N_SCALARS, 48)
-        self.f2 = nn.Linear(48, n_out)
+        a, b, c, d = widths
+        self.c1 = nn.Conv2d(6, a, 5, stride=2, padding=2)      # 24 -> 12
+        self.c2 = nn.Conv2d(a, b, 3, padding=1)                # 12, pooled to 6
+        self.c3 = nn.Conv2d(b, c, 3, padding=1)                # 6, pooled to 3
+        self.f1 = nn.Linear(c * 3 * 3 + N_SCALARS, d)
+        self.f2 = nn.Linear(d, n_out)
 
     def forward(self, patch: torch.Tensor, scal: torch.Tensor) -> torch.Tensor:
         x = F.relu(self.c1(patch))
@@ -51,6 +56,23 @@ class FieldModel(nn.Module):
 
 
 _BLUR = None
+
+
+_PERMS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+
+
+def recolour(x: torch.Tensor, rng: np.random.Generator) -> None:
+    """In place: the colour channels swapped, the same way in the patch now and in the reference
+    (a teal battery on a red ring becomes a red one on a blue ring ...), and the log colour's
+    contrast scaled a little: six times the sets the renderer drew, with every relation between
+    now and the reference kept."""
+    perm = rng.integers(0, len(_PERMS), len(x))
+    for k in range(1, len(_PERMS)):
+        m = torch.from_numpy(perm == k)
+        if m.any():
+            order = list(_PERMS[k]) + [3 + c for c in _PERMS[k]]
+            x[m] = x[m][:, order]
+    x.mul_(torch.from_numpy(rng.uniform(0.8, 1.25, (len(x), 1, 1, 1)).astype(np.float32)))
 
 
 def augment(x: torch.Tensor, rng: np.random.Generator) -> None:
@@ -73,93 +95,127 @@ def augment(x: torch.Tensor, rng: np.random.Generator) -> None:
         x[i, :3] = torch.roll(x[i, :3], (dy, dx), (1, 2))
 
 
-def build(data: dict, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Inputs (n, 6, P, P), scalars, labels, printed, set-up id, for 'sq' or 'pt'."""
-    frames = len(data["sq"])
-    xs, ss, ys, prs, ids = [], [], [], [], []
-    for i in range(frames):
-        _, lev = normalise(data["sq"][i])
-        _, lev_ref = normalise(data["ref_sq"][i])
-        a, _ = normalise(data[kind][i], lev)
-        b, _ = normalise(data["ref_" + kind][i], lev_ref)
-        xs.append(np.concatenate([a, b], axis=1).astype(np.float16))
-        ss.append(scalars(data[f"ref_{kind}_state"][i], data[f"{kind}_lean"][i]))
-        ys.append(data[f"{kind}_lab"][i])
-        prs.append(data["printed"][i] if kind == "pt" else np.zeros(36, bool))
-        ids.append(np.full(len(a), data["setup"][i]))
-    return np.concatenate(xs), np.concatenate(ss), np.concatenate(ys), np.concatenate(prs), np.concatenate(ids)
+_LOG_T = torch.from_numpy(np.log(np.arange(256, dtype=np.float32) + np.float32(8.0)))  # as fieldnet.normalise
+FIRST_AS_REFERENCE = 0.35   # share of samples whose reference is the set-up's first frame (often the start)
 
 
-def train(kind: str, data: dict, epochs: int, seed: int, out: Path, log=print) -> dict:
+class Pairs:
+    """Samples drawn from pairs of frames of one set-up: (reference frame, frame now, field)."""
+
+    def __init__(self, data: dict, kind: str, setups: np.ndarray) -> None:
+        self.kind = kind
+        self.X = data[kind]                          # (S, F, n, P, P, 3) uint8
+        self.lab = data[f"{kind}_lab"]               # (S, F, n) 0/1/2
+        self.printed = data["printed"]               # (S, F, 49)
+        self.hand = data["hand"]                     # (S, F)
+        self.lean = data[f"{kind}_lean"]             # (S, n)
+        self.level = data["level"]                   # (S, F, 3): each frame's light level (its squares)
+        self.setups = setups
+        self.n_fields = self.X.shape[2]
+        self.n_frames = self.X.shape[1]
+
+    def draw(self, rng: np.random.Generator, count: int) -> tuple[np.ndarray, ...]:
+        s = rng.choice(self.setups, count)
+        i = rng.integers(0, self.n_frames, count)
+        j = rng.integers(0, self.n_frames - 1, count)
+        j = np.where(j >= i, j + 1, j)                           # another frame than i
+        first = (rng.random(count) < FIRST_AS_REFERENCE) & (i != 0)
+        j = np.where(first, 0, j)
+        bad = self.hand[s, j]                                    # a frame with a hand is no reference
+        j = np.where(bad, np.where(i != 0, 0, 1), j)
+        j = np.where(self.hand[s, j] | (j == i), -1, j)          # still none: sample without a reference
+        k = rng.integers(0, self.n_fields, count)
+        return s, i, j, k
+
+    def tensors(self, s, i, j, k) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        now = torch.from_numpy(self.X[s, i, k]).long()
+        jj = np.maximum(j, 0)
+        ref = torch.from_numpy(self.X[s, jj, k]).long()
+        x_now = _LOG_T[now] - torch.from_numpy(self.level[s, i]).float()[:, None, None, :]
+        x_ref = _LOG_T[ref] - torch.from_numpy(self.level[s, jj]).float()[:, None, None, :]
+        x_ref[torch.from_numpy(j < 0)] = 0.0
+        x = torch.cat([x_now, x_ref], dim=3).permute(0, 3, 1, 2).contiguous()
+        ref_state = np.where(j < 0, REF_UNKNOWN, self.lab[s, jj, k])
+        scal = torch.from_numpy(scalars(ref_state, self.lean[s, k]))
+        y = torch.from_numpy(self.lab[s, i, k]).long()
+        pr = torch.from_numpy(self.printed[s, i, k] if self.kind == "pt" else np.zeros(len(s), bool)).float()
+        return x, scal, y, pr
+
+
+def frame_levels(data: dict) -> np.ndarray:
+    """(S, F, 3) the light level of every frame, as the reader takes it (the mean log colour of its squares)."""
+    sq = data["sq"]
+    out = np.zeros(sq.shape[:2] + (3,), np.float32)
+    for a in range(sq.shape[0]):
+        for b in range(sq.shape[1]):
+            out[a, b] = normalise(sq[a, b])[1]
+    return out
+
+
+def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print) -> dict:
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    X, S, Y, P, ids = build(data, kind)
-    setups = np.unique(ids)
-    val_setups = set(setups[rng.permutation(len(setups))[: max(1, len(setups) // 10)]].tolist())
-    val = np.array([i in val_setups for i in ids])
+    setups = np.arange(data["sq"].shape[0])
+    val_setups = np.sort(rng.permutation(setups)[: max(1, len(setups) // 10)])
+    train_setups = np.setdiff1d(setups, val_setups)
+    tr, va = Pairs(data, kind, train_setups), Pairs(data, kind, val_setups)
+    val_draw = va.draw(np.random.default_rng(seed + 1), 40_000)
+    Xv, Sv, Yv, Pv = va.tensors(*val_draw)
     n_out = 3 if kind == "sq" else 4
-    model = FieldModel(n_out)
+    model = FieldModel(n_out, WIDTHS[kind])
     opt = torch.optim.Adam(model.parameters(), lr=2e-3, weight_decay=1e-5)
-    tr = np.flatnonzero(~val)
-    steps = epochs * (len(tr) // 256)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
-    Xt, St, Yt, Pt = torch.from_numpy(X), torch.from_numpy(S), torch.from_numpy(Y).long(), torch.from_numpy(P).float()
     t0 = time.time()
-    for ep in range(epochs):
+    tot, nb = 0.0, 0
+    for step in range(steps):
         model.train()
-        order = torch.from_numpy(rng.permutation(tr))
-        tot, nb = 0.0, 0
-        for k in range(len(tr) // 256):
-            b = order[k * 256:(k + 1) * 256]
-            x = Xt[b].float()
-            s = St[b].clone()
-            # no reference for some samples (a field never seen in a known state)
-            drop = torch.from_numpy(rng.random(len(b)) < NO_REF_SHARE)
-            x[drop, 3:] = 0.0
-            s[drop, :3] = 0.0
-            s[drop, REF_UNKNOWN] = 1.0
-            # mirror about the lean axis (up stays up), and a small change of light on "now" alone
-            flip = torch.from_numpy(rng.random(len(b)) < 0.5)
-            x[flip] = x[flip].flip(3)
-            x[:, :3] += torch.from_numpy(rng.normal(0, 0.08, (len(b), 3, 1, 1)).astype(np.float32))
-            augment(x, rng)
-            y = Yt[b]
-            z = model(x, s)
-            loss = F.cross_entropy(z[:, :3], y)
-            if kind == "pt":
-                m = y == 1
-                if m.any():
-                    loss = loss + 0.5 * F.binary_cross_entropy_with_logits(z[m, 3], Pt[b][m])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            tot += float(loss.detach())
-            nb += 1
-        acc = evaluate(model, Xt, St, Yt, Pt, np.flatnonzero(val), kind)
-        log(f"{kind} epoch {ep + 1}/{epochs}: loss {tot / max(nb, 1):.4f}; validation {acc}; {time.time() - t0:.0f} s")
+        x, s, y, pr = tr.tensors(*tr.draw(rng, 256))
+        # no reference for some samples (a field never seen in a known state)
+        drop = torch.from_numpy(rng.random(len(y)) < NO_REF_SHARE)
+        x[drop, 3:] = 0.0
+        s[drop, :3] = 0.0
+        s[drop, REF_UNKNOWN] = 1.0
+        # mirror about the lean axis (up stays up), and a small change of light on "now" alone
+        flip = torch.from_numpy(rng.random(len(y)) < 0.5)
+        x[flip] = x[flip].flip(3)
+        recolour(x, rng)
+        x[:, :3] += torch.from_numpy(rng.normal(0, 0.08, (len(y), 3, 1, 1)).astype(np.float32))
+        augment(x, rng)
+        z = model(x, s)
+        loss = F.cross_entropy(z[:, :3], y)
+        if kind == "pt":
+            m = y == 1
+            if m.any():
+                loss = loss + 0.5 * F.binary_cross_entropy_with_logits(z[m, 3], pr[m])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        tot += float(loss.detach())
+        nb += 1
+        if (step + 1) % 1000 == 0 or step + 1 == steps:
+            acc = evaluate(model, Xv, Sv, Yv, Pv, kind)
+            log(f"{kind} step {step + 1}/{steps}: loss {tot / max(nb, 1):.4f}; validation {acc}; {time.time() - t0:.0f} s")
+            tot, nb = 0.0, 0
     export(model, kind, out)
-    return evaluate(model, Xt, St, Yt, Pt, np.flatnonzero(val), kind)
+    return evaluate(model, Xv, Sv, Yv, Pv, kind)
 
 
 @torch.no_grad()
-def evaluate(model, Xt, St, Yt, Pt, idx, kind) -> dict:
+def evaluate(model, Xv, Sv, Yv, Pv, kind) -> dict:
     model.eval()
-    out = []
-    for k in range(0, len(idx), 2048):
-        b = torch.from_numpy(idx[k:k + 2048])
-        out.append(model(Xt[b].float(), St[b]))
-    z = torch.cat(out)
-    p = F.softmax(z[:, :3], 1)
-    y = Yt[torch.from_numpy(idx)]
-    conf, pred = p.max(1)
-    res = {"acc": round(float((pred == y).float().mean()), 5),
-           "wrong_at_0.98": int(((pred != y) & (conf >= 0.98)).sum()),
-           "below_0.98": round(float((conf < 0.98).float().mean()), 4)}
+    z = torch.cat([model(Xv[k:k + 2048], Sv[k:k + 2048]) for k in range(0, len(Xv), 2048)])
+    res = {}
+    for T in (1.0, 2.0):
+        p = F.softmax(z[:, :3] / T, 1)
+        conf, pred = p.max(1)
+        res[f"T{T:g}"] = {"acc": round(float((pred == Yv).float().mean()), 5),
+                          "wrong_at_0.98": int(((pred != Yv) & (conf >= 0.98)).sum()),
+                          "below_0.98": round(float((conf < 0.98).float().mean()), 4)}
     if kind == "pt":
-        m = y == 1
+        m = Yv == 1
         pp = torch.sigmoid(z[m, 3])
-        t = Pt[torch.from_numpy(idx)][m]
+        t = Pv[m]
         sure = (pp > 0.9) | (pp < 0.1)
         res["side_claimed"] = round(float(sure.float().mean()), 4)
         res["side_right"] = round(float(((pp > 0.5) == (t > 0.5))[sure].float().mean()), 5) if sure.any() else None
@@ -181,17 +237,19 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", required=True, nargs="+", help="npz file(s) from training.fielddata")
     ap.add_argument("--out", default=str(ROOT / "vision" / "anyset" / "models"))
-    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--steps", type=int, default=12_000, help="training steps of 256 samples per net")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", choices=("sq", "pt"))
     a = ap.parse_args(argv)
-    torch.set_num_threads(2)
+    torch.set_num_threads(int(os.environ.get("TRAIN_THREADS", "2")))
     parts = [dict(np.load(p)) for p in a.data]
     data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    data["level"] = frame_levels(data)
+    print(f"{data['sq'].shape[0]} set-ups of {data['sq'].shape[1]} frames")
     for kind in ("sq", "pt"):
         if a.only and kind != a.only:
             continue
-        res = train(kind, data, a.epochs, a.seed, Path(a.out))
+        res = train(kind, data, a.steps, a.seed, Path(a.out))
         print(f"{kind}: {res}")
     return 0
 
