@@ -33,8 +33,8 @@ from audit_scenario import (  # noqa: E402
     write_game,
 )
 
-from companion.audit import Audit, calibrate_from, list_images, load_image, run_audit  # noqa: E402
-from companion.referee import ACCEPTED, REJECTED  # noqa: E402
+from companion.referee.audit import Audit, calibrate_from, list_images, load_image, run_audit  # noqa: E402
+from companion.referee.referee import ACCEPTED, REJECTED  # noqa: E402
 from companion.rules.options import Rules  # noqa: E402
 
 

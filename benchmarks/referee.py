@@ -5,7 +5,7 @@
 A game of engine self-play (the hints' greedy player) is played on the
 synthetic camera's table, with a slipped robot every fifth turn (an illegal
 board, then the corrected one). The companion is the game loop of
-``netzwerk run`` (``companion.game.Companion``) on mock pins with a virtual
+``netzwerk run`` (``companion.referee.game.Companion``) on mock pins with a virtual
 clock: between turns it watches the board as it would on the Pi (the board is
 still for longer than ``stable_seconds`` before the press, as when a player
 takes the hand away and reaches for the button).
@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-# as `netzwerk` does (companion/cli.py): one BLAS thread for the camera reader's small products
+# as `netzwerk` does (companion/cli/__init__.py): one BLAS thread for the camera reader's small products
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
@@ -40,9 +40,9 @@ sys.path.insert(0, str(ROOT))
 from companion.cameras import SimCamera  # noqa: E402
 from companion.demo import slip_of  # noqa: E402
 from companion.rules.engine import apply_turn  # noqa: E402
-from companion.game import OVER, PLAYING, Companion, LoopTimings  # noqa: E402
+from companion.referee.game import OVER, PLAYING, Companion, LoopTimings  # noqa: E402
 from companion.hints.players import GreedyPlayer  # noqa: E402
-from companion.journal import Journal  # noqa: E402
+from companion.referee.journal import Journal  # noqa: E402
 from companion.rules.position import Placement  # noqa: E402
 from companion.rules.options import Rules  # noqa: E402
 from hardware.mockpins import MockPanelFactory  # noqa: E402

@@ -27,7 +27,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
-from .journal import default_journal_path
+from .referee.journal import default_journal_path
 from .record import KNOWN_RULE_OPTIONS
 
 CAMERA_KINDS = ("picamera2", "opencv:INDEX", "replay:DIR", "sim")

@@ -7,7 +7,7 @@ square off, then corrected), a hand over the board at a confirm press, a press
 of the wrong player's button, hint, control and an undo. The players move the
 pieces one at a time (the live-watching gauge follows them) and press their
 confirm buttons on mock pins. The companion is the same
-:class:`companion.game.Companion` as ``netzwerk run``: the same ``tick``, on a
+:class:`companion.referee.game.Companion` as ``netzwerk run``: the same ``tick``, on a
 virtual clock. The virtual panel is drawn in the terminal as the game runs;
 at the end come the accepted/rejected log and the game record.
 """
@@ -26,9 +26,9 @@ from .cameras import SimCamera
 from .drawing import terminal_board
 from .rules.engine import apply_turn, random_turn
 from .rules.explain import explain
-from .game import OVER, PLAYING, Companion, LogEntry, LoopTimings
+from .referee.game import OVER, PLAYING, Companion, LogEntry, LoopTimings
 from .rules.geometry import square_name
-from .journal import Journal
+from .referee.journal import Journal
 from .rules.moves import Turn
 from .rules.position import Placement, Position
 from .record import GameText, format_record

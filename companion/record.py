@@ -70,7 +70,7 @@ class GameText:
 
     @classmethod
     def from_game(cls, game) -> "GameText":
-        """From a :class:`companion.journal.GameRecord` (its turns in force)."""
+        """From a :class:`companion.referee.journal.GameRecord` (its turns in force)."""
         return cls(
             turns=tuple(t.turn for t in game.turns),
             start=game.start_position,

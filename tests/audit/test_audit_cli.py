@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from audit_scenario import corners_text
 
-from companion.audit import list_images
+from companion.referee.audit import list_images
 from companion.cli import main
 from companion.record import parse_record
-from companion.referee import ACCEPTED
+from companion.referee.referee import ACCEPTED
 
 
 def run(capsys, *argv):
@@ -86,7 +86,7 @@ def test_corners_and_calibration_file(corners_game, capsys, tmp_path):
     # the same game with a calibration file made from its first photo
     from vision.calibration import calibrate
 
-    from companion.audit import load_image, start_layout
+    from companion.referee.audit import load_image, start_layout
 
     first = list_images(corners_game.folder)[0]
     cal = calibrate(load_image(first), start_layout(), corners=corners_game.corners)
@@ -138,7 +138,7 @@ def test_first_photo_not_the_start_position(default_game, capsys, tmp_path):
     # also with a calibration file: the first photo is checked
     from vision.calibration import calibrate
 
-    from companion.audit import load_image, start_layout
+    from companion.referee.audit import load_image, start_layout
 
     cal = calibrate(load_image(photos[0]), start_layout())
     cal_path = cal.save(tmp_path / "cal.json")
@@ -161,7 +161,7 @@ def test_broken_calibration_file(default_game, capsys, tmp_path):
 def test_calibration_from_another_setup(default_game, corners_game, capsys, tmp_path):
     from vision.calibration import calibrate
 
-    from companion.audit import load_image, start_layout
+    from companion.referee.audit import load_image, start_layout
 
     first = list_images(corners_game.folder)[0]
     cal = calibrate(load_image(first), start_layout(), corners=corners_game.corners)
@@ -222,7 +222,7 @@ def test_first_player(default_game, capsys):
 
 def test_big_phone_photos_are_read_at_a_camera_size(corners_game, capsys, tmp_path):
     """Photos over 1640 px are scaled down (corners given in the big photo's pixels scale along)."""
-    from companion.audit import MAX_SIDE, fit, working_size
+    from companion.referee.audit import MAX_SIDE, fit, working_size
 
     assert working_size(4032, 3024) == (MAX_SIDE, 1230) and working_size(800, 600) == (800, 600)
     assert fit(np.zeros((300, 400, 3), np.uint8), (800, 600)).shape == (600, 800, 3)

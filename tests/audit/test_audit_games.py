@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from audit_scenario import CAPTURE_IGNORED, SLIPS, Shot
 
-from companion.audit import START, ImageVerdict, run_audit
+from companion.referee.audit import START, ImageVerdict, run_audit
 from companion.rules.engine import apply_turn, status
 from companion.rules.explain import explain
 from companion.rules.moves import Turn
 from companion.rules.position import Placement, Position
 from companion.record import parse_record
-from companion.referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE
+from companion.referee.referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE
 
 GAMES = ("default_game", "capture_game")
 

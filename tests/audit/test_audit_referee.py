@@ -6,7 +6,7 @@ from fake_readings import reading_of
 
 from companion.rules.engine import apply_turn
 from companion.rules.position import Placement, Position
-from companion.referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee
+from companion.referee.referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee
 
 START = Position.start()
 
@@ -70,7 +70,7 @@ def test_unsure_legal_turn_is_still_resolved_by_the_rules():
 def test_the_audit_tries_less_likely_states_of_an_unsure_field():
     """a1 left by a1-a2, but the photo says 'White robot' at 89%, 'empty' at 8%: one look is all the audit
     gets, so it tries the 8% reading too (the live referee asks again instead)."""
-    from companion.audit import AUDIT_MIN_FIELD_PROB
+    from companion.referee.audit import AUDIT_MIN_FIELD_PROB
 
     after = apply_turn(START, "a1-a2")
     r = reading_of(after, {0: [0.08, 0.89, 0.03]})

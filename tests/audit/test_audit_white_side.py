@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import vision.calibration
-from companion.audit import AuditError, audit_folder, calibrate_from, calibration_note
+from companion.referee.audit import AuditError, audit_folder, calibrate_from, calibration_note
 from companion.cli import main
 from vision.errors import CalibrationError, MarkersNotFound
 
@@ -97,7 +97,7 @@ def test_the_start_line_says_how_the_setup_was_calibrated(folder, monkeypatch):
             self.referee = SimpleNamespace(position=start, status=None)
             self.ply = 0
 
-    import companion.audit as audit
+    import companion.referee.audit as audit
 
     monkeypatch.setattr(vision.calibration, "calibrate", lambda *a, **k: grid)
     monkeypatch.setattr(audit, "Audit", FakeAudit)

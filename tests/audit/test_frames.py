@@ -8,10 +8,10 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.audit import GAME_META, list_images, load_image, run_audit
+from companion.referee.audit import GAME_META, list_images, load_image, run_audit
 from companion.config import FramesConfig
-from companion.frames import MIB, FrameArchive, FrameArchiveError, game_folder_name, start_frame_of
-from companion.referee import ACCEPTED
+from companion.referee.frames import MIB, FrameArchive, FrameArchiveError, game_folder_name, start_frame_of
+from companion.referee.referee import ACCEPTED
 
 
 def noise(seed: int, size=(120, 160)) -> np.ndarray:

@@ -7,7 +7,7 @@ from fake_readings import reading_of
 
 from companion.rules.engine import apply_turn
 from companion.rules.position import Placement, Position
-from companion.referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee
+from companion.referee.referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee
 from companion.rules.options import Rules
 
 START = Position.start()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.game import PLAYING
+from companion.referee.game import PLAYING
 
 from .helpers import close, make, ready
 

@@ -19,8 +19,8 @@ import numpy as np
 
 from companion.cameras import CameraError, Frame
 from companion.rules.engine import apply_turn
-from companion.game import Companion, LoopTimings
-from companion.journal import Journal
+from companion.referee.game import Companion, LoopTimings
+from companion.referee.journal import Journal
 from companion.rules.position import Placement, Position
 from hardware.mockpins import MockPanelFactory
 from hardware.panel import Panel

@@ -10,7 +10,7 @@ import pytest
 
 from companion.cameras import CameraError, GuardedSource, ReplayCamera, open_camera
 from companion.rules.engine import apply_turn, random_turn
-from companion.game import PLAYING
+from companion.referee.game import PLAYING
 from companion.rules.position import Placement
 from companion.sd_notify import Notifier
 
@@ -162,7 +162,7 @@ def test_cli_run_without_a_pi_exits_2_with_a_message(capsys, tmp_path):
 
 
 def test_save_frames_keeps_the_start_and_every_press_for_the_audit(tmp_path):
-    from companion.frames import FrameArchive
+    from companion.referee.frames import FrameArchive
 
     archive = FrameArchive(tmp_path / "frames", cap_mib=10, suffix=".png")
     comp, table = make(tmp_path, frames=archive)
@@ -188,7 +188,7 @@ def test_netzwerk_run_in_real_time_on_mock_pins_and_the_sim_camera(tmp_path):
     import subprocess
     import sys
 
-    from companion.journal import Journal
+    from companion.referee.journal import Journal
 
     sock_path = tmp_path / "notify.sock"
     server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)

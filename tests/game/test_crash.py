@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from companion.rules.engine import apply_turn, random_turn
-from companion.game import OVER, PLAYING, CHECK
-from companion.journal import Journal
+from companion.referee.game import OVER, PLAYING, CHECK
+from companion.referee.journal import Journal
 from companion.rules.position import Placement, Position
 
 from .helpers import FileTableCamera, close, hold_both_confirms, make, press, read_table, write_table

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from companion.rules.engine import apply_turn, random_turn, status
-from companion.game import CHECK, OVER, PLAYING, SETUP
+from companion.referee.game import CHECK, OVER, PLAYING, SETUP
 from companion.rules.moves import Turn
 from companion.rules.position import Placement, Position
 
@@ -350,7 +350,7 @@ def test_live_watching_gauge_and_warning(tmp_path):
 
 def test_journal_refusing_a_turn_never_lights_accepted(game, monkeypatch):
     comp, table = game
-    from companion.journal import JournalError
+    from companion.referee.journal import JournalError
 
     def broken(*a, **k):  # noqa: ANN002, ANN003
         raise JournalError("journal x: disk I/O error")

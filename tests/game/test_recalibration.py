@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from companion.rules.engine import apply_turn, random_turn
-from companion.game import CHECK, MOVED, PLAYING, UNSURE, LoopTimings, frame_trouble
+from companion.referee.game import CHECK, MOVED, PLAYING, UNSURE, LoopTimings, frame_trouble
 from companion.rules.position import Placement, Position
 from hardware.timing import ManualClock
 from vision.reading import unreadable

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-import companion.game
+import companion.referee.game
 from companion.cli import main
 
 
@@ -31,7 +31,7 @@ class Recorder:
 @pytest.fixture
 def recorded(monkeypatch, tmp_path):
     Recorder.made = []
-    monkeypatch.setattr(companion.game, "Companion", Recorder)
+    monkeypatch.setattr(companion.referee.game, "Companion", Recorder)
     frames = tmp_path / "frames"
     frames.mkdir()
     cv2.imwrite(str(frames / "0001.png"), np.full((48, 64, 3), 90, np.uint8))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion import cli
-from companion.journal import Journal
+from companion.referee.journal import Journal
 from companion.rules.position import START_STRING
 from companion.record import parse_record
 
@@ -39,7 +39,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_registered_in_the_cli() -> None:
-    assert "companion.cli_games" in cli.COMMAND_MODULES
+    assert "companion.cli.games" in cli.COMMAND_MODULES
 
 
 def test_list(capsys, journal: Path) -> None:

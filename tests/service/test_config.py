@@ -286,7 +286,7 @@ def test_the_doc_example_loads() -> None:
 
 @pytest.mark.parametrize("side", ["bottom", "top", "left", "right"])
 def test_white_side_and_recalibrate_after(side: str) -> None:
-    from companion.game import LoopTimings
+    from companion.referee.game import LoopTimings
 
     c = loads_config(f"[calibration]\nwhite_side = '{side}'\n[timings]\nrecalibrate_after = 0\n")
     assert c.calibration.white_side == side and c.calibration.corners is None

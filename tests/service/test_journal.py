@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import (
+from companion.referee.journal import (
     SCHEMA_VERSION,
     Journal,
     JournalError,
@@ -287,7 +287,7 @@ def test_set_aside_keeps_the_broken_file_and_a_new_journal_starts(jpath: Path) -
 WRITER = textwrap.dedent(
     """
     import sys
-    from companion.journal import Journal
+    from companion.referee.journal import Journal
     A = sys.argv[2]
     B = sys.argv[3]
     j = Journal(sys.argv[1])

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.journal import Journal
+from companion.referee.journal import Journal
 from companion.rules.position import START_STRING
 from companion.record import (
     KNOWN_RULE_OPTIONS,

@@ -93,7 +93,7 @@ def _panel_setup(args: argparse.Namespace) -> tuple[PinMap, dict]:
     path = Path(args.config) if args.config else (SERVICE_CONFIG if SERVICE_CONFIG.exists() else None)
     if path is None:
         return PinMap(), {}
-    from .config import ConfigError, load_config
+    from ..config import ConfigError, load_config
 
     try:
         config = load_config(path)

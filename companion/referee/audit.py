@@ -5,7 +5,7 @@ the start position (docs/rules.md, section 1) and calibrates the camera setup (t
 corner markers, four corner pixels, or the board's grid found in the photo with
 the image edge White's start row faces) unless a calibration file is given;
 every later photo is the board at a confirm press and gets one verdict from
-:class:`companion.referee.Referee` -- the same object, making the same
+:class:`companion.referee.referee.Referee` -- the same object, making the same
 decisions, as ``netzwerk run``: the rules as a prior on unsure fields, amber
 (``unreadable``) rather than a guess, a diagnosis for an illegal board.
 
@@ -29,12 +29,12 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .rules.engine import GameStatus, status
-from .rules.geometry import WHITE, Color
-from .rules.position import Position
-from .record import GameText, format_record
+from ..rules.engine import GameStatus, status
+from ..rules.geometry import WHITE, Color
+from ..rules.position import Position
+from ..record import GameText, format_record
 from .referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
-from .rules.options import Rules
+from ..rules.options import Rules
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 #: Photos larger than this (longer side, pixels) are scaled down before reading:
@@ -45,7 +45,7 @@ MAX_SIDE = 1640
 #: is the only look the audit gets, so it tries more readings of an unsure field
 #: (still only a reading that a legal turn explains, and only when exactly one does).
 AUDIT_MIN_FIELD_PROB = 0.02
-#: Written by :class:`companion.frames.FrameArchive` into each game's folder (hidden: not a photo).
+#: Written by :class:`companion.referee.frames.FrameArchive` into each game's folder (hidden: not a photo).
 GAME_META = ".netzwerk-game.json"
 #: A press frame's name in such a folder: sequence, the ply the press was for, the attempt.
 PRESS_NAME = re.compile(r"^(\d+)-ply(\d+)-try(\d+)\.(jpg|jpeg|png)$")
@@ -140,7 +140,7 @@ def load_image(path: Path) -> np.ndarray:
 
 
 def read_game_meta(folder: str | Path) -> dict | None:
-    """The metadata :class:`companion.frames.FrameArchive` left in a game's folder, if any."""
+    """The metadata :class:`companion.referee.frames.FrameArchive` left in a game's folder, if any."""
     meta = Path(folder) / GAME_META
     if not meta.is_file():
         return None
@@ -447,7 +447,7 @@ def audit_folder(
 ) -> Iterator[ImageVerdict]:
     """Referee the photos of ``folder``, yielding one :class:`ImageVerdict` per photo.
 
-    ``rules``: None takes the options a :class:`~companion.frames.FrameArchive`
+    ``rules``: None takes the options a :class:`~companion.referee.frames.FrameArchive`
     recorded for the game (original rules if none); ``first``: who moves first
     (R-1), None for the archive's record of it, else White. In a folder the
     archive wrote, a press frame whose name gives a ply the audit has already

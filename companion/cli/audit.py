@@ -13,11 +13,11 @@ import json
 import sys
 from pathlib import Path
 
-from .audit import AuditError, AuditResult, audit_folder, parse_corners
-from .config import WHITE_SIDES
-from .rules.errors import NotationError
-from .rules.geometry import BLACK, WHITE
-from .rules.options import OPTION_HELP, Rules
+from ..referee.audit import AuditError, AuditResult, audit_folder, parse_corners
+from ..config import WHITE_SIDES
+from ..rules.errors import NotationError
+from ..rules.geometry import BLACK, WHITE
+from ..rules.options import OPTION_HELP, Rules
 
 
 def _fail(message: str) -> int:

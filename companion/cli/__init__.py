@@ -1,6 +1,6 @@
 """The ``netzwerk`` command line: one entry point, subcommands registered by modules.
 
-Each ``companion.cli_*`` module has ``register(subparsers)`` that adds its
+Each module of this package (``companion.cli.rules``, ``.games``, ...) has ``register(subparsers)`` that adds its
 subcommands; every subcommand's handler returns the exit code.
 """
 
@@ -20,13 +20,13 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 # Modules that contribute subcommands, in help order.
 COMMAND_MODULES = (
-    "companion.cli_rules",
-    "companion.cli_games",
-    "companion.cli_panel",
-    "companion.cli_audit",
-    "companion.cli_hints",
-    "companion.cli_vision",
-    "companion.cli_run",
+    "companion.cli.rules",
+    "companion.cli.games",
+    "companion.cli.panel",
+    "companion.cli.audit",
+    "companion.cli.hints",
+    "companion.cli.vision",
+    "companion.cli.run",
 )
 
 
@@ -53,6 +53,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
 
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .rules.errors import NotationError
+from ..rules.errors import NotationError
 
 WRITABLE = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -111,8 +111,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from vision.calibration import Calibration, calibrate, parse_corners, white_side_of
     from vision.errors import VisionError
 
-    from .rules.position import Position
-    from .vision_bridge import layout_from_position
+    from ..rules.position import Position
+    from ..vision_bridge import layout_from_position
 
     pos = Position.from_string(args.position)
     corners = parse_corners(args.corners) if args.corners else None
@@ -156,7 +156,7 @@ def cmd_read(args: argparse.Namespace) -> int:
     from vision.calibration import Calibration
     from vision.reader import BoardReader
 
-    from .vision_bridge import robots_and_batteries_fields
+    from ..vision_bridge import robots_and_batteries_fields
 
     if not 0.0 < args.min_confidence < 1.0:
         return _fail(f"--min-confidence {args.min_confidence}: must lie between 0 and 1")
@@ -179,8 +179,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     from vision.designs import resolve_design
     from vision.render import render
 
-    from .rules.position import Position
-    from .vision_bridge import layout_from_position
+    from ..rules.position import Position
+    from ..vision_bridge import layout_from_position
 
     pos = Position.from_string(args.position)
     try:
@@ -233,8 +233,8 @@ def register(subparsers) -> None:
     p.add_argument("--dpi", type=int, default=150, help="resolution of the sheet (default 150)")
     p.set_defaults(handler=cmd_markers)
 
-    from .config import WHITE_SIDES  # = vision.calibration.WHITE_SIDES, without loading the camera code
-    from .rules.position import Position
+    from ..config import WHITE_SIDES  # = vision.calibration.WHITE_SIDES, without loading the camera code
+    from ..rules.position import Position
 
     start_string = Position.start().to_string()
     p = sub.add_parser("calibrate", help="calibrate from a photo of the start position (or another known position)",

@@ -11,13 +11,13 @@ import json
 import sys
 from typing import Any
 
-from .rules.engine import apply_turn, battery_phase_outcomes, robot_phase_outcomes, status
-from .rules.errors import IllegalTurn, NotationError
-from .rules.explain import explain
-from .rules.geometry import point_name, square_name
-from .rules.moves import Turn
-from .rules.position import Placement, Position, format_batteries, format_robots
-from .rules.options import OPTION_HELP, OPTIONS, Rules
+from ..rules.engine import apply_turn, battery_phase_outcomes, robot_phase_outcomes, status
+from ..rules.errors import IllegalTurn, NotationError
+from ..rules.explain import explain
+from ..rules.geometry import point_name, square_name
+from ..rules.moves import Turn
+from ..rules.position import Placement, Position, format_batteries, format_robots
+from ..rules.options import OPTION_HELP, OPTIONS, Rules
 
 
 def add_rules_options(p: argparse.ArgumentParser) -> None:
@@ -152,7 +152,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def _parse_marks(text: str | None) -> tuple[list[int], list[int]]:
-    from .rules.geometry import parse_point, parse_square
+    from ..rules.geometry import parse_point, parse_square
 
     squares, points = [], []
     for tok in (text or "").replace(",", " ").split():
@@ -165,7 +165,7 @@ def _parse_marks(text: str | None) -> tuple[list[int], list[int]]:
 
 @_guard
 def cmd_show(args: argparse.Namespace) -> int:
-    from .drawing import png_board, svg_board, terminal_board
+    from ..drawing import png_board, svg_board, terminal_board
 
     pos = _position_or_board(args.position)
     squares, points = _parse_marks(args.mark)

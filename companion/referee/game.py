@@ -1,8 +1,8 @@
 """The companion: the game loop that referees a physical game, from setup to the win.
 
 One :class:`Companion` wires a frame source (``companion.cameras``), the vision
-reader, the :class:`~companion.referee.Referee` (every decision), the
-:class:`~companion.journal.Journal` and the GPIO :class:`~hardware.panel.Panel`.
+reader, the :class:`~companion.referee.referee.Referee` (every decision), the
+:class:`~companion.referee.journal.Journal` and the GPIO :class:`~hardware.panel.Panel`.
 ``netzwerk run`` drives it with real time (:meth:`Companion.run`);
 ``netzwerk demo``, the tests and the benchmark drive the very same
 :meth:`Companion.tick` on a panel with a ``ManualClock`` (virtual time: waiting
@@ -61,20 +61,20 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .cameras import CameraError, Frame, FrameSource
-from .rules.control import movable_batteries
-from .rules.energy import drawable
-from .rules.engine import PhaseContext, initial_state, robot_phase_outcomes, successors
-from .rules.masks import CORNER_MASK, mask_of
-from .rules.errors import NotationError
-from .rules.explain import explain
-from .rules.geometry import WHITE, Color, point_name, square_name
+from ..cameras import CameraError, Frame, FrameSource
+from ..rules.control import movable_batteries
+from ..rules.energy import drawable
+from ..rules.engine import PhaseContext, initial_state, robot_phase_outcomes, successors
+from ..rules.masks import CORNER_MASK, mask_of
+from ..rules.errors import NotationError
+from ..rules.explain import explain
+from ..rules.geometry import WHITE, Color, point_name, square_name
 from .journal import Journal, JournalError
-from .rules.moves import Turn
-from .rules.position import Placement, Position
+from ..rules.moves import Turn
+from ..rules.position import Placement, Position
 from .referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
 from .referee import only_low_confidence
-from .rules.options import Rules
+from ..rules.options import Rules
 
 SETUP = "setup"
 CHECK = "check"
@@ -377,7 +377,7 @@ class Companion:
     start row towards the image edge ``white_side``; saved to
     ``calibration_path`` if given, as is every recalibration).
     ``calibrate``/``make_reader``: the vision functions (tests inject fakes).
-    ``frames``: a :class:`companion.frames.FrameArchive` keeping the start frame
+    ``frames``: a :class:`companion.referee.frames.FrameArchive` keeping the start frame
     of each game and the frame of every judged confirm press (``--save-frames``). ``on_log``: called with every :class:`LogEntry`.
     """
 
@@ -667,7 +667,7 @@ class Companion:
             self._log("hint", "hints are off")
             return
         try:
-            from .hints.players import hint
+            from ..hints.players import hint
         except ImportError:
             self._log("hint", "no hint engine installed")
             return
@@ -1056,7 +1056,7 @@ class Companion:
         if learn is None:
             return
         try:
-            from .vision_bridge import layout_from_position
+            from ..vision_bridge import layout_from_position
 
             learn(frame.image, layout_from_position(position))
         except Exception as exc:  # the turn is accepted and journaled either way

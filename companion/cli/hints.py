@@ -8,13 +8,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli_rules import add_json, add_rules_options, emit_json, fail
-from .rules.errors import NotationError
-from .rules.geometry import point_name, square_name
-from .hints import DEFAULT_BUDGET, GameOver, hint
-from .hints.arena import DEFAULT_MAX_TURNS, ENGINES, GameResult, run_arena
-from .rules.position import Position
-from .rules.options import Rules
+from .rules import add_json, add_rules_options, emit_json, fail
+from ..rules.errors import NotationError
+from ..rules.geometry import point_name, square_name
+from ..hints import DEFAULT_BUDGET, GameOver, hint
+from ..hints.arena import DEFAULT_MAX_TURNS, ENGINES, GameResult, run_arena
+from ..rules.position import Position
+from ..rules.options import Rules
 
 MAX_BUDGET = 3600.0
 

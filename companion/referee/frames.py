@@ -39,7 +39,7 @@ from typing import Iterable
 import numpy as np
 
 from .audit import GAME_META, PRESS_NAME
-from .rules.position import START_STRING
+from ..rules.position import START_STRING
 
 FORMAT = "netzwerk-frames"
 VERSION = 1

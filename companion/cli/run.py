@@ -19,8 +19,8 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from .config import WHITE_SIDES
-from .rules.options import OPTIONS
+from ..config import WHITE_SIDES
+from ..rules.options import OPTIONS
 
 SERVICE_CONFIG = Path("/etc/netzwerk/config.toml")
 
@@ -94,7 +94,7 @@ def _demo(args: argparse.Namespace) -> int:
             raise _Usage(f"unknown rule option {name!r}: known options are {', '.join(OPTIONS)}")
     if args.seed < 0 or args.camera_seed < 0:
         raise _Usage(f"--seed and --camera-seed must be 0 or more, got {args.seed}, {args.camera_seed}")
-    from .demo import run_demo
+    from ..demo import run_demo
 
     run_demo(seed=args.seed, fast=args.fast, options=tuple(dict.fromkeys(args.option)), color=args.color,
              camera_seed=args.camera_seed)
@@ -109,13 +109,13 @@ def _run(args: argparse.Namespace) -> int:
     from hardware.factories import open_panel
     from hardware.pinmap import PinMap
 
-    from .cameras import CameraError, open_camera
-    from .config import ConfigError, check_camera_source, load_config
-    from .game import Companion, LogEntry, LoopTimings
-    from .rules.geometry import BLACK, WHITE
-    from .journal import Journal, JournalError
-    from .rules.options import Rules
-    from .sd_notify import Notifier
+    from ..cameras import CameraError, open_camera
+    from ..config import ConfigError, check_camera_source, load_config
+    from ..referee.game import Companion, LogEntry, LoopTimings
+    from ..rules.geometry import BLACK, WHITE
+    from ..referee.journal import Journal, JournalError
+    from ..rules.options import Rules
+    from ..sd_notify import Notifier
 
     path = Path(args.config) if args.config else (SERVICE_CONFIG if SERVICE_CONFIG.exists() else None)
     try:
@@ -129,7 +129,7 @@ def _run(args: argparse.Namespace) -> int:
         raise _Usage(f"{path or 'config'}: [pins] {exc}") from None
     rules = Rules.from_names(config.rules.options)
     timings = LoopTimings.from_config(config.timings)
-    from .hints.jit import warm_up_in_background
+    from ..hints.jit import warm_up_in_background
 
     warm_up_in_background()  # hints: compile or load numba's cache now, not at the first hint press
 
@@ -161,7 +161,7 @@ def _run(args: argparse.Namespace) -> int:
         save = config.frames.save_frames if args.save_frames is None else args.save_frames
         frames = None
         if save:
-            from .frames import FrameArchive, FrameArchiveError
+            from ..referee.frames import FrameArchive, FrameArchiveError
 
             try:
                 frames = FrameArchive(config.frames.dir, config.frames.max_mib)

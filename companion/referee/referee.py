@@ -24,12 +24,12 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
 
-from .rules.engine import GameStatus, apply_turn, status
-from .rules.explain import Explanation, explain
-from .rules.geometry import point_name, square_name
-from .rules.moves import Turn
-from .rules.position import BATTERY_COUNT, MAX_ROBOTS, Placement, Position
-from .rules.options import ORIGINAL, Rules
+from ..rules.engine import GameStatus, apply_turn, status
+from ..rules.explain import Explanation, explain
+from ..rules.geometry import point_name, square_name
+from ..rules.moves import Turn
+from ..rules.position import BATTERY_COUNT, MAX_ROBOTS, Placement, Position
+from ..rules.options import ORIGINAL, Rules
 
 ACCEPTED = "accepted"
 REJECTED = "rejected"

@@ -14,9 +14,9 @@ import os
 import sys
 from pathlib import Path
 
-from .config import ConfigError, load_config
-from .journal import GameRecord, GameSummary, Journal, JournalError
-from .record import GameText, RecordError, format_record
+from ..config import ConfigError, load_config
+from ..referee.journal import GameRecord, GameSummary, Journal, JournalError
+from ..record import GameText, RecordError, format_record
 
 SERVICE_CONFIG = Path("/etc/netzwerk/config.toml")
 

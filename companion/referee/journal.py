@@ -27,8 +27,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from .rules.errors import NotationError
-from .rules.position import Position
+from ..rules.errors import NotationError
+from ..rules.position import Position
 
 SCHEMA_VERSION = 1
 # PRAGMA application_id: "NZWK" -- marks the file as a Netzwerk journal.
