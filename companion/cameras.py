@@ -126,7 +126,8 @@ class ReplayCamera:
         self._cache: tuple[int, np.ndarray] | None = None
 
     def grab(self) -> Frame:
-        import cv2
+        from fileio.images import read_image
+        from fileio.paths import FileRefused
 
         now = self._clock()
         if self._t0 is None:
@@ -134,9 +135,10 @@ class ReplayCamera:
         k = min(int((now - self._t0) / self.hold), len(self.files) - 1)
         if self._cache is None or self._cache[0] != k:
             path = self.files[k]
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
-                raise CameraError(f"replay image {path.name!r} cannot be read (not an image, or damaged)")
+            try:
+                image = read_image(path, "replay image")
+            except FileRefused as exc:
+                raise CameraError(str(exc)) from None
             self._cache = (k, image)
         self._count += 1
         return Frame(self._cache[1], now, self._count, self.files[k].name)

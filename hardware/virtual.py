@@ -244,9 +244,15 @@ class VirtualPanel:
         return img
 
     def save_png(self, path: str | Path, scale: int = 1) -> Path:
-        import cv2
+        """Write the panel picture as PNG, whole or not at all; :class:`fileio.paths.FileRefused` if it cannot be."""
+        from fileio.atomic import atomic_write_bytes
+        from fileio.images import encode_image
+        from fileio.paths import FileRefused
 
         out = Path(path)
-        if not cv2.imwrite(str(out), self.render_image(scale)):
-            raise OSError(f"could not write the panel image to {out}")
+        data = encode_image(self.render_image(scale), ".png")
+        try:
+            atomic_write_bytes(out, data)
+        except OSError as exc:
+            raise FileRefused(f"could not write the panel image to {str(out)!r}: {exc.strerror or exc}") from None
         return out

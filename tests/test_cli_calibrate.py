@@ -129,7 +129,7 @@ def test_out_is_never_the_image_nor_a_foreign_file(photos, capsys, tmp_path):
     for out in (image, tmp_path / "." / "photo.png", tmp_path / "sub" / ".." / "photo.png"):
         (tmp_path / "sub").mkdir(exist_ok=True)
         code, _, err = calibrate(capsys, "--image", image, "--out", out)
-        assert code == 2 and "is the input image" in err
+        assert code == 2 and "is an input of this command" in err
         assert image.read_bytes() == before
     notes = tmp_path / "notes.json"
     notes.write_text('{"my": "notes"}')

@@ -17,6 +17,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from fileio.atomic import atomic_write_text
+from fileio.paths import FileRefused, read_text
+
 from .appearance import (
     BATTERY,
     BLACK,
@@ -44,6 +47,8 @@ from .reference import EmptyReference, point_discs, seen_mask, square_cells, sta
 
 FORMAT = "netzwerk-vision-calibration"
 VERSION = 1
+#: A calibration file larger than this is not one (its reference picture is a few hundred KB).
+MAX_FILE_BYTES = 64 * 1024 * 1024
 CHI2_5_999 = 20.5
 GLARE_PIECES_SHARE = 0.34  # share of the start pieces that may lie under strong glare
 COV_INFLATION = (2.0, 2.0, 2.0, 2.0, 2.0)  # per feature (3 brightness ratios, 2 chroma): one frame under-represents the spread of later frames (noise, JPEG, small light shifts)
@@ -167,32 +172,29 @@ class Calibration:
 
 
 def write_calibration_file(path: str | Path, data: dict) -> Path:
-    """Write a calibration's JSON, or :class:`CalibrationError` naming why not."""
+    """Write a calibration's JSON whole or not at all (a full disk leaves the old file as it was),
+    or :class:`CalibrationError` naming why not."""
     path = Path(path)
     try:
-        path.write_text(json.dumps(data, indent=1))
+        atomic_write_text(path, json.dumps(data, indent=1))
     except OSError as exc:
         raise CalibrationError(f"cannot write calibration file {str(path)!r}: {exc.strerror or exc}") from None
     return path
 
 
 def read_calibration_file(path: str | Path) -> object:
-    """The parsed JSON of a calibration file, or :class:`CalibrationError` (missing, a folder, unreadable, not JSON)."""
-    path = Path(path)
-    if path.exists() and not path.is_file() and not path.is_dir():
-        raise CalibrationError(f"calibration file {str(path)!r} is not a regular file (a pipe or a device?)")
+    """The parsed JSON of a calibration file, or :class:`CalibrationError` (missing, a folder, a pipe,
+    unreadable, not JSON)."""
     try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise CalibrationError(f"calibration file {str(path)!r} does not exist") from None
-    except IsADirectoryError:
-        raise CalibrationError(f"calibration file {str(path)!r} is a folder, not a file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CalibrationError(f"cannot read calibration file {str(path)!r}: {exc}") from None
+        text = read_text(path, "calibration file", max_bytes=MAX_FILE_BYTES)
+    except FileRefused as exc:
+        raise CalibrationError(str(exc)) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise CalibrationError(f"calibration file {str(path)!r} is corrupt (not JSON: {exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise CalibrationError(f"calibration file {str(path)!r} is corrupt (nested too deep)") from None
 
 
 def found_again(calibration: "Calibration", image: np.ndarray, max_nudge: float):

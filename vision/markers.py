@@ -18,12 +18,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from fileio.atomic import atomic_write_bytes
+
 from .errors import MarkersNotFound, VisionError
 from .geometry import CORNER_NAMES, FIELD_CORNERS
 
 MARKER_DICT = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)
 MARGIN = 0.25  # card margin as a fraction of the marker side
+#: The marker sheet's resolutions (dots per inch): a printer's, not more (an A4 page at 600 dpi is 35 megapixels).
+DPI_RANGE = (50, 600)
 _OUTWARD = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64)
 
 PLACEMENT = """\
@@ -189,18 +193,25 @@ def _pdf_bytes(gray: np.ndarray) -> bytes:
 
 
 def write_marker_sheet(path: str | Path, dpi: int = 150) -> Path:
-    """Write the sheet as PNG or PDF (chosen by the file suffix)."""
+    """Write the sheet as PNG or PDF (chosen by the file suffix), whole or not at all.
+
+    ``dpi`` lies in :data:`DPI_RANGE` (an A4 page at 600 dpi is 35 megapixels).
+    """
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".png", ".pdf"):
         raise VisionError(f"marker sheet file {str(path)!r}: the name must end in .png or .pdf")
+    if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
+        raise VisionError(f"--dpi {dpi}: the sheet's resolution must lie between {DPI_RANGE[0]} and {DPI_RANGE[1]}")
     page = marker_sheet(dpi=dpi)
     try:
         if suffix == ".png":
             ok, buf = cv2.imencode(".png", page)
-            path.write_bytes(buf.tobytes())
+            if not ok:
+                raise VisionError("the marker sheet could not be encoded as PNG")
+            atomic_write_bytes(path, buf.tobytes())
         else:
-            path.write_bytes(_pdf_bytes(page))
+            atomic_write_bytes(path, _pdf_bytes(page))
     except OSError as exc:
         raise VisionError(f"cannot write marker sheet {str(path)!r}: {exc.strerror or exc}") from None
     return path

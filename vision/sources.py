@@ -17,6 +17,9 @@ from typing import Callable, Protocol, runtime_checkable
 import cv2
 import numpy as np
 
+from fileio.images import read_image
+from fileio.paths import FileRefused
+
 from .calibration import blank_reason
 from .errors import SourceError
 from .layout import BoardLayout
@@ -218,9 +221,10 @@ class FolderSource(_Base):
             return None
         path = self.files[self._next]
         self._next += 1
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise SourceError(f"image {str(path)!r} cannot be read (not an image, or corrupt)")
+        try:
+            frame = read_image(path, "image")
+        except FileRefused as exc:
+            raise SourceError(str(exc)) from None
         out = self._accept(frame)
         if out is None:
             raise SourceError(f"image {str(path)!r} is unusable: {self.last_problem}")

@@ -42,7 +42,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _print_any_file_name() -> None:
+    """File names that are not UTF-8 reach print() as surrogates: write them back as their bytes
+    instead of failing with UnicodeEncodeError (the C locale does this already, a UTF-8 one does not)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            try:
+                reconfigure(errors="surrogateescape")
+            except (ValueError, OSError):
+                pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _print_any_file_name()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

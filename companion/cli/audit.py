@@ -13,6 +13,9 @@ import json
 import sys
 from pathlib import Path
 
+from fileio.atomic import atomic_write_text
+from fileio.paths import FileRefused, writable_output
+
 from ..referee.audit import AuditError, AuditResult, audit_folder, parse_corners
 from ..config import WHITE_SIDES
 from ..rules.errors import NotationError
@@ -29,6 +32,17 @@ def _emit(obj: dict) -> None:
     print(json.dumps(obj, ensure_ascii=False), flush=True)
 
 
+def _inputs(args: argparse.Namespace) -> list[Path]:
+    """The files the audit reads: every file in the folder (photos, the archive's metadata) and the calibration."""
+    found: list[Path] = [Path(args.calibration)] if args.calibration else []
+    folder = Path(args.folder)
+    try:
+        found += [p for p in folder.iterdir() if not p.is_dir()]
+    except OSError:
+        pass  # the audit names the folder's trouble itself
+    return found
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     try:
         rules = Rules.from_names(args.option) if args.option else None
@@ -39,12 +53,12 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if args.calibration is not None and args.white_side is not None:
         return _fail("give either --calibration or --white-side, not both (--white-side is for calibrating "
                      "from the first photo)")
-    record_path = Path(args.record) if args.record else None
-    if record_path is not None:
-        if record_path.is_dir():
-            return _fail(f"--record {args.record!r} is a folder: give a file name")
-        if not record_path.parent.is_dir():
-            return _fail(f"--record {args.record!r}: folder {str(record_path.parent)!r} does not exist")
+    record_path = None
+    if args.record:
+        try:
+            record_path = writable_output(args.record, "--record", inputs=_inputs(args))
+        except FileRefused as exc:
+            return _fail(str(exc))
     try:
         corners = parse_corners(args.corners) if args.corners is not None else None
         result = AuditResult(Path(args.folder), rules or Rules())
@@ -63,7 +77,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         print(result.summary_line())
     if record_path is not None:
         try:
-            record_path.write_text(result.record_text())
+            atomic_write_text(record_path, result.record_text())
         except OSError as exc:
             return _fail(f"cannot write the record to {args.record!r}: {exc.strerror or exc}")
     return 0

@@ -21,6 +21,7 @@ import json
 import sys
 from pathlib import Path
 
+from fileio.paths import FileRefused, writable_output
 from hardware.errors import PanelError, PinMapError
 from hardware.factories import open_panel
 from hardware.panel import Panel
@@ -31,6 +32,10 @@ from hardware.timing import ManualClock
 from hardware.virtual import VirtualPanel
 
 SERVICE_CONFIG = Path("/etc/netzwerk/config.toml")
+#: ``show --at``: the latest moment drawn, in seconds (every pattern repeats within seconds).
+MAX_AT = 3600.0
+#: ``selftest --button-timeout``: the longest wait for a button, in seconds.
+MAX_BUTTON_TIMEOUT = 3600.0
 
 
 class _Usage(Exception):
@@ -80,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _run(fn, args: argparse.Namespace) -> int:  # noqa: ANN001
     try:
         return fn(args)
-    except _Usage as exc:
+    except (_Usage, FileRefused) as exc:
         print(f"netzwerk panel: {exc}", file=sys.stderr)
         return 2
     except _NoGpio as exc:
@@ -116,9 +121,21 @@ def _real_panel(pin_map: PinMap, kwargs: dict) -> Panel:
         raise _NoGpio(str(exc)) from None
 
 
+def _png_out(args: argparse.Namespace) -> None:
+    """Refuse a ``--png`` that cannot be written (a folder, a missing folder, not .png, an input) before any work."""
+    if args.png is None:
+        return
+    try:
+        writable_output(args.png, "--png", inputs=(args.config,) if args.config else (), suffixes=(".png",))
+    except FileRefused as exc:
+        raise _Usage(str(exc)) from None
+
+
 def _selftest(args: argparse.Namespace) -> int:
-    if not args.button_timeout > 0:
-        raise _Usage(f"--button-timeout must be > 0, got {args.button_timeout}")
+    if not 0 < args.button_timeout <= MAX_BUTTON_TIMEOUT:
+        raise _Usage(f"--button-timeout must lie above 0 and at most {MAX_BUTTON_TIMEOUT:g} seconds, "
+                     f"got {args.button_timeout}")
+    _png_out(args)
     pin_map, kwargs = _panel_setup(args)
     mock = args.gpio == "mock"
     panel = _mock_panel(pin_map, kwargs) if mock else _real_panel(pin_map, kwargs)
@@ -143,6 +160,7 @@ def _selftest(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    _png_out(args)
     pin_map, kwargs = _panel_setup(args)
     targets: list[PointerTarget] = []
     for text in args.point or ():
@@ -157,8 +175,8 @@ def _show(args: argparse.Namespace) -> int:
         except ValueError:
             raise _Usage(f"--gauge: expected VALUE/MAX like 3/14, got {args.gauge!r}") from None
         gauge = (value, maximum)
-    if args.at < 0:
-        raise _Usage(f"--at must be >= 0, got {args.at}")
+    if not 0 <= args.at <= MAX_AT:
+        raise _Usage(f"--at must lie between 0 and {MAX_AT:g} seconds, got {args.at}")
     panel = _mock_panel(pin_map, kwargs)
     try:
         with VirtualPanel(panel) as virtual:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -165,28 +166,36 @@ def _parse_marks(text: str | None) -> tuple[list[int], list[int]]:
 
 @_guard
 def cmd_show(args: argparse.Namespace) -> int:
+    from fileio.atomic import atomic_write_bytes
+    from fileio.images import encode_image
+    from fileio.paths import FileRefused, writable_output
+
     from ..drawing import png_board, svg_board, terminal_board
 
     pos = _position_or_board(args.position)
     squares, points = _parse_marks(args.mark)
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    outs = []
+    try:
+        if args.svg:
+            outs.append((writable_output(args.svg, "--svg", suffixes=(".svg",)), "svg"))
+        if args.png:
+            outs.append((writable_output(args.png, "--png", suffixes=(".png",)), "png"))
+    except FileRefused as exc:
+        return fail(str(exc))
     print(terminal_board(pos, marks_squares=squares, marks_points=points, color=color))
-    if args.svg:
-        try:
-            with open(args.svg, "w", encoding="utf-8") as fh:
-                fh.write(svg_board(pos, marks_squares=squares, marks_points=points))
-        except OSError as exc:
-            return fail(f"cannot write {args.svg}: {exc.strerror}")
-    if args.png:
-        import cv2
-
-        img = png_board(pos, marks_squares=squares, marks_points=points)
-        try:
-            ok = cv2.imwrite(args.png, img)
-        except cv2.error:
-            ok = False
-        if not ok:
-            return fail(f"cannot write {args.png}: not a writable .png path")
+    try:
+        for path, kind in outs:
+            if kind == "svg":
+                data = svg_board(pos, marks_squares=squares, marks_points=points).encode("utf-8")
+            else:
+                data = encode_image(png_board(pos, marks_squares=squares, marks_points=points), ".png")
+            try:
+                atomic_write_bytes(path, data)
+            except OSError as exc:
+                return fail(f"cannot write {os.fsdecode(path)!r}: {exc.strerror or exc}")
+    except FileRefused as exc:
+        return fail(str(exc))
     return 0
 
 

@@ -13,9 +13,13 @@ from pathlib import Path
 
 import numpy as np
 
+from fileio.images import WRITABLE_SUFFIXES
+from fileio.paths import FileRefused, read_text, writable_output
+
 from ..rules.errors import NotationError
 
-WRITABLE = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+#: ``vision render --size``: each side of the picture, in pixels.
+RENDER_SIDE = (160, 8192)
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -24,34 +28,15 @@ def _fail(message: str, code: int = 2) -> int:
 
 
 def _load_image(path: str) -> np.ndarray:
-    import cv2
+    from fileio.images import read_image
 
-    from vision.errors import BadImage
-
-    p = Path(path)
-    if not p.is_file():
-        raise BadImage(f"image {path!r} does not exist")
-    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    if image is None:
-        raise BadImage(f"image {path!r} cannot be read (not an image, or corrupt)")
-    return image
+    return read_image(path, "image")
 
 
-def _write_image(path: str, image: np.ndarray) -> None:
-    import cv2
+def _write_image(path: str, image: np.ndarray, inputs: tuple[str, ...] = ()) -> None:
+    from fileio.images import write_image
 
-    from vision.errors import VisionError
-
-    p = Path(path)
-    if p.suffix.lower() not in WRITABLE:
-        raise VisionError(f"output {path!r}: the name must end in one of {', '.join(WRITABLE)}")
-    ok, buf = cv2.imencode(p.suffix.lower(), image)
-    if not ok:
-        raise VisionError(f"cannot encode the image as {p.suffix}")
-    try:
-        p.write_bytes(buf.tobytes())
-    except OSError as exc:
-        raise VisionError(f"cannot write {path!r}: {exc.strerror or exc}") from None
+    write_image(writable_output(path, "output", inputs=inputs, suffixes=WRITABLE_SUFFIXES), image)
 
 
 def _guard(fn):
@@ -60,7 +45,7 @@ def _guard(fn):
 
         try:
             return fn(args)
-        except (VisionError, NotationError) as exc:
+        except (VisionError, NotationError, FileRefused) as exc:
             if getattr(args, "json", False):
                 print(json.dumps({"error": str(exc)}))
             return _fail(str(exc))
@@ -72,7 +57,7 @@ def _guard(fn):
 def cmd_markers(args: argparse.Namespace) -> int:
     from vision.markers import PLACEMENT, write_marker_sheet
 
-    path = write_marker_sheet(args.out, dpi=args.dpi)
+    path = write_marker_sheet(writable_output(args.out, "--out", suffixes=(".png", ".pdf")), dpi=args.dpi)
     print(f"wrote {path}")
     print(PLACEMENT, end="")
     return 0
@@ -82,23 +67,15 @@ def _check_calibration_out(out: str, image: str) -> str | None:
     """Why ``--out`` must not be written (the input photo, a folder, a file that is not a calibration), or None."""
     from vision.calibration import FORMAT
 
-    p = Path(out)
-    img = Path(image)
     try:
-        same = p.resolve() == img.resolve() or (p.exists() and img.exists() and p.samefile(img))
-    except OSError:
-        same = False
-    if same:
-        return f"--out {out!r} is the input image: give another file name for the calibration"
-    if p.is_dir():
-        return f"--out {out!r} is a folder: give a file name, e.g. cal.json"
-    if p.exists() and not p.is_file():
-        return f"--out {out!r} is not a regular file (a pipe or a device?): give a file name, e.g. cal.json"
+        p = writable_output(out, "--out", inputs=(image,))
+    except FileRefused as exc:
+        return str(exc)
     if p.exists():
         try:
-            data = json.loads(p.read_text())
+            data = json.loads(read_text(p, "--out"))
             ok = isinstance(data, dict) and data.get("format") == FORMAT
-        except (OSError, UnicodeDecodeError, ValueError):
+        except (FileRefused, ValueError):
             ok = False
         if not ok:
             return (f"--out {out!r} exists and is not a calibration file: not overwritten "
@@ -183,18 +160,20 @@ def cmd_render(args: argparse.Namespace) -> int:
     from ..vision_bridge import layout_from_position
 
     pos = Position.from_string(args.position)
+    lo, hi = RENDER_SIDE
     try:
         size = tuple(int(v) for v in args.size.lower().split("x"))
-        if len(size) != 2 or min(size) < 160:
+        if len(size) != 2 or not all(lo <= v <= hi for v in size):
             raise ValueError
     except ValueError:
-        return _fail(f"--size {args.size!r}: expected WIDTHxHEIGHT, at least 160x160")
+        return _fail(f"--size {args.size!r}: expected WIDTHxHEIGHT, each side from {lo} to {hi} pixels")
     try:
         design = resolve_design(args.design, args.seed)
     except (ValueError, TypeError):
         return _fail(f"--design {args.design!r}: expected a design seed (an integer), 'random' or 'classic'")
+    out = writable_output(args.out, "--out", suffixes=WRITABLE_SUFFIXES)
     frame = render(layout_from_position(pos), args.seed, markers=args.markers, size=size, hand=args.hand, design=design)
-    _write_image(args.out, frame.image)
+    _write_image(str(out), frame.image)
     print(frame.design.summary())
     corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in frame.corners_px)
     print(f"wrote {args.out}; field corners A1 G1 G7 A7: {corners}")
@@ -207,13 +186,14 @@ def cmd_overlay(args: argparse.Namespace) -> int:
     from vision.overlay import draw_overlay
     from vision.reader import BoardReader
 
+    writable_output(args.out, "--out", inputs=(args.image, args.calibration), suffixes=WRITABLE_SUFFIXES)
     cal = Calibration.load(args.calibration)
     image = _load_image(args.image)
     reader = BoardReader(cal, adapt=False)
     reading = reader.read(image)
     # drawn where the reader found the board: a camera nudged since calibration is relocated
     # by its markers, and the grid must follow (the file's homography would be off)
-    _write_image(args.out, draw_overlay(image, reader.calibration, reading))
+    _write_image(args.out, draw_overlay(image, reader.calibration, reading), inputs=(args.image, args.calibration))
     state = "readable" if reading.readable else f"not readable: {reading.reason}"
     sides = [s["side"] for s in reading.sides_json().values()]
     if sides:
@@ -230,7 +210,7 @@ def register(subparsers) -> None:
 
     p = sub.add_parser("markers", help="write the printable corner-marker sheet (PNG or PDF) with placement instructions")
     p.add_argument("--out", required=True, metavar="FILE", help="FILE.png or FILE.pdf")
-    p.add_argument("--dpi", type=int, default=150, help="resolution of the sheet (default 150)")
+    p.add_argument("--dpi", type=int, default=150, help="resolution of the sheet, 50 to 600 (default 150)")
     p.set_defaults(handler=cmd_markers)
 
     from ..config import WHITE_SIDES  # = vision.calibration.WHITE_SIDES, without loading the camera code
@@ -277,7 +257,7 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0, help="fixes camera, board, light (default 0)")
     p.add_argument("--markers", action="store_true", help="put the ArUco corner markers on the table")
     p.add_argument("--hand", action="store_true", help="a hand reaching over the board")
-    p.add_argument("--size", default="1280x960", metavar="WxH", help="image size (default 1280x960)")
+    p.add_argument("--size", default="1280x960", metavar="WxH", help=f"image size, each side {RENDER_SIDE[0]} to {RENDER_SIDE[1]} (default 1280x960)")
     p.add_argument("--design", default="classic", metavar="SEED|random|classic",
                    help="the look of the set (board print, energy fields, robot shape and colours, batteries, table): "
                         "'classic' (default: the original wooden board with octagonal robots), an integer design "

@@ -21,6 +21,7 @@ raises :class:`AuditError` with a message naming what was wrong.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -127,16 +128,20 @@ def _check_magic(path: Path) -> None:
 
 def load_image(path: Path) -> np.ndarray:
     """The photo as a BGR uint8 array, or :class:`AuditError`."""
-    import cv2
+    from fileio.images import NotAnImage, decode_image
+    from fileio.paths import FileRefused, read_bytes
 
+    name = os.fsdecode(path.name)
     try:
-        data = np.fromfile(str(path), dtype=np.uint8)
-    except OSError as exc:
-        raise AuditError(f"cannot read {path.name}: {exc.strerror or exc}") from None
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise AuditError(f"{path.name} is not an image that can be decoded (damaged or truncated file?)")
-    return image
+        data = read_bytes(path, "photo")
+    except FileRefused as exc:
+        raise AuditError(str(exc)) from None
+    try:
+        return decode_image(data, name)
+    except NotAnImage:
+        raise AuditError(f"{name} is not an image that can be decoded (damaged or truncated file?)") from None
+    except FileRefused as exc:
+        raise AuditError(str(exc)) from None
 
 
 def read_game_meta(folder: str | Path) -> dict | None:
