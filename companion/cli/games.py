@@ -14,8 +14,11 @@ import os
 import sys
 from pathlib import Path
 
+from fileio.atomic import atomic_write_text
+from fileio.paths import FileRefused, writable_output
+
 from ..config import ConfigError, load_config
-from ..referee.journal import GameRecord, GameSummary, Journal, JournalError
+from ..referee.journal import MAX_GAME_ID, GameRecord, GameSummary, Journal, JournalError
 from ..record import GameText, RecordError, format_record
 
 SERVICE_CONFIG = Path("/etc/netzwerk/config.toml")
@@ -97,7 +100,22 @@ def _game_id(text: str) -> int:
         raise _Usage(f"bad game id {text!r}: expected a number (see `netzwerk games list`)") from None
     if value < 1:
         raise _Usage(f"bad game id {text!r}: game ids start at 1")
+    if value > MAX_GAME_ID:
+        raise _Usage(f"bad game id {text!r}: game ids go up to {MAX_GAME_ID}")
     return value
+
+
+def _export_target(args: argparse.Namespace, journal: Path) -> Path | None:
+    """Where ``--out`` writes (None: standard output); never the journal, its -wal/-shm files or the config."""
+    if not args.out:
+        return None
+    inputs = [journal, journal.with_name(journal.name + "-wal"), journal.with_name(journal.name + "-shm")]
+    if args.config:
+        inputs.append(Path(args.config))
+    try:
+        return writable_output(Path(args.out).expanduser(), "--out", inputs=inputs)
+    except FileRefused as exc:
+        raise _Usage(str(exc)) from None
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -114,6 +132,9 @@ def _list_inner(args: argparse.Namespace) -> int:
         print("no games in the journal")
         return 0
     for g in games:
+        if g.damaged is not None:
+            print(f"{g.id:>4}  {(g.started_at or '?')[:16].replace('T', ' ')}  {g.damaged}")
+            continue
         players = f"{g.white or '?'} vs {g.black or '?'}"
         outcome = "ongoing" if g.status == "ongoing" else f"{g.result} ({g.reason})" if g.reason else g.result
         print(
@@ -168,6 +189,7 @@ def _export(args: argparse.Namespace) -> int:
 def _export_inner(args: argparse.Namespace) -> int:
     game_id = _game_id(args.id)
     with _open(args) as journal:
+        out_path = _export_target(args, journal.path)
         game = journal.game(game_id)
     record = GameText.from_game(game)
     text = format_record(record)
@@ -176,9 +198,9 @@ def _export_inner(args: argparse.Namespace) -> int:
         out += "\n"
     else:
         out = text
-    if args.out:
+    if out_path is not None:
         try:
-            Path(args.out).expanduser().write_text(out, encoding="utf-8")
+            atomic_write_text(out_path, out)
         except OSError as exc:
             raise _Usage(f"cannot write {args.out}: {exc.strerror or exc}") from None
     else:
@@ -206,6 +228,7 @@ def _summary_json(g: GameSummary) -> dict:
         "reason": g.reason,
         "turns": g.turns,
         "rejections": g.rejections,
+        "damaged": g.damaged,
     }
 
 
@@ -228,8 +251,18 @@ def _game_json(g: GameRecord) -> dict:
             {"ply": r.ply, "at": r.at, "verdict": r.verdict, "diagnosis": r.diagnosis, "after": r.after}
             for r in g.rejections
         ],
-        "events": [{"at": e.at, "kind": e.kind, "detail": e.detail} for e in g.events],
+        "events": [{"at": e.at, "kind": e.kind, "detail": _stored_json(e.detail_json)} for e in g.events],
     }
+
+
+def _stored_json(text: str | None) -> object:
+    """A JSON column as its value; a damaged one as its text (shown, not lost)."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return {"damaged": text}
 
 
 def _turn_json(t) -> dict:
@@ -239,6 +272,6 @@ def _turn_json(t) -> dict:
         "after": t.after,
         "turn": t.turn,
         "at": t.at,
-        "confidences": t.confidences,
+        "confidences": _stored_json(t.confidences_json),
         "undone_at": t.undone_at,
     }

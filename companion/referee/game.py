@@ -472,7 +472,12 @@ class Companion:
         if self.started:
             return
         self.started = True
-        game = self.journal.open_game()
+        try:
+            game = self.journal.open_game()
+        except JournalError as exc:  # the open game's record is damaged: it stays as it is, the others too
+            self._log("info", f"the open game of the journal cannot be read ({exc}); it stays as it is, "
+                              "a new game starts from the start position")
+            game = None
         if game is not None:
             try:
                 rules = Rules.from_names(game.rules)
@@ -485,7 +490,7 @@ class Companion:
                 self.rules = rules
                 self.referee = referee
                 self.game_id = game.id
-                self.journal.record_event(game.id, "resumed", {"ply": len(game.turns)})
+                self._journal_event("resumed", {"ply": len(game.turns)})
                 self._log("info", f"resuming game {game.id} after {len(game.turns)} turn(s), "
                                   f"{referee.position.to_move.label} to move")
                 self.check_purpose = RESUME
@@ -517,7 +522,7 @@ class Companion:
         st = self.referee.status
         if self.game_id is not None and st.over and st.winner is not None:
             # Killed between the winning turn's commit and closing the game: close it now.
-            self.journal.finish_game(self.game_id, st.result, st.reason)
+            self._journal_finish(st.result, st.reason)
             self.phase = OVER
             self.panel.show_win(st.winner.name.lower())
             self._log("win", f"{st.result}: {st.reason}")
@@ -953,13 +958,23 @@ class Companion:
 
     def _board_matches(self) -> None:
         purpose = self.check_purpose
+        if purpose in (START, NEW_GAME):
+            start = Position.start(self.starting_side)
+            try:
+                game_id = self.journal.new_game(self.rules.names(), start.to_string())
+            except JournalError as exc:
+                # A full disk or a journal that became unwritable: no game without a journal;
+                # amber, and the next frame of the start position tries again.
+                self._signal(("journal", str(exc)), "unreadable",
+                             f"a new game cannot be written to the journal ({exc}); the game begins once it can",
+                             "check")
+                return
         self.panel.clear_status()
         self.panel.clear_pointer()
         self._last_signal = None
         if purpose in (START, NEW_GAME):
-            start = Position.start(self.starting_side)
             self.referee = Referee(self.rules, start)
-            self.game_id = self.journal.new_game(self.rules.names(), start.to_string())
+            self.game_id = game_id
             self._log("new-game", f"game {self.game_id} begins ({self.rules.name}); {start.to_move.label} to move")
             self._attempts = {}
             if self.frames is not None and self.seen is not None:
@@ -1081,7 +1096,7 @@ class Companion:
         st = verdict.status
         self._log("accepted", f"{before.to_move.label}: {verdict.turn}", ply=record.ply, turn=str(verdict.turn))
         if st is not None and st.over and st.winner is not None:
-            self.journal.finish_game(self.game_id, st.result, st.reason)
+            self._journal_finish(st.result, st.reason)
             self.phase = OVER
             self.panel.clear_gauge()
             self.panel.show_win(st.winner.name.lower())
@@ -1113,6 +1128,21 @@ class Companion:
                 after = None
         self._journal_rejection(REJECTED, reason, after)
         self._log("rejected", reason, ply=self._ply(), squares=verdict.squares, points=verdict.points)
+
+    def _journal_event(self, kind: str, detail: Any = None) -> None:
+        """Record an event of the current game; a journal that cannot take it is logged, never fatal."""
+        try:
+            self.journal.record_event(self.game_id, kind, detail)
+        except JournalError as exc:
+            self._log("info", f"event {kind!r} not written to the journal ({exc})")
+
+    def _journal_finish(self, result: str, reason: str) -> None:
+        """Close the current game in the journal (on a failure it stays open there: the next start closes it)."""
+        try:
+            self.journal.finish_game(self.game_id, result, reason)
+        except JournalError as exc:
+            self._log("info", f"the end of game {self.game_id} not written to the journal ({exc}); "
+                              "it is closed when the companion starts again")
 
     def _journal_rejection(self, kind: str, reason: str, after: str | None) -> None:
         if self.game_id is None:

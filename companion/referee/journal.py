@@ -27,6 +27,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from fileio.paths import FileRefused, read_bytes
+
 from ..rules.errors import NotationError
 from ..rules.position import Position
 
@@ -34,6 +36,9 @@ SCHEMA_VERSION = 1
 # PRAGMA application_id: "NZWK" -- marks the file as a Netzwerk journal.
 APPLICATION_ID = 0x4E5A574B
 SQLITE_HEADER = b"SQLite format 3\x00"
+
+#: The largest id SQLite can store (a 64-bit signed integer).
+MAX_GAME_ID = 2**63 - 1
 
 RESULTS = ("white wins", "black wins", "abandoned")
 VERDICTS = ("rejected", "unreadable")
@@ -151,6 +156,7 @@ class GameSummary:
     reason: str | None
     turns: int  # accepted turns in force
     rejections: int
+    damaged: str | None = None  # why the game cannot be loaded (``Journal.game`` refuses it), or None
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,10 +304,9 @@ class Journal:
                 raise JournalError(f"cannot create the directory of journal {path}: {exc.strerror or exc}") from None
             return
         try:
-            with open(path, "rb") as fh:
-                head = fh.read(len(SQLITE_HEADER))
-        except OSError as exc:
-            raise JournalError(f"cannot read journal {path}: {exc.strerror or exc}") from None
+            head = read_bytes(path, "journal", head=len(SQLITE_HEADER))
+        except FileRefused as exc:
+            raise JournalError(str(exc)) from None
         if head and head != SQLITE_HEADER:
             raise JournalError(f"{path} is not a Netzwerk journal (not an SQLite database); it was left untouched")
 
@@ -353,7 +358,21 @@ class Journal:
         if not self.readonly:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
+            self._probe_write(conn, version)
         conn.execute("PRAGMA foreign_keys=ON")
+
+    def _probe_write(self, conn: sqlite3.Connection, version: int) -> None:
+        """Refuse now, not at the first turn, a journal this process cannot write (SQLite opens a file
+        it may not write read-only without saying so): a write of the unchanged schema version, rolled back."""
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute(f"PRAGMA user_version={int(version)}")
+            finally:
+                conn.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            raise JournalError(f"journal {self.path} cannot be written ({exc}): check the permissions of the "
+                               "file and its folder, or give another --journal") from None
 
     def _require(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -397,6 +416,11 @@ class Journal:
             conn.execute("COMMIT")
             return result
         except sqlite3.Error as exc:
+            if conn.in_transaction:  # a COMMIT that failed (a full disk) may leave it open: the next write retries
+                try:
+                    conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
             raise self._error(exc) from None
 
     def _read(self, fn, *args):
@@ -613,10 +637,15 @@ class Journal:
                 "(SELECT count(*) FROM rejections r WHERE r.game_id=g.id) "
                 "FROM games g ORDER BY g.id"
             ).fetchall()
-            return [
-                GameSummary(r[0], r[1], r[2], r[3], r[4], tuple(json.loads(r[5])), r[6], r[7], r[8], r[9], r[10])
-                for r in rows
-            ]
+            summaries = []
+            for r in rows:
+                try:
+                    rules, damaged = _rules_of(r[5], r[0]), None
+                except JournalError as exc:
+                    rules, damaged = (), str(exc)
+                summaries.append(GameSummary(r[0], r[1], r[2], r[3], r[4], rules, r[6], r[7], r[8], r[9], r[10],
+                                             damaged))
+            return summaries
 
         return self._read(op)
 
@@ -630,6 +659,8 @@ class Journal:
     def _game_row(self, conn: sqlite3.Connection, game_id: int) -> tuple:
         if isinstance(game_id, bool) or not isinstance(game_id, int):
             raise JournalError(f"bad game id {game_id!r}")
+        if not 1 <= game_id <= MAX_GAME_ID:
+            raise JournalError(f"no game {game_id} in journal {self.path}")
         row = conn.execute(
             "SELECT id, started_at, ended_at, white, black, rules, start_position, status, result, reason "
             "FROM games WHERE id=?",
@@ -680,7 +711,7 @@ class Journal:
             ended_at=g[2],
             white=g[3],
             black=g[4],
-            rules=tuple(json.loads(g[5])),
+            rules=_rules_of(g[5], g[0]),
             start_position=g[6],
             status=g[7],
             result=g[8],
@@ -690,6 +721,18 @@ class Journal:
             rejections=rejections,
             events=events,
         )
+
+
+def _rules_of(text: Any, game_id: int) -> tuple[str, ...]:
+    """A game's ``rules`` column (a JSON list of option names), or :class:`JournalError` if it is damaged."""
+    try:
+        value = json.loads(text) if isinstance(text, (str, bytes)) else None
+    except (ValueError, RecursionError):
+        value = None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        shown = text if not isinstance(text, str) or len(text) <= 40 else text[:40] + "..."
+        raise JournalError(f"game {game_id} is damaged: its rules {shown!r} are not a JSON list of option names")
+    return tuple(value)
 
 
 def _split_sql(script: str) -> Sequence[str]:

@@ -111,7 +111,7 @@ def test_journal_from_the_config(capsys, journal: Path, tmp_path: Path) -> None:
         (["games", "show", "9"], "no game 9 in journal"),
         (["games", "show", "x"], "bad game id 'x'"),
         (["games", "export", "0"], "game ids start at 1"),
-        (["games", "export", "1", "--out", "/nonexistent-dir/x.txt"], "cannot write /nonexistent-dir/x.txt"),
+        (["games", "export", "1", "--out", "/nonexistent-dir/x.txt"], "the folder '/nonexistent-dir' does not exist"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(capsys, journal: Path, argv: list[str], words: str) -> None:
