@@ -27,6 +27,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+from fileio.paths import FileRefused, read_bytes
+
 from .referee.journal import default_journal_path
 from .record import KNOWN_RULE_OPTIONS
 
@@ -92,6 +94,40 @@ def non_negative_float(value: Any, base: Path | None = None) -> float:
     if v < 0:
         raise _Bad(f"must be 0 or more, not {value!r}")
     return v
+
+
+#: A config file larger than this is not one (the full reference config is a few KB).
+MAX_CONFIG_BYTES = 1024 * 1024
+#: The longest time any ``(s)`` key may give: one day (a longer one is a typo, and would overflow the clocks).
+MAX_SECONDS = 86400.0
+
+
+def seconds(value: Any, base: Path | None = None) -> float:
+    """A time in seconds, more than 0 and at most :data:`MAX_SECONDS`."""
+    v = positive_float(value, base)
+    if v > MAX_SECONDS:
+        raise _Bad(f"must be at most {MAX_SECONDS:g} seconds (one day), not {value!r}")
+    return v
+
+
+def seconds_or_zero(value: Any, base: Path | None = None) -> float:
+    """A time in seconds, 0 (off) up to :data:`MAX_SECONDS`."""
+    v = non_negative_float(value, base)
+    if v > MAX_SECONDS:
+        raise _Bad(f"must be at most {MAX_SECONDS:g} seconds (one day), not {value!r}")
+    return v
+
+
+def _at_most(limit: float, convert: Callable[[Any, Path | None], Any]) -> Callable[[Any, Path | None], Any]:
+    """``convert`` with an upper bound ``limit``."""
+
+    def bounded(value: Any, base: Path | None = None) -> Any:
+        v = convert(value, base)
+        if v > limit:
+            raise _Bad(f"must be at most {limit:g}, not {value!r}")
+        return v
+
+    return bounded
 
 
 def positive_int(value: Any, base: Path | None = None) -> int:
@@ -236,7 +272,7 @@ class CameraConfig:
     resolution: tuple[int, int] = field(
         default=(1640, 1232), metadata=_key("frame size [width, height] in pixels", _resolution, "array of 2 integers")
     )
-    fps: float = field(default=10.0, metadata=_key("frames per second requested from the camera", positive_float, "number"))
+    fps: float = field(default=10.0, metadata=_key("frames per second requested from the camera", _at_most(1000, positive_float), "number"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,7 +335,7 @@ class TimingsConfig:
         default=0.5,
         metadata=_key(
             "after a confirm press, the reading must stay unchanged this long before it is judged",
-            positive_float,
+            seconds,
             "number (s)",
         ),
     )
@@ -308,26 +344,26 @@ class TimingsConfig:
         metadata=_key(
             "give up waiting for a stable, confident reading after a confirm press after this long "
             "(amber: unreadable, press again)",
-            positive_float,
+            seconds,
             "number (s)",
         ),
     )
     camera_timeout: float = field(
         default=5.0,
         metadata=_key(
-            "a camera that delivers no frame for this long is reported as failed", positive_float, "number (s)"
+            "a camera that delivers no frame for this long is reported as failed", seconds, "number (s)"
         ),
     )
     poll_interval: float = field(
         default=0.1,
-        metadata=_key("time between two frames while watching the board", positive_float, "number (s)"),
+        metadata=_key("time between two frames while watching the board", seconds, "number (s)"),
     )
     watchdog_seconds: float = field(
         default=0.0,
         metadata=_key(
             "time between two systemd watchdog pings from the game loop; 0: half of the unit's `WatchdogSec=` "
             "(`$WATCHDOG_USEC`), no pings when the service manager asks for none",
-            non_negative_float,
+            seconds_or_zero,
             "number (s)",
         ),
     )
@@ -338,7 +374,7 @@ class TimingsConfig:
             "(or nothing reads confidently, e.g. after the lamp was moved) while the picture keeps still, the "
             "camera is calibrated again from the last accepted board (retried after as long when that fails); "
             "0: never",
-            non_negative_float,
+            seconds_or_zero,
             "number (s)",
         ),
     )
@@ -377,19 +413,19 @@ class PanelConfig:
     """The panel's timings and buzzer (the rest of ``hardware.patterns.Timings`` keeps its defaults)."""
 
     accepted_seconds: float = _panel_timing(
-        "accepted_s", "how long the green LED stays lit after an accepted turn", positive_float, "number (s)")
+        "accepted_s", "how long the green LED stays lit after an accepted turn", seconds, "number (s)")
     illegal_beeps: int = _panel_timing(
-        "illegal_beeps", "beeps of the buzzer for an illegal turn", positive_int, "integer")
+        "illegal_beeps", "beeps of the buzzer for an illegal turn", _at_most(100, positive_int), "integer")
     illegal_tone_hz: float = _panel_timing(
         "illegal_tone_hz", "pitch of the illegal-turn beeps (tonal buzzer; 220..3520 Hz)", _tone, "number (Hz)")
     pointer_step_seconds: float = _panel_timing(
-        "pointer_step_s", "how long the pointer LEDs show each move of a hint or a diagnosis", positive_float,
+        "pointer_step_s", "how long the pointer LEDs show each move of a hint or a diagnosis", seconds,
         "number (s)")
     pointer_gap_seconds: float = _panel_timing(
-        "pointer_gap_s", "dark pause between two moves on the pointer LEDs", positive_float, "number (s)")
+        "pointer_gap_s", "dark pause between two moves on the pointer LEDs", seconds, "number (s)")
     long_press_seconds: float = _panel_timing(
-        "hold_s", "how long undo and new game must be held", positive_float, "number (s)")
-    debounce_seconds: float = _panel_timing("bounce_s", "button debounce time", positive_float, "number (s)")
+        "hold_s", "how long undo and new game must be held", seconds, "number (s)")
+    debounce_seconds: float = _panel_timing("bounce_s", "button debounce time", seconds, "number (s)")
     buzzer: str = field(
         default="tonal",
         metadata=_key('"tonal": a passive piezo or transducer driven with PWM (melodies); "active": a buzzer '
@@ -688,13 +724,9 @@ def load_config(path: str | os.PathLike[str] | None = None, env: Mapping[str, st
         return _build({}, _Context(None, {}), None, env)
     p = Path(path).expanduser()
     try:
-        raw_bytes = p.read_bytes()
-    except FileNotFoundError:
-        raise ConfigError(f"config file {p} does not exist") from None
-    except IsADirectoryError:
-        raise ConfigError(f"config file {p} is a directory") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read config file {p}: {exc.strerror or exc}") from None
+        raw_bytes = read_bytes(p, "config file", max_bytes=MAX_CONFIG_BYTES)
+    except FileRefused as exc:
+        raise ConfigError(str(exc)) from None
     try:
         text = raw_bytes.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -708,6 +740,8 @@ def loads_config(text: str, path: Path | None = None, env: Mapping[str, str] | N
     env = dict(os.environ if env is None else env)
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise ConfigError("TOML nested too deep (arrays or tables within each other)", path=path) from None
     except tomllib.TOMLDecodeError as exc:
         msg = str(exc)
         m = re.search(r"\(at line (\d+), column (\d+)\)", msg)

@@ -236,7 +236,7 @@ def test_every_key_has_an_error_case() -> None:
 def test_file_errors(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="does not exist"):
         load_config(tmp_path / "missing.toml")
-    with pytest.raises(ConfigError, match="is a directory"):
+    with pytest.raises(ConfigError, match="is a folder"):
         load_config(tmp_path)
     bad = tmp_path / "latin1.toml"
     bad.write_bytes(b"[camera]\nsource = 'sim'\n# caf\xe9\n")
