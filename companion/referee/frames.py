@@ -30,7 +30,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -111,13 +110,15 @@ class FrameArchive:
                    start_position: str = START_STRING) -> SavedFrame:
         """Begin a game's folder with its start / calibration frame.
 
-        A folder already holding frames for this id is emptied first (a new start).
+        A folder of that name already there (the frames of another journal's game with
+        this id, or anything else) is renamed ``game-000007-before-TIMESTAMP`` and kept:
+        the archive never deletes what it did not write itself.
         """
         folder = self.directory / game_folder_name(game_id)
         data = self._encode(start_frame)
         try:
-            if folder.exists():
-                shutil.rmtree(folder)
+            if os.path.lexists(folder):
+                set_aside(folder)
                 self._total = None
             folder.mkdir(parents=True, exist_ok=True)
             meta = {
@@ -210,9 +211,7 @@ class FrameArchive:
                 break
             if self.current is not None and game.resolve() == self.current.resolve():
                 continue
-            size = _folder_bytes(game)
-            shutil.rmtree(game, ignore_errors=True)
-            total -= size
+            total -= drop_own_frames(game)
             dropped.append(game)
         if total > self.cap_bytes and self.current is not None:
             presses = sorted(
@@ -231,6 +230,52 @@ class FrameArchive:
                 dropped.append(p)
         self._total = total
         return tuple(dropped)
+
+
+def set_aside(folder: Path) -> Path:
+    """Rename ``folder`` to ``NAME-before-TIMESTAMP`` (a free name); returns the new path."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    target = folder.with_name(f"{folder.name}-before-{stamp}")
+    n = 1
+    while os.path.lexists(target):
+        n += 1
+        target = folder.with_name(f"{folder.name}-before-{stamp}-{n}")
+    os.rename(folder, target)
+    return target
+
+
+def _own_file(name: str) -> bool:
+    """A file the archive writes into a game's folder: the start frame, a press frame, the metadata,
+    or one of its temporary files."""
+    if name == GAME_META or _START.match(name) or _PRESS.match(name):
+        return True
+    return name.startswith(".tmp-") and (name[5:] == GAME_META or bool(_START.match(name[5:]) or _PRESS.match(name[5:])))
+
+
+def drop_own_frames(folder: Path) -> int:
+    """Delete the files the archive wrote into a game's folder (the size cap), and the folder
+    if nothing else is left in it; whatever else lies there stays. Returns the bytes freed."""
+    freed = 0
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        if not _own_file(entry.name):
+            continue
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            size = entry.stat(follow_symlinks=False).st_size
+            os.unlink(entry.path)
+        except OSError:
+            continue
+        freed += size
+    try:
+        folder.rmdir()  # only when empty
+    except OSError:
+        pass
+    return freed
 
 
 def start_frame_of(folder: Path) -> Path | None:

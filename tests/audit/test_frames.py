@@ -48,12 +48,31 @@ def test_resume_continues_the_numbering(tmp_path):
     assert [x.name for x in list_images(p.parent)][-1] == p.name
 
 
-def test_start_game_again_starts_afresh(tmp_path):
+def test_start_game_again_starts_afresh_and_keeps_the_old_folder(tmp_path):
+    """A fresh journal's game 1 meets the frames of an older game 1: they are set aside, never deleted."""
     arch = FrameArchive(tmp_path, None)
     arch.start_game(1, noise(0))
     arch.save_press(noise(1), 1)
+    (tmp_path / "game-000001" / "notes.txt").write_text("the player's own file")
     arch.start_game(1, noise(2))
     assert [p.name for p in list_images(tmp_path / "game-000001")] == ["00000-start.jpg"]
+    old = [p for p in tmp_path.iterdir() if p.name.startswith("game-000001-before-")]
+    assert len(old) == 1
+    assert sorted(p.name for p in old[0].iterdir()) == [
+        ".netzwerk-game.json", "00000-start.jpg", "00001-ply0001-try1.jpg", "notes.txt"]
+
+
+def test_the_size_cap_deletes_only_the_archives_own_files(tmp_path):
+    frame_bytes = len(cv2.imencode(".jpg", noise(0), [cv2.IMWRITE_JPEG_QUALITY, 92])[1])
+    arch = FrameArchive(tmp_path, 3.5 * frame_bytes / MIB)
+    arch.start_game(1, noise(0))
+    (tmp_path / "game-000001" / "notes.txt").write_text("the player's own file")
+    arch.start_game(2, noise(1))
+    for k in range(3):
+        arch.save_press(noise(10 + k), k + 1)
+    # game 1's frames went to make room; the file the archive did not write stays, and so does its folder
+    assert sorted(p.name for p in (tmp_path / "game-000001").iterdir()) == ["notes.txt"]
+    assert start_frame_of(tmp_path / "game-000002") is not None
 
 
 def test_size_cap_drops_the_oldest_games_first_never_the_current_start_frame(tmp_path):
