@@ -172,7 +172,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     from ..drawing import png_board, svg_board, terminal_board
 
-    pos = _position_or_board(args.position)
+    pos = Position.from_string(args.position)  # what status refuses, show refuses too, with its message
     squares, points = _parse_marks(args.mark)
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
     outs = []
