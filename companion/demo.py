@@ -28,7 +28,7 @@ from .rules.engine import apply_turn, random_turn
 from .rules.explain import explain
 from .referee.game import OVER, PLAYING, Companion, LogEntry, LoopTimings
 from .rules.geometry import square_name
-from .referee.journal import Journal
+from .referee.journal import DEMO_EVENT, Journal
 from .rules.moves import Turn
 from .rules.position import Placement, Position
 from .record import GameText, format_record
@@ -145,8 +145,13 @@ def press(panel, name: str, hold: float = 0.12) -> None:  # noqa: ANN001
 
 def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = (), out: TextIO | None = None,
              color: bool | None = None, journal_path: Path | None = None, show_panel: bool = True,
-             max_plies: int = MAX_PLIES, camera_seed: int = 1) -> DemoResult:
-    """Play the demo game; returns what happened. Prints to ``out`` (stdout)."""
+             max_plies: int = MAX_PLIES, camera_seed: int = 1, save_to: Journal | None = None) -> DemoResult:
+    """Play the demo game; returns what happened. Prints to ``out`` (stdout).
+
+    ``save_to``: a journal the game is copied into at the end, tagged as a demo
+    (the game itself is played on ``journal_path``, by default a temporary journal,
+    so that it never meets a real game of ``save_to``).
+    """
     from hardware.mockpins import MockPanelFactory
     from hardware.panel import Panel
     from hardware.timing import ManualClock
@@ -303,6 +308,10 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
         say(f"\n{len(game.turns)} turns accepted, {len(game.rejections)} rejected or unreadable attempts; "
             f"result: {result if game.result else stopped}; "
             f"{camera.renders} frames rendered, {companion.frames_read} read, {seconds:.1f} s.")
+        if save_to is not None:
+            saved = save_to.add_finished_game(game, tag=DEMO_EVENT, reason=stopped or "the demo stopped")
+            say(f"Saved in the journal {save_to.path} as game {saved}, tagged as a demo: "
+                f"netzwerk games show {saved}")
         return DemoResult(companion.game_id or 0, result, len(game.turns), counts, text, seconds, camera.renders,
                           companion.frames_read, [t * 1000 for t in companion.verdict_times])
     finally:

@@ -82,15 +82,19 @@ def _run(fn, args: argparse.Namespace) -> int:
         return 2
 
 
+def journal_path(journal: str | None, config: str | None) -> Path:
+    """The journal of ``--journal``, else the ``[journal] path`` of ``--config`` (default: the service's
+    config when it is readable), else the default journal path. Raises ConfigError."""
+    if journal:
+        return Path(journal).expanduser()
+    config_file: str | Path | None = config
+    if config_file is None and SERVICE_CONFIG.is_file() and os.access(SERVICE_CONFIG, os.R_OK):
+        config_file = SERVICE_CONFIG
+    return load_config(config_file).journal.path
+
+
 def _open(args: argparse.Namespace) -> Journal:
-    if args.journal:
-        path = Path(args.journal).expanduser()
-    else:
-        config_file = args.config
-        if config_file is None and SERVICE_CONFIG.is_file() and os.access(SERVICE_CONFIG, os.R_OK):
-            config_file = SERVICE_CONFIG
-        path = load_config(config_file).journal.path
-    return Journal(path, readonly=True)
+    return Journal(journal_path(args.journal, args.config), readonly=True)
 
 
 def _game_id(text: str) -> int:
@@ -137,6 +141,8 @@ def _list_inner(args: argparse.Namespace) -> int:
             continue
         players = f"{g.white or '?'} vs {g.black or '?'}"
         outcome = "ongoing" if g.status == "ongoing" else f"{g.result} ({g.reason})" if g.reason else g.result
+        if g.demo:
+            players += " (demo)"
         print(
             f"{g.id:>4}  {g.started_at[:16].replace('T', ' ')}  {players}  {_rules(g.rules)}  "
             f"{g.turns} turn{'s' if g.turns != 1 else ''}, {g.rejections} rejected  {outcome}"
@@ -156,7 +162,8 @@ def _show_inner(args: argparse.Namespace) -> int:
         print(json.dumps(_game_json(game)))
         return 0
     outcome = "ongoing" if game.status == "ongoing" else f"{game.result} ({game.reason})" if game.reason else game.result
-    print(f"game {game.id}: {game.white or '?'} (White) vs {game.black or '?'} (Black)")
+    demo = " -- a demo game (netzwerk demo)" if game.demo else ""
+    print(f"game {game.id}: {game.white or '?'} (White) vs {game.black or '?'} (Black){demo}")
     print(f"started  {game.started_at}")
     if game.ended_at:
         print(f"ended    {game.ended_at}")
@@ -229,6 +236,7 @@ def _summary_json(g: GameSummary) -> dict:
         "turns": g.turns,
         "rejections": g.rejections,
         "damaged": g.damaged,
+        "demo": g.demo,
     }
 
 
@@ -245,6 +253,7 @@ def _game_json(g: GameRecord) -> dict:
         "result": g.result,
         "reason": g.reason,
         "position": g.position,
+        "demo": g.demo,
         "turns": [_turn_json(t) for t in g.turns],
         "taken_back": [_turn_json(t) for t in g.history if not t.in_force],
         "rejections": [

@@ -70,6 +70,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     d.add_argument("--fast", action="store_true", help="no pauses, fewer panel drawings")
     d.add_argument("--option", action="append", default=[], metavar="NAME",
                    help=f"a rule option (repeatable): {', '.join(OPTIONS)}")
+    d.add_argument("--journal", metavar="PATH",
+                   help="the journal the game goes into, tagged as a demo (default: [journal] path of --config, "
+                        "as for `netzwerk games`)")
+    d.add_argument("--config", metavar="FILE",
+                   help=f"config file giving [journal] path (default: {SERVICE_CONFIG} if it exists)")
+    d.add_argument("--no-save", dest="save", action="store_false",
+                   help="keep the game out of the journal")
     d.add_argument("--color", dest="color", action="store_true", default=None, help="ANSI colours (default: on a terminal)")
     d.add_argument("--no-color", dest="color", action="store_false", help="no ANSI colours")
     d.set_defaults(handler=_guard(_demo))
@@ -94,10 +101,26 @@ def _demo(args: argparse.Namespace) -> int:
             raise _Usage(f"unknown rule option {name!r}: known options are {', '.join(OPTIONS)}")
     if args.seed < 0 or args.camera_seed < 0:
         raise _Usage(f"--seed and --camera-seed must be 0 or more, got {args.seed}, {args.camera_seed}")
+    from ..config import ConfigError
     from ..demo import run_demo
+    from ..referee.journal import Journal, JournalError
+    from .games import journal_path
 
-    run_demo(seed=args.seed, fast=args.fast, options=tuple(dict.fromkeys(args.option)), color=args.color,
-             camera_seed=args.camera_seed)
+    save_to = None
+    if args.save:
+        try:
+            path = journal_path(args.journal, args.config)
+            save_to = Journal(path)  # opened now: an unusable journal stops the demo before it begins
+        except (ConfigError, JournalError) as exc:
+            raise _Usage(f"{exc} (--no-save plays the demo without a journal)") from None
+    try:
+        run_demo(seed=args.seed, fast=args.fast, options=tuple(dict.fromkeys(args.option)), color=args.color,
+                 camera_seed=args.camera_seed, save_to=save_to)
+    except JournalError as exc:
+        raise _Usage(f"the demo game could not be saved: {exc}") from None
+    finally:
+        if save_to is not None:
+            save_to.close()
     return 0
 
 

@@ -42,6 +42,8 @@ MAX_GAME_ID = 2**63 - 1
 
 RESULTS = ("white wins", "black wins", "abandoned")
 VERDICTS = ("rejected", "unreadable")
+#: The event that tags a game played by ``netzwerk demo`` (simulated players, not a real game).
+DEMO_EVENT = "demo"
 STATUS_ONGOING = "ongoing"
 STATUS_FINISHED = "finished"
 
@@ -157,6 +159,7 @@ class GameSummary:
     turns: int  # accepted turns in force
     rejections: int
     damaged: str | None = None  # why the game cannot be loaded (``Journal.game`` refuses it), or None
+    demo: bool = False  # played by ``netzwerk demo``
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +190,11 @@ class GameRecord:
     @property
     def finished(self) -> bool:
         return self.status == STATUS_FINISHED
+
+    @property
+    def demo(self) -> bool:
+        """Played by ``netzwerk demo`` (tagged by a ``demo`` event)."""
+        return any(e.kind == DEMO_EVENT for e in self.events)
 
 
 # -- helpers ----------------------------------------------------------------
@@ -568,7 +576,11 @@ class Journal:
                 result = game[8]
                 if result not in ("white wins", "black wins"):
                     self._ongoing(conn, game_id)  # raises: an abandoned game takes no more turns
-                later = conn.execute("SELECT id FROM games WHERE id > ? LIMIT 1", (game_id,)).fetchone()
+                later = conn.execute(
+                    "SELECT id FROM games g WHERE id > ? AND NOT EXISTS "
+                    "(SELECT 1 FROM events e WHERE e.game_id = g.id AND e.kind = ?) LIMIT 1",
+                    (game_id, DEMO_EVENT),
+                ).fetchone()
                 if later is not None:
                     raise JournalError(f"game {game_id} is finished ({result}) and game {later[0]} has been "
                                        "started since: its winning turn can no longer be taken back")
@@ -614,6 +626,48 @@ class Journal:
 
         self._write(op)
 
+    def add_finished_game(self, game: GameRecord, tag: str | None = None, reason: str | None = None) -> int:
+        """Copy a whole game (from another journal) in as a new, finished game; returns its id.
+
+        Its turns (also the ones taken back), rejections and events come along as they were;
+        ``tag`` adds an event of that kind (``DEMO_EVENT`` for the demo). A game that was not
+        over is closed as abandoned with ``reason``. No other game is touched: an ongoing game
+        stays ongoing.
+        """
+        result = game.result if game.finished and game.result in RESULTS else "abandoned"
+        why = game.reason if game.finished and game.result in RESULTS else (reason or "not finished")
+        ended = game.ended_at or now_iso()
+        _canonical_position(game.start_position, "start position")
+
+        def op(conn: sqlite3.Connection) -> int:
+            cur = conn.execute(
+                "INSERT INTO games(started_at, ended_at, white, black, rules, start_position, status, result, reason) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'finished', ?, ?)",
+                (game.started_at, ended, game.white, game.black, json.dumps(list(game.rules)), game.start_position,
+                 result, why),
+            )
+            new_id = int(cur.lastrowid)
+            for t in game.history:
+                conn.execute(
+                    "INSERT INTO turns(game_id, ply, before, after, turn, at, confidences, undone_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (new_id, t.ply, t.before, t.after, t.turn, t.at, t.confidences_json, t.undone_at),
+                )
+            for r in game.rejections:
+                conn.execute(
+                    "INSERT INTO rejections(game_id, ply, at, verdict, after, diagnosis) VALUES (?, ?, ?, ?, ?, ?)",
+                    (new_id, r.ply, r.at, r.verdict, r.after, r.diagnosis),
+                )
+            for e in game.events:
+                conn.execute("INSERT INTO events(game_id, at, kind, detail) VALUES (?, ?, ?, ?)",
+                             (new_id, e.at, e.kind, e.detail_json))
+            if tag is not None:
+                conn.execute("INSERT INTO events(game_id, at, kind, detail) VALUES (?, ?, ?, NULL)",
+                             (new_id, now_iso(), tag))
+            return new_id
+
+        return self._write(op)
+
     # -- reading -----------------------------------------------------------
     def open_game(self) -> GameRecord | None:
         """The game to resume (the latest one still ongoing), or None."""
@@ -634,8 +688,10 @@ class Journal:
             rows = conn.execute(
                 "SELECT g.id, g.started_at, g.ended_at, g.white, g.black, g.rules, g.status, g.result, g.reason, "
                 "(SELECT count(*) FROM turns t WHERE t.game_id=g.id AND t.undone_at IS NULL), "
-                "(SELECT count(*) FROM rejections r WHERE r.game_id=g.id) "
-                "FROM games g ORDER BY g.id"
+                "(SELECT count(*) FROM rejections r WHERE r.game_id=g.id), "
+                "EXISTS (SELECT 1 FROM events e WHERE e.game_id=g.id AND e.kind=?) "
+                "FROM games g ORDER BY g.id",
+                (DEMO_EVENT,),
             ).fetchall()
             summaries = []
             for r in rows:
@@ -644,7 +700,7 @@ class Journal:
                 except JournalError as exc:
                     rules, damaged = (), str(exc)
                 summaries.append(GameSummary(r[0], r[1], r[2], r[3], r[4], rules, r[6], r[7], r[8], r[9], r[10],
-                                             damaged))
+                                             damaged, bool(r[11])))
             return summaries
 
         return self._read(op)

@@ -355,3 +355,29 @@ def test_a_reader_sees_the_writers_turns_while_the_service_runs(jpath: Path) -> 
             writer.record_turn(gid, AFTER_W, AFTER_B, "a6-a5")
             assert [t.turn for t in reader.game(gid).turns] == ["a1-a2", "a6-a5"]
             assert reader.open_game().position == AFTER_B
+
+
+def test_a_game_copied_in_as_a_demo_touches_no_other_game(tmp_path: Path) -> None:
+    from companion.referee.journal import DEMO_EVENT
+
+    with Journal(tmp_path / "demo.sqlite") as demo:
+        g = demo.new_game(["must-capture"], START)
+        after = "BBBBBB/6/6/6/6/WWWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 b"
+        demo.record_turn(g, START, after, "a1-a1", confidences={"p": 0.9})
+        demo.record_rejection(g, "rejected", "a robot moved diagonally", after)
+        demo.record_event(g, "hint", {"turn": "b1-b2"})
+        played = demo.game(g)  # not finished: the demo stopped
+    with Journal(tmp_path / "j.sqlite") as j:
+        won = j.new_game([], START)
+        j.record_turn(won, START, "BBBBBB/6/6/6/6/WWWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 b", "a1-a1")
+        j.finish_game(won, "white wins", "test")
+        saved = j.add_finished_game(played, tag=DEMO_EVENT, reason="the camera could not read the board")
+        copy = j.game(saved)
+        assert copy.demo and not j.game(won).demo
+        assert copy.result == "abandoned" and copy.reason == "the camera could not read the board"
+        assert [t.turn for t in copy.turns] == ["a1-a1"] and copy.turns[0].confidences == {"p": 0.9}
+        assert copy.rejections == played.rejections and copy.events[:-1] == played.events
+        assert copy.rules == ("must-capture",) and copy.started_at == played.started_at
+        assert [g.demo for g in j.games()] == [False, True]
+        # a demo game played since does not stop the real game's winning turn from being taken back
+        assert j.undo_last_turn(won).turn == "a1-a1" and j.open_game().id == won
