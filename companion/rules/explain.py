@@ -257,6 +257,7 @@ def _diagnose_robot_phase(before: Position, board: Placement, rules: Rules, ctx)
     arrived = sorted(own_a - own_b)
     stayers = mask_of(own_b & own_a)
     best: list[Problem] | None = None
+    best_pairing: list[tuple[int, int]] = []
 
     def dist(a: int, b: int) -> int:
         return abs(a % 6 - b % 6) + abs(a // 6 - b // 6)
@@ -298,9 +299,50 @@ def _diagnose_robot_phase(before: Position, board: Placement, rules: Rules, ctx)
             probs = _order_problems(before, pairing, rules, ctx)
         if best is None or len(probs) < len(best):
             best = probs
+            best_pairing = pairing
             if len(best) == 1 and len(pairing) == 1:
                 break
+    if best is not None and len(best) == 1:
+        unsure = _unknown_culprit(best_pairing, vacated, mover, stayers, enemy_b, ctx, rules)
+        if unsure is not None:
+            return [unsure]
     return best or [Problem("no legal robot phase turns the board before into this board")]
+
+
+def _fault_phrase(src: int, dst: int, check, enemy: Color) -> str:
+    """Why the move ``src``-``dst`` cannot be a robot's move, in a few words (after "from X it ...")."""
+    if check.fault == DIAGONAL:
+        diagonal = abs(src % 6 - dst % 6) == abs(src // 6 - dst // 6)
+        return "is a diagonal move" if diagonal else "is no straight line"
+    if check.fault == BACKWARD:
+        return "is a backward move"
+    if check.fault == ENEMY_IN_WAY:
+        return f"passes over the {enemy.label} robot on {square_name(check.at)}"
+    return f"captures a stronger robot (strength {check.victim} against {check.attacker}, R-9)"
+
+
+def _unknown_culprit(pairing, vacated: list[int], mover: Color, stayers: int, enemy_b: int, ctx,
+                     rules: Rules) -> Problem | None:
+    """When the one broken rule is a robot set down where no robot that left its square can have
+    got: the board shows *which square* is wrong, not *which robot* went there. Then the square is
+    what is certain (the pointer shows it) and every robot that left is named as a candidate.
+    None when one robot alone fits (only one left its square) or another robot may have reached
+    the square by a legal move (the fault is then not certain to lie there)."""
+    faulty = [(s, t) for s, t in pairing
+              if judge_move(s, t, mover, stayers, enemy_b, bool(enemy_b >> t & 1), ctx.batteries, rules).fault]
+    if len(faulty) != 1 or len(vacated) < 2:
+        return None
+    _, target = faulty[0]
+    capture = bool(enemy_b >> target & 1)
+    phrases: dict[str, list[int]] = {}
+    for s in vacated:
+        check = judge_move(s, target, mover, stayers, enemy_b, capture, ctx.batteries, rules)
+        if check.fault is None:
+            return None
+        phrases.setdefault(_fault_phrase(s, target, check, mover.other), []).append(s)
+    reasons = "; ".join(f"from {' or from '.join(square_name(s) for s in sources)} it {phrase}"
+                        for phrase, sources in phrases.items())
+    return Problem(f"the {mover.label} robot on {square_name(target)} cannot have got there: {reasons}", (target,))
 
 
 def _order_problems(before: Position, pairing: list[tuple[int, int]], rules: Rules, ctx) -> list[Problem]:
