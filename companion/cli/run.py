@@ -166,7 +166,10 @@ def _run(args: argparse.Namespace) -> int:
             _quiet_opencv()
             source = open_camera(camera_spec, resolution=config.camera.resolution, timeout=timings.camera_timeout)
         except (CameraError, ValueError) as exc:
-            raise _Usage(str(exc)) from None
+            # Not bad input: a camera not up yet (at boot) or unplugged. Exit 1, which the service
+            # restarts (exit 2, a config error, it does not: RestartPreventExitStatus=2).
+            print(f"netzwerk run: {exc}", file=sys.stderr)
+            return 1
         journal_path = Path(args.journal) if args.journal else config.journal.path
         try:
             journal = Journal(journal_path)

@@ -58,7 +58,8 @@ def test_the_unit_says_what_the_issue_asks() -> None:
     assert s["User"] == ["netzwerk"] and s["SupplementaryGroups"] == ["gpio video"]
     assert s["StateDirectory"] == ["netzwerk"] and s["ConfigurationDirectory"] == ["netzwerk"]
     assert s["ExecStart"] == [EXEC_START.split("=", 1)[1]]
-    assert s["ProtectSystem"] == ["strict"] and s["RestrictAddressFamilies"] == ["AF_UNIX"]
+    assert s["ProtectSystem"] == ["strict"] and s["RestrictAddressFamilies"] == ["AF_UNIX AF_NETLINK"]
+    assert s["RestartPreventExitStatus"] == ["2"]  # a config error stops the unit, no restart loop
     assert s["CapabilityBoundingSet"] == [""] and s["NoNewPrivileges"] == ["yes"]
     # Camera and GPIO still reachable behind DevicePolicy=closed.
     allowed = " ".join(s["DeviceAllow"])
