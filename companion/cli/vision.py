@@ -75,7 +75,7 @@ def _check_calibration_out(out: str, image: str) -> str | None:
         try:
             data = json.loads(read_text(p, "--out"))
             ok = isinstance(data, dict) and data.get("format") == FORMAT
-        except (FileRefused, ValueError):
+        except (FileRefused, ValueError, RecursionError):
             ok = False
         if not ok:
             return (f"--out {out!r} exists and is not a calibration file: not overwritten "

@@ -48,6 +48,8 @@ MAX_SIDE = 1640
 AUDIT_MIN_FIELD_PROB = 0.02
 #: Written by :class:`companion.referee.frames.FrameArchive` into each game's folder (hidden: not a photo).
 GAME_META = ".netzwerk-game.json"
+#: Such a metadata file is a few hundred bytes; a larger one is not the archive's.
+META_MAX_BYTES = 64 * 1024
 #: A press frame's name in such a folder: sequence, the ply the press was for, the attempt.
 PRESS_NAME = re.compile(r"^(\d+)-ply(\d+)-try(\d+)\.(jpg|jpeg|png)$")
 START = "start"  # the verdict kind of the first photo
@@ -146,12 +148,14 @@ def load_image(path: Path) -> np.ndarray:
 
 def read_game_meta(folder: str | Path) -> dict | None:
     """The metadata :class:`companion.referee.frames.FrameArchive` left in a game's folder, if any."""
+    from fileio.paths import FileRefused, read_text
+
     meta = Path(folder) / GAME_META
     if not meta.is_file():
         return None
     try:
-        data = json.loads(meta.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        data = json.loads(read_text(meta, "metadata", max_bytes=META_MAX_BYTES))
+    except (FileRefused, ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
 

@@ -37,7 +37,9 @@ from typing import Iterable
 
 import numpy as np
 
-from .audit import GAME_META, PRESS_NAME
+from fileio.paths import FileRefused, read_text
+
+from .audit import GAME_META, META_MAX_BYTES, PRESS_NAME
 from ..rules.position import START_STRING
 
 FORMAT = "netzwerk-frames"
@@ -297,11 +299,11 @@ def _folder_bytes(folder: Path) -> int:
 
 def _started_at(folder: Path) -> str:
     try:
-        meta = json.loads((folder / GAME_META).read_text())
+        meta = json.loads(read_text(folder / GAME_META, "metadata", max_bytes=META_MAX_BYTES))
         value = meta.get("started_at")
         if isinstance(value, str):
             return value
-    except (OSError, ValueError, AttributeError):
+    except (FileRefused, ValueError, RecursionError, AttributeError):
         pass
     try:
         return datetime.fromtimestamp(folder.stat().st_mtime, tz=timezone.utc).isoformat(timespec="seconds")
