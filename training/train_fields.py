@@ -26,9 +26,14 @@ import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-from vision.anyset.fieldnet import N_SCALARS, REF_UNKNOWN, normalise, scalars  # noqa: E402
+from vision.anyset.fieldnet import (N_CHANNELS, N_SCALARS, REF_UNKNOWN, example_fields, field_distances,  # noqa: E402
+                                    normalise, scalars)
+from vision.geometry import point_coords, square_centers  # noqa: E402
 
-NO_REF_SHARE = 0.2
+NO_REF_SHARE = 0.05        # samples with no reference at all (no own patch, no examples)
+SELF_SHARE = 0.15          # samples checked against their own frame's other fields (calibration: look_as)
+OWN_UNKNOWN_SHARE = 0.08   # the field's own reference unknown (covered when it was learned), examples given
+DROP_EXAMPLE = 0.04        # each example missing (a board without batteries, without an empty square ...)
 
 
 WIDTHS = {"sq": (16, 32, 48, 64), "pt": (16, 32, 48, 64)}
@@ -41,7 +46,7 @@ class FieldModel(nn.Module):
         super().__init__()
         # small on purpose: 85 patches a frame must run in a few ms on one core of a Pi-class CPU
         a, b, c, d = widths
-        self.c1 = nn.Conv2d(6, a, 5, stride=2, padding=2)      # 24 -> 12
+        self.c1 = nn.Conv2d(N_CHANNELS, a, 5, stride=2, padding=2)      # 24 -> 12
         self.c2 = nn.Conv2d(a, b, 3, padding=1)                # 12, pooled to 6
         self.c3 = nn.Conv2d(b, c, 3, padding=1)                # 6, pooled to 3
         self.f1 = nn.Linear(c * 3 * 3 + N_SCALARS, d)
@@ -70,7 +75,7 @@ def recolour(x: torch.Tensor, rng: np.random.Generator) -> None:
     for k in range(1, len(_PERMS)):
         m = torch.from_numpy(perm == k)
         if m.any():
-            order = list(_PERMS[k]) + [3 + c for c in _PERMS[k]]
+            order = [3 * g + c for g in range(N_CHANNELS // 3) for c in _PERMS[k]]
             x[m] = x[m][:, order]
     x.mul_(torch.from_numpy(rng.uniform(0.8, 1.25, (len(x), 1, 1, 1)).astype(np.float32)))
 
@@ -104,6 +109,7 @@ class Pairs:
 
     def __init__(self, data: dict, kind: str, setups: np.ndarray) -> None:
         self.kind = kind
+        self.dist = field_distances(square_centers() if kind == "sq" else point_coords())
         self.X = data[kind]                          # (S, F, n, P, P, 3) uint8
         self.lab = data[f"{kind}_lab"]               # (S, F, n) 0/1/2
         self.printed = data["printed"]               # (S, F, 49)
@@ -114,7 +120,8 @@ class Pairs:
         self.n_fields = self.X.shape[2]
         self.n_frames = self.X.shape[1]
 
-    def draw(self, rng: np.random.Generator, count: int) -> tuple[np.ndarray, ...]:
+    def draw(self, rng: np.random.Generator, count: int) -> dict[str, np.ndarray]:
+        """Every random choice of ``count`` samples (``tensors`` is then deterministic)."""
         s = rng.choice(self.setups, count)
         i = rng.integers(0, self.n_frames, count)
         j = rng.integers(0, self.n_frames - 1, count)
@@ -124,19 +131,33 @@ class Pairs:
         bad = self.hand[s, j]                                    # a frame with a hand is no reference
         j = np.where(bad, np.where(i != 0, 0, 1), j)
         j = np.where(self.hand[s, j] | (j == i), -1, j)          # still none: sample without a reference
-        k = rng.integers(0, self.n_fields, count)
-        return s, i, j, k
+        mode = rng.random(count)
+        j = np.where(mode < SELF_SHARE, i, j)                    # the frame's own other fields as examples
+        j = np.where((mode >= SELF_SHARE) & (mode < SELF_SHARE + NO_REF_SHARE), -1, j)
+        own_unknown = rng.random(count) < OWN_UNKNOWN_SHARE
+        return dict(s=s, i=i, j=j, k=rng.integers(0, self.n_fields, count), own_unknown=own_unknown,
+                    rank=rng.integers(0, 2, count), drop=rng.random((count, 2)) < DROP_EXAMPLE)
 
-    def tensors(self, s, i, j, k) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-        now = torch.from_numpy(self.X[s, i, k]).long()
+    def _log(self, s, f, k) -> torch.Tensor:
+        """(B, P, P, 3) log colour of field k of frame f of set-up s, relative to that frame's level."""
+        return _LOG_T[torch.from_numpy(self.X[s, f, k]).long()] - torch.from_numpy(self.level[s, f]).float()[:, None, None, :]
+
+    def tensors(self, d: dict) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        s, i, j, k = d["s"], d["i"], d["j"], d["k"]
         jj = np.maximum(j, 0)
-        ref = torch.from_numpy(self.X[s, jj, k]).long()
-        x_now = _LOG_T[now] - torch.from_numpy(self.level[s, i]).float()[:, None, None, :]
-        x_ref = _LOG_T[ref] - torch.from_numpy(self.level[s, jj]).float()[:, None, None, :]
-        x_ref[torch.from_numpy(j < 0)] = 0.0
-        x = torch.cat([x_now, x_ref], dim=3).permute(0, 3, 1, 2).contiguous()
-        ref_state = np.where(j < 0, REF_UNKNOWN, self.lab[s, jj, k])
-        scal = torch.from_numpy(scalars(ref_state, self.lean[s, k]))
+        has_ref = j >= 0
+        own = has_ref & (j != i) & ~d["own_unknown"]
+        ex = example_fields(self.lab[s, jj], k, self.dist, d["rank"])
+        ex[d["drop"] | ~has_ref[:, None]] = -1
+        parts = [self._log(s, i, k), self._log(s, jj, k)]
+        parts[1][torch.from_numpy(~own)] = 0.0
+        for col in (0, 1):
+            e = self._log(s, jj, np.maximum(ex[:, col], 0))
+            e[torch.from_numpy(ex[:, col] < 0)] = 0.0
+            parts.append(e)
+        x = torch.cat(parts, dim=3).permute(0, 3, 1, 2).contiguous()
+        ref_state = np.where(own, self.lab[s, jj, k], REF_UNKNOWN)
+        scal = torch.from_numpy(scalars(ref_state, self.lean[s, k], ex))
         y = torch.from_numpy(self.lab[s, i, k]).long()
         pr = torch.from_numpy(self.printed[s, i, k] if self.kind == "pt" else np.zeros(len(s), bool)).float()
         return x, scal, y, pr
@@ -160,7 +181,7 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print) ->
     train_setups = np.setdiff1d(setups, val_setups)
     tr, va = Pairs(data, kind, train_setups), Pairs(data, kind, val_setups)
     val_draw = va.draw(np.random.default_rng(seed + 1), 40_000)
-    Xv, Sv, Yv, Pv = va.tensors(*val_draw)
+    Xv, Sv, Yv, Pv = va.tensors(val_draw)
     n_out = 3 if kind == "sq" else 4
     model = FieldModel(n_out, WIDTHS[kind])
     opt = torch.optim.Adam(model.parameters(), lr=2e-3, weight_decay=1e-5)
@@ -169,12 +190,7 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print) ->
     tot, nb = 0.0, 0
     for step in range(steps):
         model.train()
-        x, s, y, pr = tr.tensors(*tr.draw(rng, 256))
-        # no reference for some samples (a field never seen in a known state)
-        drop = torch.from_numpy(rng.random(len(y)) < NO_REF_SHARE)
-        x[drop, 3:] = 0.0
-        s[drop, :3] = 0.0
-        s[drop, REF_UNKNOWN] = 1.0
+        x, s, y, pr = tr.tensors(tr.draw(rng, 256))
         # mirror about the lean axis (up stays up), and a small change of light on "now" alone
         flip = torch.from_numpy(rng.random(len(y)) < 0.5)
         x[flip] = x[flip].flip(3)
@@ -226,7 +242,7 @@ def export(model: nn.Module, kind: str, out: Path) -> None:
     model.eval()
     out.mkdir(parents=True, exist_ok=True)
     name = {"sq": "squares.onnx", "pt": "points.onnx"}[kind]
-    x = torch.zeros(4, 6, 24, 24)
+    x = torch.zeros(4, N_CHANNELS, 24, 24)
     s = torch.zeros(4, N_SCALARS)
     torch.onnx.export(model, (x, s), str(out / name), input_names=["patch", "scalars"], output_names=["logits"],
                       dynamic_axes={"patch": {0: "n"}, "scalars": {0: "n"}, "logits": {0: "n"}}, dynamo=False,

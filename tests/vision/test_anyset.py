@@ -119,3 +119,44 @@ def test_robot_colours_survive_a_shadow_but_brightness_still_tells_ivory_from_bl
     assert model.separation > 5
     llr = model.llr(descriptors(patches([ivory + shade, black - shade]), np.full(2, 0.3), model.height, model.radius))
     assert llr[0] > 3 and llr[1] < -3
+
+
+def test_examples_are_the_nearest_other_fields_known_empty_and_occupied():
+    from vision.anyset.fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN, example_fields, field_distances
+    from vision.geometry import point_coords
+
+    dist = field_distances(point_coords())
+    state = np.full(49, REF_EMPTY)
+    state[[7, 9, 40]] = REF_OCCUPIED
+    state[1] = REF_UNKNOWN
+    idx = example_fields(np.broadcast_to(state, (49, 49)), np.arange(49), dist)
+    assert idx[0].tolist() == [8, 7]          # A1: B1 is unknown, B2 the nearest known empty; A2 holds one
+    assert idx[7].tolist() == [0, 9]          # A2 is never its own example
+    assert idx[48, 1] == 40
+    none = example_fields(np.full((1, 49), REF_EMPTY), np.array([24]), dist)
+    assert none[0, 1] == -1 and none[0, 0] in (17, 23, 25, 31)
+    second = example_fields(np.broadcast_to(state, (1, 49)), np.array([0]), dist, rank=1)
+    assert second[0, 1] == 9                   # the second nearest occupied
+
+
+def test_calibration_names_a_start_battery_that_is_missing():
+    from vision.layout import BoardLayout
+
+    short = BoardLayout.from_sets(white=range(6), black=range(30, 36),
+                                  batteries=[p for p in list(range(7, 14)) + list(range(35, 42)) if p != 9])
+    frame = render(short, SEED + 1, design=DESIGN, markers=False, printed=[True] * 49)
+    with pytest.raises(CalibrationError, match="C2"):
+        calibrate(frame.image, START, white_side=white_side_of(frame.homography))
+
+
+def test_game_frames_are_read_or_doubtful_never_wrong(cal):
+    reader = BoardReader(cal, adapt=False)
+    rng = np.random.default_rng(11)
+    claimed = 0
+    for f in range(6):
+        truth = random_layout(rng)
+        reading = reader.read(render(truth, SEED, design=DESIGN, markers=False, frame=f + 1).image)
+        ws, wp = wrong_fields(reading, truth)
+        assert set(ws) <= set(reading.low_confidence_squares) and set(wp) <= set(reading.low_confidence_points)
+        claimed += reading.readable
+    assert claimed >= 1

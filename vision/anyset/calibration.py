@@ -9,7 +9,10 @@ referee holds, e.g. after the camera was bumped mid-game):
   (A1, G1, G7, A7), else the 7x7 grid found in the frame itself
   (:mod:`vision.gridfind`: geometry only, any print). A grid has four
   possible orientations: the field classifier (:mod:`vision.fieldnet`) looks
-  at each and keeps those under which the frame shows the expected layout
+  at each, every field against the frame's other fields as the expected
+  layout calls them (:func:`vision.anyset.fields.look_as`: the nearest field
+  said to be empty and the nearest said to hold a piece are its examples), and
+  keeps those under which the frame shows the expected layout
   (robots on the start ranks, not the start files); where two remain (the
   start position looks alike turned by 180 degrees: which colour is White is
   not written on the pieces), ``white_side`` names the image edge White's
@@ -45,7 +48,7 @@ from ..calibration import (
     write_calibration_file,
 )
 from ..errors import BadImage, CalibrationError, MarkersNotFound
-from .fields import look
+from .fields import look_as
 from ..geometry import FIELD_CORNERS, point_name, square_name
 from ..layout import BoardLayout, PointState, SquareState
 from ..markers import detect_markers
@@ -137,7 +140,8 @@ class Calibration:
 # -- localisation -----------------------------------------------------------------
 
 def _presence_loglik(fl, expected: BoardLayout) -> float:
-    """How well the classifier's look (no reference) fits the expected layout's robots and batteries."""
+    """How well the classifier's look (each field against the frame's other fields, as the layout
+    calls them) fits the expected layout's robots and batteries."""
     want_s = np.array([0 if s is SquareState.EMPTY else 1 for s in expected.squares])
     want_p = np.array([0 if p is PointState.EMPTY else 1 for p in expected.points])
     ps = np.clip(fl.squares[np.arange(36), want_s] + fl.squares[:, 2], 1e-6, 1.0)
@@ -151,12 +155,17 @@ def _orient(image: np.ndarray, H: np.ndarray, expected: BoardLayout, white_side:
 
     size = (image.shape[1], image.shape[0])
     scored = []
-    for Hr in rotations(H):
-        fl = look(PatchCutter(Hr, size), image, None, temperature=1.0)
-        scored.append((_presence_loglik(fl, expected), Hr, fl))
+    for k, Hr in enumerate(rotations(H)):
+        fl, reference = look_as(PatchCutter(Hr, size), image, expected, temperature=1.0)
+        scored.append((_presence_loglik(fl, expected), Hr, (fl, reference), k))
     scored.sort(key=lambda t: -t[0])
     best = scored[0][0]
     alike = [t for t in scored if t[0] >= best - TIE]
+    if _half_turn_alike(expected):
+        # the layout's pieces stand alike turned by 180 degrees (the start position): what tells the two
+        # orientations apart is which colour is White, and only the caller knows that
+        partner = (scored[0][3] + 2) % 4
+        alike += [t for t in scored if t[3] == partner and t not in alike]
     if len(alike) == 1:
         if white_side is not None and white_side_of(alike[0][1]) != white_side:
             raise CalibrationError(
@@ -167,12 +176,18 @@ def _orient(image: np.ndarray, H: np.ndarray, expected: BoardLayout, white_side:
         raise CalibrationError(
             "the board looks the same turned round (which colour is White is not written on the pieces): "
             "say which image edge White's start row faces with --white-side bottom|top|left|right")
-    for _, Hr, fl in alike:
+    for _, Hr, fl, _k in alike:
         if white_side_of(Hr) == white_side:
             return Hr, fl
     raise CalibrationError(
         f"no orientation of the board that shows the expected layout has White's start row towards the "
         f"{white_side} of the image: is --white-side right?")
+
+
+def _half_turn_alike(layout: BoardLayout) -> bool:
+    """Do the layout's robots and batteries stand on the same fields turned by 180 degrees?"""
+    robots = set(layout.white) | set(layout.black)
+    return robots == {35 - q for q in robots} and set(layout.batteries) == {48 - p for p in layout.batteries}
 
 
 def _grid(image: np.ndarray) -> np.ndarray:
@@ -204,7 +219,7 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side
         raise CalibrationError("the calibration layout must show at least one White robot and one Black robot "
                                "(their colours are learned from it)")
     size = (image.shape[1], image.shape[0])
-    fl = None
+    seen = None
     if corners is not None:
         H, method, side = homography_from_corners(corners, size), "corners", None
     else:
@@ -214,11 +229,10 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side
             if detect_markers(image):
                 raise exc
             H, method, side = _grid(image), "grid", None
-            H, fl = _orient(image, H, expected, white_side)
+            H, seen = _orient(image, H, expected, white_side)
     _check_geometry(H, size)
     cutter = PatchCutter(H, size)
-    if fl is None:
-        fl = look(cutter, image, None, temperature=1.0)
+    fl, reference = seen if seen is not None else look_as(cutter, image, expected, temperature=1.0)
     _check_layout(fl, expected)
     white = sorted(expected.white)
     black = sorted(expected.black)
@@ -230,7 +244,6 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side
                 f"at least {MIN_SEPARATION:.1f} needed): is each player's robots' colour the same, and the light even?")
     else:
         model = colours
-    reference = Reference.from_frame(fl.square_patches, fl.point_patches, fl.level, expected)
     return Calibration(size, _mat(H), method, side, reference, model)
 
 

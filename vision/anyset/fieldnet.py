@@ -5,8 +5,13 @@ domain randomisation), it knows nothing of any one set's look. For each field
 it sees the field's patch **now** and the same field's patch in a
 **reference** frame whose content is known (the calibration frame, later the
 last accepted board), with what the reference showed there (empty, occupied,
-or no reference), and the lean of a standing thing at that field (how far the
-camera sees its top move per unit of height). It answers
+or no reference), two **examples** from the reference -- the nearest other
+field of the same kind known empty and the nearest known occupied (this set's
+empty field and its piece, under this light: a printed circle at every point
+is then plainly not a battery) -- and the lean of a standing thing at that
+field (how far the camera sees its top move per unit of height). With the
+field's own reference left out, the examples alone let it check a frame
+against a layout it is told (calibration). It answers
 
 * squares: log-odds of *empty*, *a robot*, *covered* (a hand or an object over it);
 * points: log-odds of *empty*, *a battery*, *covered*, and the battery's
@@ -39,7 +44,8 @@ MODEL_FILES = {"squares": "squares.onnx", "points": "points.onnx"}
 # of 1,200 set-ups made no confident misread on the development designs at 1 (2 was needed by the
 # first, smaller data set's nets)
 TEMPERATURE = float(os.environ.get("NETZWERK_FIELD_TEMPERATURE", "1.0"))
-N_SCALARS = 4          # reference state one-hot (3) + lean per unit height (1)
+N_SCALARS = 6          # reference state one-hot (3), lean per unit height (1), an empty / occupied example given (2)
+N_CHANNELS = 12        # log colour of the patch now, in the reference, of the empty and of the occupied example
 
 # log(v + 8) of every 8-bit value (as a table: the log of a uint8 image is a look-up)
 _LOG = np.log(np.arange(256, dtype=np.float32) + np.float32(8.0))
@@ -60,25 +66,70 @@ def normalise(patches: np.ndarray, level: np.ndarray | None = None) -> tuple[np.
     return np.ascontiguousarray(x), level
 
 
-def scalars(ref_state: np.ndarray, lean: np.ndarray) -> np.ndarray:
-    """(n, N_SCALARS) float32: one-hot reference state and the lean."""
+def scalars(ref_state: np.ndarray, lean: np.ndarray, examples: np.ndarray | None = None) -> np.ndarray:
+    """(n, N_SCALARS) float32: one-hot reference state, the lean, and whether an empty and an
+    occupied example are given (``examples``: (n, 2) field indices, -1 for none; None: none)."""
     ref_state = np.asarray(ref_state, int)
     s = np.zeros((len(ref_state), N_SCALARS), np.float32)
     s[np.arange(len(ref_state)), ref_state] = 1.0
     s[:, 3] = np.asarray(lean, np.float32)
+    if examples is not None:
+        s[:, 4:6] = np.asarray(examples) >= 0
     return s
 
 
+def field_distances(coords: np.ndarray) -> np.ndarray:
+    """(n, n) distances between fields on the board (board units), infinite from a field to itself."""
+    c = np.asarray(coords, np.float64)
+    d = np.sqrt(((c[:, None, :] - c[None, :, :]) ** 2).sum(axis=2))
+    np.fill_diagonal(d, np.inf)
+    return d
+
+
+def example_fields(states: np.ndarray, fields: np.ndarray, dist: np.ndarray, rank: np.ndarray | int = 0) -> np.ndarray:
+    """(B, 2): for field ``fields[b]`` of a board whose known states are ``states[b]`` ((B, n):
+    REF_EMPTY / REF_OCCUPIED / REF_UNKNOWN), the nearest other field known empty (column 0) and
+    the nearest known occupied (column 1); -1 where the board has none. ``rank`` 1 takes the
+    second nearest where there is one (training varies the examples so)."""
+    states = np.asarray(states)
+    fields = np.asarray(fields)
+    rows = np.arange(len(fields))
+    d = dist[fields]
+    rank = np.broadcast_to(np.asarray(rank), (len(fields),))
+    out = np.full((len(fields), 2), -1, np.int64)
+    for col, want in enumerate((REF_EMPTY, REF_OCCUPIED)):
+        cost = np.where(states == want, d, np.inf)
+        order = np.argsort(cost, axis=1, kind="stable")[:, :2]
+        best = np.take_along_axis(cost, order, axis=1)
+        r = np.where(np.isfinite(best[:, 1]), rank, 0)
+        out[:, col] = np.where(np.isfinite(best[rows, r]), order[rows, r], -1)
+    return out
+
+
+def _part(patches: np.ndarray | None, level: np.ndarray | None, valid: np.ndarray | None, n: int,
+          shape: tuple[int, ...]) -> np.ndarray:
+    if patches is None:
+        return np.zeros((n, 3) + shape, np.float32)
+    x, _ = normalise(patches, level)
+    if valid is not None:
+        x[~np.asarray(valid, bool)] = 0.0
+    return x
+
+
 def net_input(now: np.ndarray, ref: np.ndarray | None, level_now: np.ndarray | None = None,
-              level_ref: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(n, 6, P, P): the patches now and in the reference (zeros where there is no reference),
-    and the light level the patches now were normalised with."""
+              level_ref: np.ndarray | None = None, *, ref_valid: np.ndarray | None = None,
+              empty_example: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+              occupied_example: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """(n, N_CHANNELS, P, P): the patches now, in the reference (zeros where there is none or
+    ``ref_valid`` is False), and the empty and occupied examples (each (patches, levels, valid),
+    zeros where not given); and the light level the patches now were normalised with."""
     a, level = normalise(now, level_now)
-    if ref is None:
-        b = np.zeros_like(a)
-    else:
-        b, _ = normalise(ref, level_ref)
-    return np.ascontiguousarray(np.concatenate([a, b], axis=1)), level
+    n, shape = len(a), a.shape[2:]
+    b = _part(ref, level_ref, ref_valid, n, shape)
+    e = _part(*empty_example, n, shape) if empty_example is not None else _part(None, None, None, n, shape)
+    o = _part(*occupied_example, n, shape) if occupied_example is not None else _part(None, None, None, n, shape)
+    return np.ascontiguousarray(np.concatenate([a, b, e, o], axis=1)), level
 
 
 @lru_cache(maxsize=None)

@@ -7,7 +7,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .fieldnet import REF_UNKNOWN, TEMPERATURE, net_input, scalars, shared_net, softmax
+from .fieldnet import (REF_UNKNOWN, TEMPERATURE, example_fields, field_distances, net_input, normalise, scalars,
+                       shared_net, softmax)
+from ..geometry import point_coords, square_centers
+from ..layout import BoardLayout
 from .patches import PatchCutter
 from .reference import Reference
 
@@ -37,23 +40,85 @@ def _both_ways(run, x: np.ndarray, s: np.ndarray) -> np.ndarray:
     return (z[: len(x)] + z[len(x):]) / 2
 
 
+_SQUARE_DIST = field_distances(square_centers())
+_POINT_DIST = field_distances(point_coords())
+
+
+def _examples(patches: np.ndarray, levels: np.ndarray, states: np.ndarray, dist: np.ndarray):
+    """Per field: the empty and the occupied example (patches, levels, valid) from a known board."""
+    n = len(states)
+    idx = example_fields(np.broadcast_to(states, (n, n)), np.arange(n), dist)
+    out = []
+    for col in (0, 1):
+        k = np.maximum(idx[:, col], 0)
+        out.append((patches[k], levels[k], idx[:, col] >= 0))
+    return idx, out
+
+
+def _known_parts(patches: np.ndarray, levels: np.ndarray, states: np.ndarray, dist: np.ndarray,
+                 own: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the net sees of a known board for each field: (n, 9, P, P) its own reference patch
+    (zeros unless ``own``) and its two examples, the reference states it is told, the example indices."""
+    n = len(states)
+    idx, (empty, occupied) = _examples(patches, levels, states, dist)
+    x, _ = net_input(patches, patches, np.zeros(3, np.float32), levels, ref_valid=np.full(n, own),
+                     empty_example=empty, occupied_example=occupied)
+    told = states if own else np.full(n, REF_UNKNOWN)
+    return np.ascontiguousarray(x[:, 3:]), told, idx
+
+
+_CACHE: list = []        # [(reference, own, parts)]: the last few references' parts (a reader reads many frames against one)
+
+
+def _parts_of(reference: Reference, own: bool):
+    for ref, o, parts in _CACHE:
+        if ref is reference and o == own:
+            return parts
+    parts = (_known_parts(reference.squares, reference.square_level, reference.square_state, _SQUARE_DIST, own),
+             _known_parts(reference.points, reference.point_level, reference.point_state, _POINT_DIST, own))
+    _CACHE.insert(0, (reference, own, parts))
+    del _CACHE[4:]
+    return parts
+
+
+def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Reference | None, own: bool,
+         temperature: float, level: np.ndarray | None = None) -> FieldLook:
+    net = shared_net()
+    if reference is None:
+        xs, level = net_input(sq, None, level)
+        xp, _ = net_input(pt, None, level)
+        ss = scalars(np.full(36, REF_UNKNOWN), cutter.square_lean)
+        ps = scalars(np.full(49, REF_UNKNOWN), cutter.point_lean)
+    else:
+        (ks, ts, ids), (kp, tp, idp) = _parts_of(reference, own)
+        a, level = normalise(sq, level)
+        b, _ = normalise(pt, level)
+        xs = np.concatenate([a, ks], axis=1)
+        xp = np.concatenate([b, kp], axis=1)
+        ss = scalars(ts, cutter.square_lean, ids)
+        ps = scalars(tp, cutter.point_lean, idp)
+    zs = _both_ways(net.squares, xs, ss) / temperature
+    zp = _both_ways(net.points, xp, ps) / temperature
+    return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
+                     sq, pt, xs[:, :3], level)
+
+
 def look(cutter: PatchCutter, image: np.ndarray, reference: Reference | None,
          temperature: float = TEMPERATURE) -> FieldLook:
     """Run the classifier on every field of ``image``, against ``reference`` (None: no reference).
     ``temperature``: the log-odds are divided by it (see :data:`vision.fieldnet.TEMPERATURE`)."""
     sq, pt = cutter.cut(image)
-    net = shared_net()
-    if reference is None:
-        xs, level = net_input(sq, None)
-        xp, _ = net_input(pt, None, level)
-        ss = scalars(np.full(36, REF_UNKNOWN), cutter.square_lean)
-        ps = scalars(np.full(49, REF_UNKNOWN), cutter.point_lean)
-    else:
-        xs, level = net_input(sq, reference.squares, None, reference.square_level)
-        xp, _ = net_input(pt, reference.points, level, reference.point_level)
-        ss = scalars(reference.square_state, cutter.square_lean)
-        ps = scalars(reference.point_state, cutter.point_lean)
-    zs = _both_ways(net.squares, xs, ss) / temperature
-    zp = _both_ways(net.points, xp, ps) / temperature
-    return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
-                     sq, pt, xs[:, :3], level)
+    return _run(cutter, sq, pt, reference, True, temperature)
+
+
+def look_as(cutter: PatchCutter, image: np.ndarray, layout: BoardLayout,
+            temperature: float = TEMPERATURE) -> tuple[FieldLook, Reference]:
+    """Check a frame against a layout it is said to show: every field is classified with the
+    frame's *other* fields as its examples (the nearest one the layout calls empty, the nearest it
+    calls occupied), its own patch taking no part in the examples. Where the layout is wrong, or a
+    hand covers a field, the field looks unlike what the layout says. Returns the look and the
+    frame as a reference showing ``layout``."""
+    sq, pt = cutter.cut(image)
+    _, level = normalise(sq)
+    reference = Reference.from_frame(sq, pt, level, layout)
+    return _run(cutter, sq, pt, reference, False, temperature, level), reference
