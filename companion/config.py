@@ -36,6 +36,8 @@ CAMERA_KINDS = ("picamera2", "opencv:INDEX", "replay:DIR", "sim")
 # The image edges White's start row can face (vision.calibration.WHITE_SIDES; a test checks they agree:
 # kept here so that reading the config does not load the camera code).
 WHITE_SIDES = ("bottom", "top", "left", "right")
+# The board readers (vision.readers.READERS; a test checks they agree: config does not import vision)
+VISION_READERS = ("any", "classic")
 
 
 class ConfigError(ValueError):
@@ -230,6 +232,12 @@ def _side(value: Any, base: Path | None = None) -> str:
     return value
 
 
+def _reader(value: Any, base: Path | None = None) -> str:
+    if value not in VISION_READERS:
+        raise _Bad(f"expected one of {', '.join(repr(r) for r in VISION_READERS)}, not {value!r}")
+    return value
+
+
 def white_side(value: Any, base: Path | None = None) -> str:
     """Check a white side: the image edge White's start row faces ("bottom", "top", "left", "right")."""
     if not isinstance(value, str):
@@ -308,6 +316,17 @@ class CalibrationConfig:
             white_side,
             "string",
             "(none)",
+        ),
+    )
+    reader: str = field(
+        default="classic",
+        metadata=_key(
+            'which board reader a new calibration uses: "any" (any set: the 1984 board, home-made boards, '
+            'chess or go pieces; learns the set from the start position) or "classic" (only the look our '
+            "renderer first drew: the demo's). A calibration file says which reader made it. The `--reader` "
+            "option of `netzwerk run` overrides it",
+            _reader,
+            "string",
         ),
     )
 

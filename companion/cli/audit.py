@@ -17,7 +17,7 @@ from fileio.atomic import atomic_write_text
 from fileio.paths import FileRefused, writable_output
 
 from ..referee.audit import AuditError, AuditResult, audit_folder, parse_corners
-from ..config import WHITE_SIDES
+from ..config import VISION_READERS, WHITE_SIDES
 from ..rules.errors import NotationError
 from ..rules.geometry import BLACK, WHITE
 from ..rules.options import OPTION_HELP, Rules
@@ -50,6 +50,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return _fail(f"--option: {exc}")
     if args.calibration is not None and args.corners is not None:
         return _fail("give either --calibration or --corners, not both")
+    if args.calibration is not None and args.reader is not None:
+        return _fail("give either --calibration or --reader, not both (a calibration file names its reader)")
     if args.calibration is not None and args.white_side is not None:
         return _fail("give either --calibration or --white-side, not both (--white-side is for calibrating "
                      "from the first photo)")
@@ -64,7 +66,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         result = AuditResult(Path(args.folder), rules or Rules())
         first = None if args.first is None else (WHITE if args.first == "white" else BLACK)
         for item in audit_folder(args.folder, rules=rules, calibration=args.calibration, corners=corners,
-                                 white_side=args.white_side, first=first, result=result):
+                                 white_side=args.white_side, first=first, result=result,
+                                 reader=args.reader or "classic"):
             if args.json:
                 _emit(item.to_json())
             else:
@@ -107,6 +110,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--corners",
         metavar="'x,y x,y x,y x,y'",
         help="field corners A1 G1 G7 A7 in pixels of the first photo, for a board without corner markers",
+    )
+    p.add_argument(
+        "--reader",
+        choices=VISION_READERS,
+        help="the board reader when the first photo calibrates: any (any set: the 1984 board, home-made boards, "
+        "chess or go pieces) or classic (the look our renderer first drew; the default)",
     )
     p.add_argument(
         "--white-side",

@@ -19,7 +19,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from ..config import WHITE_SIDES
+from ..config import VISION_READERS, WHITE_SIDES
 from ..rules.options import OPTIONS
 
 SERVICE_CONFIG = Path("/etc/netzwerk/config.toml")
@@ -51,6 +51,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="live watching: energy gauge during the robot phase, warn when a robot stands where "
                         "no legal move can have brought it")
     p.add_argument("--journal", metavar="PATH", help="the journal file (default: [journal] path of the config)")
+    p.add_argument("--reader", choices=VISION_READERS,
+                   help="the board reader of a new calibration: any (any set) or classic (the look our renderer first "
+                        "drew); default: [calibration] reader of the config. A calibration file says its own")
     p.add_argument("--white-side", choices=WHITE_SIDES, metavar="bottom|top|left|right",
                    help="a board without corner markers and without [calibration] corners: the image edge White's "
                         "start row faces, for calibrating from the start position (which looks alike turned round; "
@@ -134,7 +137,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from ..cameras import CameraError, open_camera
     from ..config import ConfigError, check_camera_source, load_config
-    from ..referee.game import Companion, LogEntry, LoopTimings
+    from ..referee.game import Companion, LogEntry, LoopTimings, calibrator
     from ..rules.geometry import BLACK, WHITE
     from ..referee.journal import Journal, JournalError
     from ..rules.options import Rules
@@ -177,11 +180,11 @@ def _run(args: argparse.Namespace) -> int:
             raise _Usage(str(exc)) from None
         calibration = None
         if config.calibration.file is not None:
-            from vision.calibration import Calibration
             from vision.errors import VisionError
+            from vision.readers import load_calibration
 
             try:
-                calibration = Calibration.load(config.calibration.file)
+                calibration = load_calibration(config.calibration.file)
             except VisionError as exc:
                 raise _Usage(str(exc)) from None
         save = config.frames.save_frames if args.save_frames is None else args.save_frames
@@ -206,6 +209,7 @@ def _run(args: argparse.Namespace) -> int:
             white_side=args.white_side or config.calibration.white_side,
             calibration_path=journal_path.parent / "calibration.json" if calibration is None else None,
             notifier=Notifier(), live_watch=args.live, frames=frames, on_log=on_log,
+            calibrate=calibrator(args.reader or config.calibration.reader),
         )
         signal.signal(signal.SIGTERM, lambda *_: companion.stop())
         print(f"netzwerk run: camera {camera_spec}, gpio {args.gpio}, journal {journal_path}, rules {rules.name}",

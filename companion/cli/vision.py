@@ -64,7 +64,7 @@ def cmd_markers(args: argparse.Namespace) -> int:
 
 def _check_calibration_out(out: str, image: str) -> str | None:
     """Why ``--out`` must not be written (the input photo, a folder, a file that is not a calibration), or None."""
-    from vision.calibration import FORMAT
+    from vision.readers import FORMATS
 
     try:
         p = writable_output(out, "--out", inputs=(image,))
@@ -73,7 +73,7 @@ def _check_calibration_out(out: str, image: str) -> str | None:
     if p.exists():
         try:
             data = json.loads(read_text(p, "--out"))
-            ok = isinstance(data, dict) and data.get("format") == FORMAT
+            ok = isinstance(data, dict) and data.get("format") in FORMATS.values()
         except (FileRefused, ValueError, RecursionError):
             ok = False
         if not ok:
@@ -84,8 +84,9 @@ def _check_calibration_out(out: str, image: str) -> str | None:
 
 @_guard
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from vision.calibration import Calibration, calibrate, parse_corners, white_side_of
+    from vision.calibration import parse_corners, white_side_of
     from vision.errors import VisionError
+    from vision.readers import calibrate, load_calibration
 
     from ..rules.position import Position
     from ..vision_bridge import layout_from_position
@@ -98,11 +99,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     colours = None
     if args.colours_from:
         try:
-            colours = Calibration.load(args.colours_from).colours
+            colours = load_calibration(args.colours_from).colours
         except VisionError as exc:
             return _fail(f"--colours-from: {exc}")
     image = _load_image(args.image)
-    cal = calibrate(image, layout_from_position(pos), corners=corners, white_side=args.white_side, colours=colours)
+    cal = calibrate(image, layout_from_position(pos), reader=args.reader, corners=corners, white_side=args.white_side,
+                    colours=colours)
     cal.save(args.out)
     side = white_side_of(cal.H)
     if cal.method == "markers":
@@ -116,12 +118,13 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if colours is not None and pos.white and pos.black:
         how += " (--colours-from not used: both robot colours are on the board and were learned from it)"
     if args.json:
-        print(json.dumps({"calibration": str(args.out), "method": cal.method, "image_size": list(cal.image_size),
+        print(json.dumps({"calibration": str(args.out), "reader": args.reader, "method": cal.method, "image_size": list(cal.image_size),
                           "corners_px": [[round(float(v), 1) for v in c] for c in cal.corners_px],
                           "white_side": side, "position": pos.to_string(),
                           "colours_from": str(args.colours_from) if args.colours_from else None}))
     else:
-        print(f"calibrated from {how}; image {cal.image_size[0]}x{cal.image_size[1]}; wrote {args.out}")
+        which = "the any-set reader; " if args.reader == "any" else ""
+        print(f"calibrated from {how}; image {cal.image_size[0]}x{cal.image_size[1]}; {which}wrote {args.out}")
         names = ("A1", "G1", "G7", "A7")
         print("field corners: " + "  ".join(f"{n}=({x:.0f},{y:.0f})" for n, (x, y) in zip(names, cal.corners_px)))
     return 0
@@ -129,16 +132,15 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 @_guard
 def cmd_read(args: argparse.Namespace) -> int:
-    from vision.calibration import Calibration
-    from vision.reader import BoardReader
+    from vision.readers import board_reader, load_calibration
 
     from ..vision_bridge import robots_and_batteries_fields
 
     if not 0.0 < args.min_confidence < 1.0:
         return _fail(f"--min-confidence {args.min_confidence}: must lie between 0 and 1")
-    cal = Calibration.load(args.calibration)
+    cal = load_calibration(args.calibration)
     image = _load_image(args.image)
-    reading = BoardReader(cal, adapt=False, min_confidence=args.min_confidence).read(image)
+    reading = board_reader(cal, adapt=False, min_confidence=args.min_confidence).read(image)
     if args.json:
         out = reading.to_json()
         out["position_fields"] = robots_and_batteries_fields(reading.layout) if reading.layout is not None else None
@@ -181,14 +183,13 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 @_guard
 def cmd_overlay(args: argparse.Namespace) -> int:
-    from vision.calibration import Calibration
     from vision.overlay import draw_overlay
-    from vision.reader import BoardReader
+    from vision.readers import board_reader, load_calibration
 
     writable_output(args.out, "--out", inputs=(args.image, args.calibration), suffixes=WRITABLE_SUFFIXES)
-    cal = Calibration.load(args.calibration)
+    cal = load_calibration(args.calibration)
     image = _load_image(args.image)
-    reader = BoardReader(cal, adapt=False)
+    reader = board_reader(cal, adapt=False)
     reading = reader.read(image)
     # drawn where the reader found the board: a camera nudged since calibration is relocated
     # by its markers, and the grid must follow (the file's homography would be off)
@@ -211,7 +212,7 @@ def register(subparsers) -> None:
     p.add_argument("--out", required=True, metavar="FILE", help="FILE.png or FILE.pdf")
     p.add_argument("--dpi", type=int, default=150, help="resolution of the sheet, 50 to 600 (default 150)")
     p.set_defaults(handler=cmd_markers)
-
+    from ..config import VISION_READERS, WHITE_SIDES  # = vision.calibration.WHITE_SIDES, vision.readers.READERS, without loading the camera code
     from ..config import WHITE_SIDES  # = vision.calibration.WHITE_SIDES, without loading the camera code
     from ..rules.position import Position
 
@@ -228,6 +229,9 @@ def register(subparsers) -> None:
     p.add_argument("--white-side", choices=WHITE_SIDES, metavar="bottom|top|left|right",
                    help="without markers and --corners: the image edge White's start row faces from the board's "
                         "centre (the start position looks alike turned round)")
+    p.add_argument("--reader", choices=VISION_READERS, default="classic",
+                   help="the board reader: any (any set: the 1984 board, home-made boards, chess or go pieces; "
+                        "learns the set from this photo) or classic (the look our renderer first drew; default)")
     p.add_argument("--position", default=start_string, metavar="POSITION",
                    help="the position the photo shows, a full position string (default: the start position, "
                         f'"{start_string}")')

@@ -285,11 +285,11 @@ def start_layout():
 
 def load_calibration(path: str | Path):
     """A calibration file, or :class:`AuditError` (missing, corrupt, not a calibration)."""
-    from vision.calibration import Calibration
     from vision.errors import VisionError
+    from vision.readers import load_calibration as load
 
     try:
-        return Calibration.load(path)
+        return load(path)
     except VisionError as exc:
         raise AuditError(f"broken calibration: {exc}") from None
 
@@ -312,19 +312,20 @@ def _markers_seen(image: np.ndarray) -> bool | None:
         return None
 
 
-def calibrate_from(image: np.ndarray, name: str, corners=None, white_side: str | None = None):
+def calibrate_from(image: np.ndarray, name: str, corners=None, white_side: str | None = None,
+                   reader: str = "classic"):
     """Calibrate from the first photo, which must show the start position.
 
     ``corners`` (A1 G1 G7 A7 in pixels) or the corner markers locate the board; without
     either the board's grid is found in the photo and ``white_side`` (bottom, top, left,
     right) names the image edge White's start row faces (the start position looks alike
-    turned round)."""
-    from vision.calibration import calibrate
+    turned round). ``reader``: the board reader (vision.readers: "any" or "classic")."""
+    from vision.readers import calibrate
     from vision.errors import BadCorners, BadImage, CalibrationError, MarkersNotFound, VisionError
 
     markerless = corners is None and _markers_seen(image) is False
     try:
-        return calibrate(image, start_layout(), corners=corners, white_side=white_side)
+        return calibrate(image, start_layout(), reader=reader, corners=corners, white_side=white_side)
     except MarkersNotFound as exc:
         raise AuditError(f"first photo {name}: the board's corner markers were not found ({exc}); "
                          f"{MARKERLESS_HINT}") from None
@@ -392,13 +393,13 @@ class Audit:
 
     def __init__(self, calibration, rules: Rules = Rules(), *, referee: Referee | None = None,
                  start: Position | None = None) -> None:
-        from vision.reader import BoardReader
+        from vision.readers import board_reader
 
         self.size = tuple(calibration.image_size)
         self.rules = rules
         self.referee = referee if referee is not None else Referee(
             rules, start or Position.start(), min_field_prob=AUDIT_MIN_FIELD_PROB)
-        self.reader = BoardReader(calibration)
+        self.reader = board_reader(calibration)
         self.ply = len(self.referee.history)
 
     def check_start(self, image: np.ndarray, name: str) -> None:
@@ -453,6 +454,7 @@ def audit_folder(
     white_side: str | None = None,
     first: Color | None = None,
     result: AuditResult | None = None,
+    reader: str = "classic",
 ) -> Iterator[ImageVerdict]:
     """Referee the photos of ``folder``, yielding one :class:`ImageVerdict` per photo.
 
@@ -464,7 +466,8 @@ def audit_folder(
     (``ImageVerdict.undone``). ``calibration``: a
     calibration file; else the first photo calibrates (``corners``: the field
     corners A1 G1 G7 A7 in pixels, else the markers, else the board's grid
-    with White's start row towards the image edge ``white_side``). Pass an
+    with White's start row towards the image edge ``white_side``; ``reader``: the board
+    reader of that calibration, "any" or "classic"; a calibration file names its own). Pass an
     :class:`AuditResult` as ``result`` to receive the record and the outcome.
     Raises :class:`AuditError` for bad input (before the first verdict where it can).
     """
@@ -496,7 +499,7 @@ def audit_folder(
             image = fit(image, size)
             if corners is not None:
                 corners = np.asarray(corners, np.float64) * (size[0] / w)
-        cal = calibrate_from(image, first_photo.name, corners, white_side)
+        cal = calibrate_from(image, first_photo.name, corners, white_side, reader)
         note = calibration_note(cal, white_side)
         audit = Audit(cal, rules, start=start_pos)
     else:

@@ -51,6 +51,7 @@ brought it.
 
 from __future__ import annotations
 
+import functools
 import queue
 import re
 import time
@@ -351,20 +352,28 @@ def _white_side_of(calibration: Any) -> str | None:
 
 
 def default_calibrate(image: np.ndarray, expected: Placement, corners=None, white_side: str | None = None,
-                      colours: Any = None):
-    """Calibrate from a frame showing ``expected`` (``vision.calibration.calibrate``): ``corners``
-    (A1 G1 G7 A7 in pixels) or the markers win; without them the grid is found in the frame and
-    ``white_side`` names the image edge White's start row faces. ``colours``: the robot colours
-    of an earlier calibration (for a position that lacks one colour)."""
-    from vision.calibration import calibrate
+                      colours: Any = None, *, reader: str = "classic"):
+    """Calibrate from a frame showing ``expected`` (``vision.readers.calibrate``, with the board
+    reader named by ``reader``): ``corners`` (A1 G1 G7 A7 in pixels) or the markers win; without
+    them the grid is found in the frame and ``white_side`` names the image edge White's start row
+    faces. ``colours``: the robot colours of an earlier calibration (for a position that lacks one
+    colour)."""
+    from vision.readers import calibrate
 
-    return calibrate(image, layout_of(expected), corners=corners, white_side=white_side, colours=colours)
+    return calibrate(image, layout_of(expected), reader=reader, corners=corners, white_side=white_side,
+                     colours=colours)
+
+
+def calibrator(reader: str) -> Callable[..., Any]:
+    """:func:`default_calibrate` with the board reader ``reader`` ("any" or "classic")."""
+    return functools.partial(default_calibrate, reader=reader)
 
 
 def default_reader(calibration):
-    from vision.reader import BoardReader
+    """The board reader of the reader that made ``calibration`` (vision.readers.board_reader)."""
+    from vision.readers import board_reader
 
-    return BoardReader(calibration)
+    return board_reader(calibration)
 
 
 class Companion:
@@ -508,9 +517,9 @@ class Companion:
             # Resuming mid-game: the board no longer shows the start position to learn from,
             # so the calibration saved when this setup was calibrated is used.
             try:
-                from vision.calibration import Calibration
+                from vision.readers import load_calibration
 
-                self.calibration = Calibration.load(self.calibration_path)
+                self.calibration = load_calibration(self.calibration_path)
                 self.reader = self._make_reader(self.calibration)
                 self._log("setup", f"calibration loaded from {self.calibration_path}")
             except Exception as exc:

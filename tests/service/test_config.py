@@ -167,6 +167,7 @@ ERRORS = [
     ("[calibration]\n\nwhite_side = 'up'\n", "calibration.white_side", 3,
      "expected one of 'bottom', 'top', 'left', 'right' (the image edge White's start row faces), not 'up'"),
     ("[calibration]\nwhite_side = 1\n", "calibration.white_side", 2, "expected a string"),
+    ("[calibration]\nreader = 'best'\n", "calibration.reader", 2, "expected one of 'any', 'classic'"),
     ("[calibration]\nwhite_side = ['bottom']\n", "calibration.white_side", 2, "expected a string"),
     ("[pins]\nconfirm_white = '17'\n", "pins.confirm_white", 2, "expected a GPIO number"),
     ("[pins]\nconfirm_white = 17.0\n", "pins.confirm_white", 2, "expected a GPIO number"),
@@ -303,6 +304,16 @@ def test_white_sides_are_the_cameras() -> None:
     from companion.config import WHITE_SIDES
 
     assert WHITE_SIDES == VISION_SIDES
+
+
+def test_readers_are_visions() -> None:
+    """The config checks reader names without loading the camera code: the same list as vision's."""
+    from vision.readers import READERS
+
+    from companion.config import VISION_READERS, load_config
+
+    assert set(VISION_READERS) == set(READERS)
+    assert load_config(None).calibration.reader == "classic"
 
 
 def test_camera_source_from_the_command_line() -> None:
