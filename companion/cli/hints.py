@@ -58,6 +58,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("position", metavar="POSITION", help="position string, e.g. 'BBBBBB/6/6/6/6/WWWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 w'")
     p.add_argument("--time", type=_seconds, default=DEFAULT_BUDGET, metavar="S", help=f"search budget in seconds (default {DEFAULT_BUDGET:g})")
+    p.add_argument(
+        "--nodes",
+        type=_positive("--nodes", 10**9),
+        default=None,
+        metavar="N",
+        help="also stop the search after about N board evaluations (the same turn on any machine; "
+        "give a large --time with it)",
+    )
     add_rules_options(p)
     add_json(p)
     p.set_defaults(handler=cmd_hint)
@@ -104,7 +112,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
             emit_json({"error": str(exc)})
         return fail(str(exc))
     try:
-        h = hint(pos, rules, budget=args.time)
+        h = hint(pos, rules, budget=args.time, nodes=args.nodes)
     except GameOver as exc:
         if args.json:
             emit_json({"error": str(exc), "over": True})
