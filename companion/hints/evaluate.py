@@ -23,7 +23,7 @@ from __future__ import annotations
 from ..rules.masks import AROUND_MASK, CORNER_MASK
 from ..rules.geometry import BLACK, WHITE, Color
 from ..rules.options import Rules
-from ..rules.robot_moves import ROBOT_RAYS, move_cost, passable
+from ..rules.robot_moves import ROBOT_RAYS, move_cost
 from .board import squares_of
 
 # FORWARD[color][sq]: the squares from sq (exclusive) straight forward to the target rank (inclusive).
@@ -103,7 +103,7 @@ def side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -
     so results are cached on that part of the placement: a battery move next to
     one side's robots leaves the other side's score to the cache.
     """
-    key = (robots, enemy, bats & cover(robots), color is WHITE, rules.jump_enemies)
+    key = (robots, enemy, bats & cover(robots), color is WHITE, rules.passable)
     r = _SIDE_CACHE.get(key)
     if r is None:
         r = _side_score(robots, enemy, bats, color, rules)
@@ -120,7 +120,7 @@ def _side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) 
         return -5000.0, False, 99
     need = (n + 1) >> 1
     table = _TABLE_W if color is WHITE else _TABLE_B
-    jump_enemies = rules.jump_enemies
+    passable = rules.passable
     keys = []
     total_d = 0
     union = 0
@@ -150,7 +150,7 @@ def _side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) 
         if (
             e >= d
             and not robots & last
-            and not (robots | enemy) & inner & ~passable(robots, enemy, jump_enemies)
+            and not (robots | enemy) & inner & ~passable(robots, enemy)
             and move_cost(d, ((robots | enemy) & inner).bit_count(), bool(enemy & last)) <= e
         ):
             keys.append(1)
@@ -180,9 +180,9 @@ def _side_score(robots: int, enemy: int, bats: int, color: Color, rules: Rules) 
 
 def capture_threats(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -> int:
     """How many enemy robots one of ``robots`` could capture in one move on its own energy (cached like :func:`side_score`)."""
-    strength = rules.strength_capture
-    seen = cover(robots) | (cover(enemy) if strength else 0)
-    key = (robots, enemy, bats & seen, color is WHITE, strength, rules.jump_enemies)
+    # the victims' corners count only where the profile's ``may_capture`` asks them (R-9)
+    seen = cover(robots) | cover(enemy)
+    key = (robots, enemy, bats & seen, color is WHITE, rules.may_capture, rules.passable)
     r = _THREAT_CACHE.get(key)
     if r is None:
         r = _capture_threats(robots, enemy, bats, color, rules)
@@ -194,9 +194,9 @@ def capture_threats(robots: int, enemy: int, bats: int, color: Color, rules: Rul
 
 def _capture_threats(robots: int, enemy: int, bats: int, color: Color, rules: Rules) -> int:
     victims = 0
-    strength = rules.strength_capture
+    may_capture = rules.may_capture
     rays = _RAYS_W if color is WHITE else _RAYS_B
-    over = passable(robots, enemy, rules.jump_enemies)
+    over = rules.passable(robots, enemy)
     occupied = robots | enemy
     for sq in squares_of(robots):
         e = (CORNER_MASK[sq] & bats).bit_count()
@@ -209,7 +209,7 @@ def _capture_threats(robots: int, enemy: int, bats: int, color: Color, rules: Ru
                 if move_cost(n, jumped, True) > e:
                     break
                 bit = 1 << t
-                if enemy & bit and (not strength or (CORNER_MASK[t] & bats).bit_count() <= e):
+                if enemy & bit and may_capture(bats, sq, t):
                     victims |= bit
                 if not occupied & bit:
                     continue

@@ -9,15 +9,18 @@ candidate turns in the same order with the same values and the same count of
 board evaluations (``tests/hints/test_hints_fastcore.py`` checks this on
 random positions under every rule option).
 
-A rules profile is passed as an int of ``FLAG_*`` bits, a colour as 0 (White)
+A rules profile is passed as an int of ``FLAG_*`` bits -- each option's
+``jit_flag`` (:mod:`companion.rules.variants`), ``Rules.jit_flags`` -- a colour as 0 (White)
 or 1 (Black).  :func:`candidates` returns ``(values, rows, nodes)``: one row
 per candidate turn laid out as described at ``ROW_*``.
 
-Some rules are not ported but compiled from their one home:
-:func:`companion.rules.robot_moves.passable` (what a move may pass over,
-R-12), :func:`companion.rules.robot_moves.move_cost` (section 2.1, R-24),
-:func:`companion.rules.battery_moves.closed_lines` and ``line_used`` (one
-battery move per energy line) are compiled as they stand; the tables (rays,
+Some rules are not ported but compiled from their one home: the hooks
+``passable`` (what a move may pass over: the original rules' and
+``jump-enemies``'s, R-12), ``closed_lines`` and ``line_used`` (one battery
+move per energy line: the original rules' and ``no-line-limit``'s) of
+:mod:`companion.rules.variants`, and
+:func:`companion.rules.robot_moves.move_cost` (section 2.1, R-24) are
+compiled as they stand; the tables (rays,
 corners, lines) are the rules package's.  numba's cache does not notice a change to those functions:
 after changing one, delete the cache (``__pycache__/*.nbi``, ``*.nbc`` or
 ``NUMBA_CACHE_DIR``); ``tests/hints/test_hints_fastcore.py`` fails on a stale one.
@@ -36,9 +39,10 @@ import warnings
 import numpy as np
 from numba import njit
 
-from ..rules.battery_moves import BATTERY_RAYS, closed_lines, line_used
+from ..rules.battery_moves import BATTERY_RAYS
 from ..rules.masks import AROUND_MASK, CORNER_MASK, TARGET_RANK_MASK
-from ..rules.robot_moves import ROBOT_RAYS, move_cost, passable
+from ..rules.robot_moves import ROBOT_RAYS, move_cost
+from ..rules.variants import ContestedFrozen, ControlledEnergy, JumpEnemies, MustCapture, NoLineLimit, StrengthCapture, Variant
 from ..rules.geometry import BLACK, WHITE
 from . import evaluate as _ev
 
@@ -56,29 +60,17 @@ def _jit(fn):
 # ----------------------------------------------------------------------------
 # flags and tables
 
-FLAG_MC = 1  # must-capture
-FLAG_CF = 2  # contested-frozen
-FLAG_SC = 4  # strength-capture
-FLAG_JE = 8  # jump-enemies
-FLAG_LL = 16  # the one-move-per-energy-line rule (absent under no-line-limit)
-FLAG_CE = 32  # controlled-energy
+FLAG_MC = MustCapture.jit_flag
+FLAG_CF = ContestedFrozen.jit_flag
+FLAG_SC = StrengthCapture.jit_flag
+FLAG_JE = JumpEnemies.jit_flag
+FLAG_NLL = NoLineLimit.jit_flag
+FLAG_CE = ControlledEnergy.jit_flag
 
 
 def flags_of(rules) -> int:
-    f = 0
-    if rules.must_capture:
-        f |= FLAG_MC
-    if rules.contested_frozen:
-        f |= FLAG_CF
-    if rules.strength_capture:
-        f |= FLAG_SC
-    if rules.jump_enemies:
-        f |= FLAG_JE
-    if rules.line_limit:
-        f |= FLAG_LL
-    if rules.controlled_energy:
-        f |= FLAG_CE
-    return f
+    """The profile's options as ``FLAG_*`` bits."""
+    return rules.jit_flags
 
 
 def color_index(color) -> int:
@@ -133,11 +125,38 @@ W = np.array(
     dtype=np.float64,
 )
 
-# rules compiled from their one home: companion.rules.robot_moves, companion.rules.battery_moves
+# rules compiled from their one home: companion.rules.robot_moves, companion.rules.variants
 move_cost_c = _jit(move_cost)
-passable_c = _jit(passable)
-closed_lines_c = _jit(closed_lines)
-line_used_c = _jit(line_used)
+_passable_original = _jit(Variant.passable)
+_passable_jump_enemies = _jit(JumpEnemies.passable)
+_closed_lines_original = _jit(Variant.closed_lines)
+_closed_lines_no_limit = _jit(NoLineLimit.closed_lines)
+_line_used_original = _jit(Variant.line_used)
+_line_used_no_limit = _jit(NoLineLimit.line_used)
+
+
+@_jit
+def passable_c(own, enemy, jump_enemies):
+    """The profile's ``passable`` hook: ``jump-enemies``'s or the original rules'."""
+    if jump_enemies:
+        return _passable_jump_enemies(own, enemy)
+    return _passable_original(own, enemy)
+
+
+@_jit
+def closed_lines_c(used, line_limit):
+    """The profile's ``closed_lines`` hook: the original rules' or ``no-line-limit``'s."""
+    if line_limit:
+        return _closed_lines_original(used)
+    return _closed_lines_no_limit(used)
+
+
+@_jit
+def line_used_c(used, line, line_limit):
+    """The profile's ``line_used`` hook: the original rules' or ``no-line-limit``'s."""
+    if line_limit:
+        return _line_used_original(used, line)
+    return _line_used_no_limit(used, line)
 
 # ----------------------------------------------------------------------------
 # candidate rows
@@ -870,7 +889,7 @@ def battery_chain(own, enemy, bats, color, flags, max_len, moves_out, bats_out):
     movable = controlled_mask(own, enemy, bats, (flags & FLAG_CF) != 0)
     if not movable:
         return 0, 0
-    line_limit = (flags & FLAG_LL) != 0
+    line_limit = (flags & FLAG_NLL) == 0
     evals = 1
     current = value_after(own, enemy, bats, color, flags)
     used = np.int64(0)
@@ -1077,7 +1096,7 @@ def replay_value(own, enemy, bats, color, flags, row):
     e2 = S[cur, S_ENEMY]
     movable = controlled_mask(o2, e2, bats, (flags & FLAG_CF) != 0)
     used = np.int64(0)
-    line_limit = (flags & FLAG_LL) != 0
+    line_limit = (flags & FLAG_NLL) == 0
     for m in range(row[ROW_NBAT]):
         p = row[ROW_BAT + 2 * m]
         q = row[ROW_BAT + 2 * m + 1]
@@ -1122,7 +1141,7 @@ def warm_up() -> float:
     enemy = sum(1 << s for s in pos.robots(BLACK))
     bats = sum(1 << p for p in pos.batteries)
     for root in (True, False):
-        vals, rows, _ = candidates(own, enemy, bats, 0, FLAG_LL, root, 6, 2, 1, 4000, 3, 6)
-    replay_value(enemy, own, int(rows[0, ROW_BATS]), 1, FLAG_LL, rows[0])
-    value_after(own, enemy, bats, 0, FLAG_LL)
+        vals, rows, _ = candidates(own, enemy, bats, 0, 0, root, 6, 2, 1, 4000, 3, 6)
+    replay_value(enemy, own, int(rows[0, ROW_BATS]), 1, 0, rows[0])
+    value_after(own, enemy, bats, 0, 0)
     return time.perf_counter() - t0

@@ -107,7 +107,8 @@ def candidates(board: Board, rules: Rules, *, root: bool, limits: SearchLimits, 
         scored.append((v, o))
     if not root and limits.inner_beam:
         have = {(o.own, o.enemy) for o in outcomes}
-        must = rules.must_capture and outcomes and all(o.enemy != board.enemy for o in outcomes)
+        # the outcomes are all capturing ones only where a capture was owed
+        must = outcomes and all(o.enemy != board.enemy for o in outcomes) and rules.capture_owed(lambda: True)
         grown = grown_robot_phases(
             board, rules, lambda own, enemy: value_after(own, enemy, bats0, side, rules),
             beam=limits.inner_beam, max_moves=limits.inner_beam_moves,

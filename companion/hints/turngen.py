@@ -25,7 +25,7 @@ from collections import deque
 from typing import NamedTuple
 
 from ..rules.control import movable_batteries
-from ..rules.battery_moves import BATTERY_RAYS, battery_steps, closed_lines, line_used, next_empty
+from ..rules.battery_moves import BATTERY_RAYS, battery_steps, next_empty
 from ..rules.engine import _capture_reachable, state_key, successors
 from ..rules.robot_moves import Step
 from ..rules.moves import BatteryMove, RobotMove, Turn
@@ -96,14 +96,9 @@ def robot_outcomes(board: Board, rules: Rules, *, max_moves: int = 6, max_states
                 found.setdefault((nxt.own, nxt.enemy), p2)
                 stack.append((nxt, p2))
     outcomes = [RobotOutcome(o, e, p) for (o, e), p in found.items()]
-    if rules.must_capture:
-        capturing = [o for o in outcomes if o.enemy != enemy0]
-        if capturing:
-            outcomes = capturing
-        elif not complete:
-            capturing = capturing_outcomes(board, rules)
-            if capturing:
-                outcomes = capturing
+    outcomes = rules.keep_capturing(
+        outcomes, lambda o: o.enemy != enemy0, None if complete else lambda: capturing_outcomes(board, rules)
+    )
     return outcomes, complete
 
 
@@ -194,8 +189,8 @@ def winning_robot_phase(board: Board, rules: Rules, *, max_nodes: int = 4000) ->
             seen.add(key)
             p2 = path + (step,)
             if has_won(nxt.own, nxt.enemy, side):
-                if rules.must_capture and nxt.enemy == board.enemy:
-                    continue  # a capture may be compulsory; leave this to the full generator
+                if nxt.enemy == board.enemy and rules.capture_owed(lambda: True):
+                    continue  # a capture may be compulsory; leave this to the full generator
                 return RobotOutcome(nxt.own, nxt.enemy, p2)
             stack.append((nxt, p2))
     return None
@@ -225,7 +220,7 @@ def battery_chains(own: int, enemy: int, bats: int, rules: Rules, score, *, max_
             break
         current, p, q, line, bats = best
         movable &= ~(1 << p)
-        used = line_used(used, line, rules.line_limit)
+        used = rules.line_used(used, line)
         moves = moves + ((p, q),)
         out.append(BatteryPhase(bats, moves))
     return out
@@ -254,7 +249,7 @@ def replay(board: Board, rules: Rules, steps: tuple[Step, ...], battery: tuple[t
                 break
         else:
             return None
-    if rules.must_capture and not captured and _capture_reachable(start, ctx):
+    if not captured and rules.capture_owed(lambda: _capture_reachable(start, ctx) or None):
         return None
     bats = board.bats
     movable = movable_batteries(st.own, st.enemy, bats, rules)
@@ -267,7 +262,7 @@ def replay(board: Board, rules: Rules, steps: tuple[Step, ...], battery: tuple[t
                 break
         else:
             return None
-        if closed_lines(used, rules.line_limit) >> line & 1:
+        if rules.closed_lines(used) >> line & 1:
             return None
         if next_empty(ray, bats) != q:
             return None

@@ -5,25 +5,27 @@ The one home of these rules:
 * a battery moves along one energy line to the **next empty point**
   (:func:`next_empty`), passing any batteries in a row; R-13: a destination
   other than exactly that point is an illegal turn;
-* **one battery move per energy line per turn** (German rulebook), dropped
-  under ``no-line-limit`` (the English translation): :func:`closed_lines`,
-  :func:`line_used`;
+* **one battery move per energy line per turn** (German rulebook): the
+  profile's ``closed_lines`` and ``line_used`` hooks
+  (:class:`.variants.base.Variant`), dropped under ``no-line-limit`` (the
+  English translation, :mod:`.variants.no_line_limit`);
 * :func:`battery_steps`, the generator of single battery moves, behind apply's
   outcome sets, explain's search, random turns and the hints' Python search.
 
 Who may move a battery (control, R-3, R-11) is :mod:`.control`'s; each
 battery moving at most once a turn (R-4) is the callers' ``movable`` mask.
-The hints' compiled core compiles :func:`closed_lines` and :func:`line_used`
-as they stand.
+The hints' compiled core compiles those hooks as they stand.
 """
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from .geometry import Point
 from .masks import bits, grid_ray
-from .options import Rules
+
+if TYPE_CHECKING:
+    from .options import Rules
 
 #: Energy lines: 0..6 are the vertical lines A..G, 7..13 the horizontal lines 1..7.
 LINE_NAMES: tuple[str, ...] = tuple("ABCDEFG") + tuple("1234567")
@@ -57,22 +59,6 @@ def line_label(line: int) -> str:
     return LINE_NAMES[line]
 
 
-def closed_lines(used: int, line_limit: bool) -> int:
-    """The energy lines closed to another battery move this turn (a mask of
-    lines): the ones ``used`` so far when the one-move-per-line rule is on
-    (``line_limit``), none under ``no-line-limit``.
-
-    Plain ints and a bool, so that the hints' compiled core compiles this
-    very function."""
-    return used if line_limit else 0
-
-
-def line_used(used: int, line: int, line_limit: bool) -> int:
-    """``used`` after a move along ``line``; unchanged under ``no-line-limit``,
-    where nothing is counted."""
-    return used | (1 << line) if line_limit else used
-
-
 def next_empty(ray: tuple[int, ...], batteries: int) -> int | None:
     """The first empty point along ``ray`` (where a battery moving that way
     stops), or None when every point up to the edge is occupied."""
@@ -85,8 +71,8 @@ def next_empty(ray: tuple[int, ...], batteries: int) -> int | None:
 def battery_steps(bats: int, movable: int, used: int, rules: Rules) -> Iterator[tuple[int, int, int]]:
     """Every legal next battery move as (from, to, line): a ``movable``
     battery to the next empty point along a line still open this turn
-    (not in :func:`closed_lines`)."""
-    closed = closed_lines(used, rules.line_limit)
+    (not in the profile's ``closed_lines``)."""
+    closed = rules.closed_lines(used)
     for p in bits(movable):
         for line, ray in BATTERY_RAYS[p]:
             if closed >> line & 1:

@@ -1,15 +1,20 @@
 """Control of a battery (docs/rules.md, section 2.2): who may move it.
 
-The one home of the control rule (R-3) and of its option ``contested-frozen``
-(R-11): the engine's battery phase, explain, the game's control display and
+The one home of the control rule (R-3); its option ``contested-frozen``
+(R-11) is :mod:`.variants.contested_frozen`, which asks :func:`controls`
+strictly.  The engine's battery phase, explain, the game's control display and
 the hints all ask :func:`controls` or :func:`movable_batteries`.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .geometry import Point
 from .masks import AROUND_MASK, bits
-from .options import Rules
+
+if TYPE_CHECKING:
+    from .options import Rules
 
 
 def control_counts(own: int, enemy: int, pt: Point) -> tuple[int, int]:
@@ -41,11 +46,11 @@ def controlled_mask(own: int, enemy: int, batteries: int, *, strict: bool = Fals
 def may_move(own: int, enemy: int, pt: Point, rules: Rules) -> bool:
     """May the mover (robots ``own``, as they stand after the robot phase) move
     the battery on ``pt``?  If it controls it; strictly under
-    ``contested-frozen`` (R-11)."""
-    return controls(own, enemy, pt, strict=rules.contested_frozen)
+    ``contested-frozen`` (R-11, :mod:`.variants.contested_frozen`)."""
+    return rules.may_move(own, enemy, pt)
 
 
 def movable_batteries(own: int, enemy: int, batteries: int, rules: Rules) -> int:
     """The batteries the mover may move, robots as they stand after the robot
     phase: those it controls, strictly under ``contested-frozen`` (R-11)."""
-    return controlled_mask(own, enemy, batteries, strict=rules.contested_frozen)
+    return rules.movable(own, enemy, batteries)

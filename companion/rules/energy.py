@@ -3,8 +3,8 @@
 A robot draws from the batteries on the four corner points of the square it
 starts its move from (R-14), each battery gives at most one point per turn to
 one robot, and control does not matter -- except under ``controlled-energy``
-(R-10), where only batteries the mover controls by the normal rule count,
-judged at the start of the turn.  This module is the one home of that rule
+(R-10, :mod:`.variants.controlled_energy`), where only batteries the mover
+controls by the normal rule count, judged at the start of the turn.  This module is the one home of that rule
 (:func:`drawable`, :func:`sources_by_square`): the engine's robot phase
 (apply, explain, outcomes, status), the game's energy gauge and the hints'
 Python search use it; the hints' compiled core has its port
@@ -13,22 +13,23 @@ Python search use it; the hints' compiled core has its port
 
 from __future__ import annotations
 
-from .control import controlled_mask
+from typing import TYPE_CHECKING
+
 from .geometry import point_name, square_name
 from .masks import CORNER_MASK, bits
-from .options import Rules
+
+if TYPE_CHECKING:
+    from .options import Rules
 
 
 def drawable(own: int, enemy: int, batteries: int, rules: Rules) -> int:
     """The batteries the side with robots ``own`` may draw energy from this turn.
 
-    All of them; under ``controlled-energy`` (R-10) only the ones it controls
-    by the normal rule of section 2.2 (a contested battery counts for both),
-    on the position at the start of the turn.
+    All of them (the profile's ``drawable`` hook); under ``controlled-energy``
+    (R-10, :mod:`.variants.controlled_energy`) only the ones it controls by
+    the normal rule of section 2.2, on the position at the start of the turn.
     """
-    if rules.controlled_energy:
-        return controlled_mask(own, enemy, batteries)
-    return batteries
+    return rules.drawable(own, enemy, batteries)
 
 
 def sources_by_square(own: int, enemy: int, batteries: int, rules: Rules) -> tuple[int, ...]:
@@ -76,7 +77,7 @@ def energy_message(chosen: list[tuple[int, int, str]], sources: tuple[int, ...],
         need += c
     have = union.bit_count()
     listed = f" ({', '.join(point_name(p) for p in bits(union))})" if have else ""
-    restriction = f" that the mover controls (R-10)" if rules.controlled_energy else ""
+    restriction = rules.energy_restriction
     nb = f"{have} batter{'y' if have == 1 else 'ies'}"
     if len(chosen) == 1:
         s, cost, label = chosen[0]

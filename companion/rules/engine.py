@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
-from .battery_moves import BATTERY_RAYS, battery_steps, closed_lines, line_label, line_of_battery_move, line_used, next_empty
+from .battery_moves import BATTERY_RAYS, battery_steps, line_label, line_of_battery_move, next_empty
 from .control import control_counts, may_move, movable_batteries
 from .energy import energy_message, hall_violation, sources_by_square
 from .errors import IllegalTurn
@@ -139,10 +139,11 @@ def capture_available(pos: Position, rules: Rules = ORIGINAL) -> RobotMove | Non
 def missed_capture(pos: Position, rules: Rules, captured: bool) -> RobotMove | None:
     """R-7 (``must-capture``): a robot phase played in ``pos`` that ``captured``
     nothing although a capture was available (R-8) breaks the option; returns
-    such an available capture, or None when the phase is fine."""
-    if not rules.must_capture or captured:
+    such an available capture, or None when the phase is fine (the profile's
+    ``capture_owed`` hook, :mod:`.variants.must_capture`)."""
+    if captured:
         return None
-    return capture_available(pos, rules)
+    return rules.capture_owed(lambda: capture_available(pos, rules))
 
 
 def _first_capture(st: PhaseState, ctx: PhaseContext) -> RobotMove | None:
@@ -176,9 +177,7 @@ def legal_robot_moves(pos: Position, rules: Rules = ORIGINAL) -> list[tuple[Robo
     """
     ctx = PhaseContext.of(pos, rules)
     st = initial_state(pos)
-    steps = list(successors(st, ctx))
-    if rules.must_capture and _capture_reachable(st, ctx):
-        steps = [(s, n) for s, n in steps if s.capture or _capture_reachable(n, ctx)]
+    steps = rules.keep_capturing(list(successors(st, ctx)), lambda sn: sn[0].capture or _capture_reachable(sn[1], ctx))
     return [(RobotMove(s.src, s.dst, s.capture), s.cost) for s, _ in steps]
 
 
@@ -370,7 +369,7 @@ def _check_battery_move(
         raise IllegalTurn(
             f"battery {point_name(m.src)} moved but {color.label} does not control it "
             f"({o} {color.label} vs {e} {color.other.label} robot{'s' if e != 1 else ''} around it"
-            + (", contested-frozen needs strictly more, R-11" if rules.contested_frozen and o >= 1 and o == e else "")
+            + (f", {why}, R-11" if (why := rules.control_shortfall(o, e)) else "")
             + ")",
             points=(m.src,),
         )
@@ -379,7 +378,7 @@ def _check_battery_move(
         raise IllegalTurn(
             f"{text}: a battery moves along one energy line to the next empty point", points=(m.src, m.dst)
         )
-    if closed_lines(used_lines, rules.line_limit) >> line & 1:
+    if rules.closed_lines(used_lines) >> line & 1:
         raise IllegalTurn(
             f"{text}: energy line {line_label(line)} carried two battery moves (one per line per turn)",
             points=(m.src, m.dst),
@@ -470,12 +469,8 @@ def robot_phase_outcomes(pos: Position, rules: Rules = ORIGINAL) -> set[tuple[fr
             placements.add((nxt.own, nxt.enemy))
             stack.append(nxt)
     enemy0 = mask_of(pos.robots(color.other))
-    if rules.must_capture:
-        capturing = {p for p in placements if p[1] != enemy0}
-        if capturing:
-            placements = capturing
     out = set()
-    for own, enemy in placements:
+    for own, enemy in rules.keep_capturing(list(placements), lambda p: p[1] != enemy0):
         w, b = (own, enemy) if color is WHITE else (enemy, own)
         out.add((frozenset(bits(w)), frozenset(bits(b))))
     return out
@@ -483,7 +478,7 @@ def robot_phase_outcomes(pos: Position, rules: Rules = ORIGINAL) -> set[tuple[fr
 
 def _battery_phase_masks(own: int, enemy: int, batteries: int, rules: Rules) -> set[int]:
     movable0 = movable_batteries(own, enemy, batteries, rules)
-    line_limit = rules.line_limit
+    line_used = rules.line_used
     results = {batteries}
     start = (batteries, movable0, 0)
     seen = {start}
@@ -493,7 +488,7 @@ def _battery_phase_masks(own: int, enemy: int, batteries: int, rules: Rules) -> 
         for p, q, line in battery_steps(bats, movable, used, rules):
             pb = 1 << p
             nb = (bats & ~pb) | (1 << q)
-            state = (nb, movable & ~pb, line_used(used, line, line_limit))
+            state = (nb, movable & ~pb, line_used(used, line))
             if state not in seen:
                 seen.add(state)
                 results.add(nb)
@@ -565,6 +560,6 @@ def random_battery_moves(bats: int, movable: int, rules: Rules, rng, *, stop: fl
         p, q, line = rng.choice(options)
         bats = (bats & ~(1 << p)) | (1 << q)
         movable &= ~(1 << p)
-        used = line_used(used, line, rules.line_limit)
+        used = rules.line_used(used, line)
         moves.append(BatteryMove(p, q))
     return tuple(moves)

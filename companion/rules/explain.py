@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from .control import control_counts, may_move, movable_batteries
 from .energy import energy_message, hall_violation
-from .battery_moves import battery_steps, closed_lines, line_label, line_of_battery_move, line_used
+from .battery_moves import battery_steps, line_label, line_of_battery_move
 from .engine import ORIGINAL, PhaseContext, capture_available, initial_state, missed_capture, state_key, status, successors
 from .geometry import BLACK, WHITE, Color, point_name, square_name
 from .masks import bits, mask_of
@@ -365,10 +365,10 @@ def _order_problems(before: Position, pairing: list[tuple[int, int]], rules: Rul
             if best is None:
                 best = probs
             continue
-        if rules.must_capture:
-            cap = capture_available(before, rules)
+        cap = rules.capture_owed(lambda: capture_available(before, rules))
+        if cap is not None:
             return [Problem(f"must-capture: a capture was available ({cap}) but no robot captured (R-7, R-8)",
-                            (cap.src, cap.dst) if cap else ())]
+                            (cap.src, cap.dst))]
         return [Problem("these robot moves are legal one by one, but no legal order of them reaches this board")]
     return best or [Problem("no legal robot phase reaches this board")]
 
@@ -400,7 +400,7 @@ def _bfs_battery_phase(start: int, target: int, own: int, enemy: int, rules: Rul
     # batteries standing where the after-board has none must move, so must be movable
     if start & ~target & ~movable0:
         return None
-    line_limit = rules.line_limit
+    line_used = rules.line_used
     frontier = [((start, movable0, 0), ())]
     seen = {frontier[0][0]}
     while frontier:
@@ -415,7 +415,7 @@ def _bfs_battery_phase(start: int, target: int, own: int, enemy: int, rules: Rul
                 # every battery still off target must still be movable
                 if nb & ~target & ~nmov:
                     continue
-                state = (nb, nmov, line_used(used, line, line_limit))
+                state = (nb, nmov, line_used(used, line))
                 if state in seen:
                     continue
                 seen.add(state)
@@ -445,9 +445,8 @@ def _diagnose_battery_phase(before: Position, board: Placement, rules: Rules, ow
             mv = f"{point_name(p)}\u2192{point_name(q)}"
             if not may_move(own, enemy, p, rules):
                 o, e = control_counts(own, enemy, p)
-                extra = ""
-                if rules.contested_frozen and o >= 1 and o == e:
-                    extra = "; contested-frozen needs strictly more (R-11)"
+                why = rules.control_shortfall(o, e)
+                extra = f"; {why} (R-11)" if why else ""
                 probs.append(Problem(
                     f"battery {point_name(p)} moved but {mover.label} does not control it "
                     f"({o} {mover.label} vs {e} {mover.other.label} robot{'s' if e != 1 else ''} around it{extra})",
@@ -473,7 +472,7 @@ def _diagnose_battery_phase(before: Position, board: Placement, rules: Rules, ow
                     points=(p, empty[0]),
                 ))
         for line, moves in sorted(lines.items()):
-            if len(moves) > 1 and closed_lines(1 << line, rules.line_limit):
+            if len(moves) > 1 and rules.closed_lines(1 << line):
                 listed = ", ".join(f"{point_name(p)}\u2192{point_name(q)}" for p, q in moves)
                 probs.append(Problem(
                     f"energy line {line_label(line)} carried {_count_word(len(moves))} battery moves ({listed}): "

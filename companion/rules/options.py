@@ -1,91 +1,101 @@
-"""Rules profiles: the ``original`` game and its switchable options (docs/rules.md, section 4)."""
+"""Rules profiles: the ``original`` game and its switchable options (docs/rules.md, section 4).
+
+Each option is one class in :mod:`.variants` (its rule and R-numbers are
+there); a :class:`Rules` profile puts the chosen ones together.  The rules
+code asks the profile's hooks (``rules.passable(own, enemy)``,
+``rules.may_move(...)``, ``rules.keep_capturing(...)``, ...) -- each one the
+hook of the chosen option that overrides it, or the original rules' -- and
+never tests an option by name.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable
 
 from .errors import NotationError
+from .variants import VARIANTS, Variant
+from .variants.base import hook_names, overridden
 
-MUST_CAPTURE = "must-capture"          # variant 4 (German) / variation 1 (English); R-7, R-8
-CONTESTED_FROZEN = "contested-frozen"  # variant 1; R-11
-STRENGTH_CAPTURE = "strength-capture"  # variant 2; R-9
-JUMP_ENEMIES = "jump-enemies"          # variant 5; R-12
-NO_LINE_LIMIT = "no-line-limit"        # English translation: drop one-move-per-energy-line
-CONTROLLED_ENERGY = "controlled-energy"  # 13x13 abstract rendition; R-10
+OPTIONS: tuple[str, ...] = tuple(v.name for v in VARIANTS)
+VARIANT_OF: dict[str, type[Variant]] = {v.name: v for v in VARIANTS}
+OPTION_HELP: dict[str, str] = {v.name: v.help for v in VARIANTS}
 
-OPTIONS: tuple[str, ...] = (
-    MUST_CAPTURE,
-    CONTESTED_FROZEN,
-    STRENGTH_CAPTURE,
-    JUMP_ENEMIES,
-    NO_LINE_LIMIT,
-    CONTROLLED_ENERGY,
-)
+MUST_CAPTURE, CONTESTED_FROZEN, STRENGTH_CAPTURE, JUMP_ENEMIES, NO_LINE_LIMIT, CONTROLLED_ENERGY = OPTIONS
 
-OPTION_HELP = {
-    MUST_CAPTURE: "if any capture is possible in the robot phase, the player must capture (R-7, R-8)",
-    CONTESTED_FROZEN: "a battery controlled by both players can be moved by neither (R-11)",
-    STRENGTH_CAPTURE: "capture only an enemy whose strength is not greater than the attacker's (R-9)",
-    JUMP_ENEMIES: "robots may also jump over enemy robots, +1 energy each, no capture (R-12)",
-    NO_LINE_LIMIT: "drop the one-battery-move-per-energy-line rule",
-    CONTROLLED_ENERGY: "a robot draws energy only from batteries its player controls (R-10)",
-}
+_HOOKS = hook_names()
 
 
-@dataclass(frozen=True, slots=True)
+def _unknown(name: object) -> NotationError:
+    return NotationError(f"unknown rule option {name!r}: known options are {', '.join(OPTIONS)}")
+
+
 class Rules:
-    """A rules profile: the set of enabled options. ``Rules()`` is ``original``."""
+    """A rules profile: the set of enabled options. ``Rules()`` is ``original``.
 
-    options: frozenset[str] = frozenset()
+    Its hooks (the names of :class:`~.variants.base.Variant`'s) are the
+    chosen options' or the original rules'.
+    """
 
-    def __post_init__(self) -> None:
-        unknown = sorted(set(self.options) - set(OPTIONS))
+    __slots__ = ("options", "variants", *_HOOKS)
+
+    options: frozenset[str]
+    variants: tuple[type[Variant], ...]
+
+    def __init__(self, options: Iterable[str] = frozenset()) -> None:
+        options = frozenset(options)
+        unknown = sorted(str(o) for o in options - set(OPTIONS))
         if unknown:
-            raise NotationError(f"unknown rule option {unknown[0]!r}: known options are {', '.join(OPTIONS)}")
+            raise _unknown(unknown[0])
+        chosen = tuple(v for v in VARIANTS if v.name in options)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "variants", chosen)
+        for hook in _HOOKS:
+            owners = [v for v in chosen if hook in set(overridden(v))]
+            if len(owners) > 1:  # pragma: no cover - a design error, caught by the tests of every profile
+                raise TypeError(f"options {', '.join(v.name for v in owners)} both change {hook!r}")
+            object.__setattr__(self, hook, getattr(owners[0] if owners else Variant, hook))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("a rules profile is immutable")
 
     @classmethod
     def from_names(cls, names: Iterable[str] | None = None) -> "Rules":
         names = list(names or ())
         for n in names:
             if n not in OPTIONS:
-                raise NotationError(f"unknown rule option {n!r}: known options are {', '.join(OPTIONS)}")
+                raise _unknown(n)
         return cls(frozenset(names))
-
-    @property
-    def must_capture(self) -> bool:
-        return MUST_CAPTURE in self.options
-
-    @property
-    def contested_frozen(self) -> bool:
-        return CONTESTED_FROZEN in self.options
-
-    @property
-    def strength_capture(self) -> bool:
-        return STRENGTH_CAPTURE in self.options
-
-    @property
-    def jump_enemies(self) -> bool:
-        return JUMP_ENEMIES in self.options
-
-    @property
-    def line_limit(self) -> bool:
-        return NO_LINE_LIMIT not in self.options
-
-    @property
-    def controlled_energy(self) -> bool:
-        return CONTROLLED_ENERGY in self.options
 
     @property
     def name(self) -> str:
         """``original`` or ``original+opt1+opt2`` (options in canonical order)."""
-        return "+".join(["original", *[o for o in OPTIONS if o in self.options]])
+        return "+".join(["original", *self.names()])
+
+    @property
+    def jit_flags(self) -> int:
+        """The chosen options' bits for the hints' compiled core."""
+        f = 0
+        for v in self.variants:
+            f |= v.jit_flag
+        return f
 
     def names(self) -> list[str]:
-        return [o for o in OPTIONS if o in self.options]
+        return [v.name for v in self.variants]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rules) and other.options == self.options
+
+    def __hash__(self) -> int:
+        return hash(self.options)
+
+    def __repr__(self) -> str:
+        return f"Rules(options={self.options!r})"
 
     def __str__(self) -> str:
         return self.name
+
+    def __reduce__(self):
+        return (Rules, (self.options,))
 
 
 ORIGINAL = Rules()

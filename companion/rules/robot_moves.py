@@ -2,8 +2,6 @@
 
 The one home of these rules:
 
-* :func:`passable` -- a move passes over own robots (a jump) but never over an
-  enemy robot, except under ``jump-enemies`` (R-12);
 * :func:`move_cost` -- one point a square, +1 a robot jumped over, +1 for a
   capture (R-12, R-24);
 * :func:`strength` -- a square's strength for ``strength-capture`` (R-9);
@@ -12,19 +10,25 @@ The one home of these rules:
 * :func:`judge_move` -- one written or seen move judged against these rules,
   for apply's reasons and explain's diagnoses.
 
-The hints' evaluation asks :func:`passable` and :func:`move_cost` too, and
-the hints' compiled core (``companion/hints/fastcore.py``) compiles these two
-very functions with numba.  Energy is :mod:`.energy`'s.
+What a move may pass over is the profile's ``passable`` hook (own robots,
+:class:`.variants.base.Variant`; enemy ones too under ``jump-enemies``, R-12,
+:mod:`.variants.jump_enemies`), which captures it may make its
+``may_capture`` (``strength-capture``, R-9, :mod:`.variants.strength_capture`).
+The hints' evaluation asks those hooks and :func:`move_cost` too, and the
+hints' compiled core (``companion/hints/fastcore.py``) compiles these very
+functions with numba.  Energy is :mod:`.energy`'s.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, NamedTuple
+from typing import TYPE_CHECKING, Iterator, NamedTuple
 
 from .geometry import BLACK, WHITE, Color, Square, square_name
 from .masks import CORNER_MASK, grid_ray
-from .options import Rules
+
+if TYPE_CHECKING:
+    from .options import Rules
 
 #: ROBOT_RAYS[color][sq] -> the rays a robot may move along: forward, left, right (section 2.1).
 ROBOT_RAYS: dict[Color, tuple[tuple[tuple[int, ...], ...], ...]] = {
@@ -40,15 +44,6 @@ DIAGONAL = "diagonal"
 BACKWARD = "backward"
 ENEMY_IN_WAY = "enemy in the way"
 STRONGER_VICTIM = "stronger victim"
-
-
-def passable(own: int, enemy: int, jump_enemies: bool) -> int:
-    """The robots a move may pass over: own robots always (a jump), enemy
-    robots only under ``jump-enemies`` (R-12: they stay on the board).
-
-    Plain ints and a bool, so that the hints' compiled core compiles this
-    very function."""
-    return own | enemy if jump_enemies else own
 
 
 def move_cost(squares: int, jumped: int, capture: bool) -> int:
@@ -67,12 +62,6 @@ def move_cost(squares: int, jumped: int, capture: bool) -> int:
 def strength(batteries: int, sq: Square) -> int:
     """R-9: a square's strength is the number of batteries on its four corners."""
     return (CORNER_MASK[sq] & batteries).bit_count()
-
-
-def may_capture(batteries: int, src: Square, victim: Square, rules: Rules) -> bool:
-    """Under ``strength-capture`` (R-9) the victim's strength, on its own
-    square, must not exceed the attacker's on the square it starts from."""
-    return not rules.strength_capture or strength(batteries, victim) <= strength(batteries, src)
 
 
 class Step(NamedTuple):
@@ -106,13 +95,14 @@ def robot_steps(own: int, enemy: int, sq: int, color: Color, cap: int, rules: Ru
     """Single moves of the robot on ``sq`` costing at most ``cap`` energy.
 
     Forward or sideways in a straight line over N >= 1 squares, over robots
-    it may pass (:func:`passable`), landing on an empty square or capturing
-    an enemy (:func:`may_capture`); a capture ends the move.  Costs are
+    it may pass (the profile's ``passable``), landing on an empty square or
+    capturing an enemy (the profile's ``may_capture``); a capture ends the move.  Costs are
     :func:`move_cost`'s.
     """
     if cap <= 0:
         return
-    over = passable(own, enemy, rules.jump_enemies)
+    over = rules.passable(own, enemy)
+    may_capture = rules.may_capture
     occupied = own | enemy
     for ray in ROBOT_RAYS[color][sq]:
         jo = je = 0
@@ -128,7 +118,7 @@ def robot_steps(own: int, enemy: int, sq: int, color: Color, cap: int, rules: Ru
                 continue
             if enemy & bit:
                 cost = move_cost(n, jo + je, True)
-                if cost <= cap and may_capture(batteries, sq, t, rules):
+                if cost <= cap and may_capture(batteries, sq, t):
                     yield Step(sq, t, True, cost, jo, je)
             if not over & bit:
                 break
@@ -168,14 +158,14 @@ def judge_move(
         return MoveCheck(DIAGONAL)
     if src % 6 == dst % 6 and (dst // 6 - src // 6) * color.forward < 0:
         return MoveCheck(BACKWARD)
-    over = passable(own, enemy, rules.jump_enemies)
+    over = rules.passable(own, enemy)
     jo = sum(1 for s in path if own >> s & 1)
     je = sum(1 for s in path if enemy >> s & 1)
     cost = move_cost(len(path) + 1, jo + je, capture)
     blocked = next((s for s in path if ((own | enemy) & ~over) >> s & 1), None)
     if blocked is not None:
         return MoveCheck(ENEMY_IN_WAY, cost, jo, je, at=blocked)
-    if capture and not may_capture(batteries, src, dst, rules):
+    if capture and not rules.may_capture(batteries, src, dst):
         return MoveCheck(STRONGER_VICTIM, cost, jo, je, attacker=strength(batteries, src), victim=strength(batteries, dst))
     return MoveCheck(None, cost, jo, je)
 

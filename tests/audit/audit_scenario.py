@@ -178,7 +178,7 @@ def _capture_ignored(before: Position, rng, rules: Rules) -> Placement | None:
     """Under must-capture, a turn legal in the original rules that does not capture although a capture exists."""
     from companion.rules.engine import capture_available
 
-    if not rules.must_capture or capture_available(before, rules) is None:
+    if "must-capture" not in rules.options or capture_available(before, rules) is None:
         return None
     plain = Rules.from_names([o for o in rules.names() if o != "must-capture"])
     for _ in range(200):

@@ -73,7 +73,7 @@ def test_the_game_covers_every_case(audits, name):
     assert set(SLIPS) <= notes and "hand" in notes
     kinds = {i.kind for i in res.verdicts}
     assert {ACCEPTED, REJECTED, UNREADABLE, GAME_OVER} <= kinds
-    if game.rules.must_capture:
+    if "must-capture" in game.rules.options:
         ignored = [(s, i) for s, i in zip(game.shots, res.verdicts[1:]) if s.note == CAPTURE_IGNORED]
         assert ignored
         for shot, item in ignored:
