@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.rules.engine import apply_turn, battery_phase_outcomes, random_turn, robot_phase_outcomes, status  # noqa: E402
+from companion.rules.engine import apply_turn, battery_phase_layouts, random_turn, robot_phase_outcomes, status  # noqa: E402
 from companion.rules.explain import explain  # noqa: E402
 from companion.rules.position import Position  # noqa: E402
 from companion.rules.options import Rules  # noqa: E402
@@ -39,6 +39,7 @@ def self_play_pairs(n: int, rules: Rules, rng: random.Random):
 
 def perturb(p: Position, rng: random.Random) -> Position:
     w, b, bat = set(p.white), set(p.black), set(p.batteries)
+    stacks = dict(p.stacks)
     if rng.random() < 0.5 and (w or b):
         col = w if (rng.random() < 0.5 and w) or not b else b
         s = rng.choice(sorted(col))
@@ -47,8 +48,10 @@ def perturb(p: Position, rng: random.Random) -> Position:
     else:
         s = rng.choice(sorted(bat))
         bat.remove(s)
-        bat.add(rng.choice([x for x in range(49) if x not in bat and x != s]))
-    return Position(frozenset(w), frozenset(b), frozenset(bat), p.to_move)
+        t = rng.choice([x for x in range(49) if x not in bat and x != s])
+        bat.add(t)
+        stacks = {t if q == s else q: h for q, h in stacks.items()}  # a stack moves whole
+    return Position(frozenset(w), frozenset(b), frozenset(bat), p.to_move, frozenset(stacks.items()))
 
 
 def timed(fn, *args):
@@ -101,11 +104,11 @@ def main() -> int:
     n_out = 0
     t = time.perf_counter()
     for pos in sample[:50]:
-        n_out += len(battery_phase_outcomes(pos, rules))
+        n_out += len(battery_phase_layouts(pos, rules))
     dt = time.perf_counter() - t
     print(f"battery-phase outcomes        {n_out} over {min(50, len(sample))} positions in {dt:.2f} s: {n_out / dt:,.0f} outcomes/s")
     start = Position.start()
-    (r, dt_r), (b, dt_b) = timed(robot_phase_outcomes, start, rules), timed(battery_phase_outcomes, start, rules)
+    (r, dt_r), (b, dt_b) = timed(robot_phase_outcomes, start, rules), timed(battery_phase_layouts, start, rules)
     print(f"start position                {len(r)} robot outcomes in {dt_r * 1e3:.0f} ms, {len(b)} battery outcomes in {dt_b * 1e3:.0f} ms")
     return 0
 

@@ -28,7 +28,8 @@ def terminal_board(
 ) -> str:
     """The board as text: points on even columns/rows, squares between.
 
-    Robots: ``○`` White, ``●`` Black; batteries ``◆``; empty points ``┼``.
+    Robots: ``○`` White, ``●`` Black; batteries ``◆``, a stack of two or
+    three ``2`` / ``3`` (R-19); empty points ``┼``.
     Marked fields are bracketed by ``>`` / ``<`` (or shown in reverse video
     with ``color``).
     """
@@ -43,10 +44,11 @@ def terminal_board(
         cells = []
         for col in range(7):
             p = row * 7 + col
+            h = place.height(p)
             if p in mp:
-                ch = rev(BATTERY if p in place.batteries else CROSS) if color else ("\u25c8" if p in place.batteries else "\u25ce")
+                ch = rev(BATTERY if h == 1 else str(h) if h else CROSS) if color else ("\u25c8" if h == 1 else str(h) if h else "\u25ce")
             else:
-                ch = BATTERY if p in place.batteries else CROSS
+                ch = BATTERY if h == 1 else str(h) if h else CROSS
             cells.append(ch)
         lines.append(f"  {row + 1} " + "\u2500\u2500\u2500".join(cells))
         if row == 0:
@@ -118,6 +120,11 @@ def svg_board(pos: Position | Placement, *, marks_squares: Iterable[int] = (), m
                 f'<rect x="{cx - r}" y="{cy - r}" width="{2 * r}" height="{2 * r}" rx="{r * 0.3}" '
                 f'fill="#f2c230" stroke="#6b4e00" stroke-width="2" transform="rotate(45 {cx} {cy})"/>'
             )
+            if place.height(p) > 1:  # a stack (R-19): its height on the battery
+                out.append(
+                    f'<text x="{cx}" y="{cy + cell * 0.08}" text-anchor="middle" font-size="{cell * 0.22}" '
+                    f'font-weight="bold" fill="#3b2a00">{place.height(p)}</text>'
+                )
     if isinstance(pos, Position):
         out.append(
             f'<text x="{size / 2}" y="{size + cell * 0.15}" text-anchor="middle" font-size="{cell * 0.3}" fill="#333">'
@@ -174,6 +181,9 @@ def png_board(pos: Position | Placement, *, marks_squares: Iterable[int] = (), m
             pts = np.array([(c[0], c[1] - r), (c[0] + r, c[1]), (c[0], c[1] + r), (c[0] - r, c[1])], np.int32)
             cv2.fillConvexPoly(img, pts, (48, 194, 242), cv2.LINE_AA)
             cv2.polylines(img, [pts], True, (0, 78, 107), 2, cv2.LINE_AA)
+            if place.height(p) > 1:  # a stack (R-19): its height on the battery
+                cv2.putText(img, str(place.height(p)), (c[0] - int(cell * 0.07), c[1] + int(cell * 0.08)), font,
+                            cell / 150, (0, 42, 59), 2, cv2.LINE_AA)
     if isinstance(pos, Position):
         text = f"{pos.to_move.label} to move"
         cv2.putText(img, text, (size // 2 - 60, size + extra // 3), font, cell / 90, (51, 51, 51), 2, cv2.LINE_AA)

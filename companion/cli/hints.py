@@ -107,6 +107,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     try:
         rules = _rules(args)
         pos = Position.from_string(args.position)
+        rules.check_position(pos)
     except NotationError as exc:
         if args.json:
             emit_json({"error": str(exc)})

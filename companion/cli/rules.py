@@ -12,7 +12,9 @@ import os
 import sys
 from typing import Any
 
-from ..rules.engine import apply_turn, battery_phase_outcomes, robot_phase_outcomes, status
+from ..rules.engine import apply_turn, battery_phase_layouts, robot_phase_outcomes, status
+from ..rules.masks import points_of, stacks_of
+from ..rules.masks import bits as _bits
 from ..rules.errors import IllegalTurn, NotationError
 from ..rules.explain import explain
 from ..rules.geometry import point_name, square_name
@@ -78,6 +80,7 @@ def _position_or_board(text: str) -> Position | Placement:
 def cmd_apply(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     pos = Position.from_string(args.position)
+    rules.check_position(pos)
     turn = Turn.parse(args.turn)
     try:
         after = apply_turn(pos, turn, rules)
@@ -125,10 +128,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def cmd_outcomes(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     pos = Position.from_string(args.position)
+    rules.check_position(pos)
     if args.phase == "robots":
         lines = sorted(format_robots(w, b) for w, b in robot_phase_outcomes(pos, rules))
     else:
-        lines = sorted(format_batteries(b) for b in battery_phase_outcomes(pos, rules))
+        lines = sorted(
+            format_batteries(frozenset(_bits(points_of(m))), stacks_of(m)) for m in battery_phase_layouts(pos, rules)
+        )
     if args.json:
         emit_json({"phase": args.phase, "count": len(lines), **({} if args.count_only else {"outcomes": lines})})
         return 0
@@ -143,6 +149,7 @@ def cmd_outcomes(args: argparse.Namespace) -> int:
 def cmd_status(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     pos = Position.from_string(args.position)
+    rules.check_position(pos)
     st = status(pos, rules)
     if args.json:
         emit_json({"status": st.result, "winner": str(st.winner) if st.winner else None, "reason": st.reason})

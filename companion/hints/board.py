@@ -12,7 +12,7 @@ from typing import NamedTuple
 from ..rules.energy import drawable, sources_by_square
 from ..rules.engine import PhaseContext, initial_state, successors
 from ..rules.geometry import BLACK, WHITE, Color
-from ..rules.masks import CORNER_MASK, TARGET_RANK_MASK, bits, mask_of
+from ..rules.masks import CORNER_MASK, POINTS, TARGET_RANK_MASK, bits, layered, mask_of, points_of, stacks_of
 from ..rules.options import Rules
 from ..rules.position import Position
 from ..rules.robot_moves import ROBOT_RAYS
@@ -24,17 +24,20 @@ WIN = 1_000_000.0
 class Board(NamedTuple):
     own: int  # robots of the side to move
     enemy: int  # robots of the other side
-    bats: int  # batteries (points)
+    bats: int  # batteries, layered (rules.masks.layered: a stack's batteries are bits of their own)
     side: Color  # the side to move
 
     @classmethod
     def of(cls, pos: Position) -> "Board":
         c = pos.to_move
-        return cls(mask_of(pos.robots(c)), mask_of(pos.robots(c.other)), mask_of(pos.batteries), c)
+        return cls(mask_of(pos.robots(c)), mask_of(pos.robots(c.other)), layered(pos.batteries, pos.stacks), c)
 
     def position(self) -> Position:
         white, black = (self.own, self.enemy) if self.side is WHITE else (self.enemy, self.own)
-        return Position(frozenset(bits(white)), frozenset(bits(black)), frozenset(bits(self.bats)), self.side)
+        return Position(
+            frozenset(bits(white)), frozenset(bits(black)), frozenset(bits(points_of(self.bats))), self.side,
+            stacks_of(self.bats),
+        )
 
     def swapped(self) -> "Board":
         """The same placement with the other side to move."""
@@ -101,7 +104,7 @@ def has_move(own: int, enemy: int, bats: int, side: Color, rules: Rules) -> bool
     empty neighbour square forward or sideways has a 1-point move.  Otherwise
     the engine's successor generator decides.
     """
-    allowed = drawable(own, enemy, bats, rules)
+    allowed = drawable(own, enemy, bats & POINTS, rules)
     occupied = own | enemy
     rays = _RAYS_W if side is WHITE else _RAYS_B
     for sq in squares_of(own):

@@ -68,6 +68,10 @@ FLAG_NLL = NoLineLimit.jit_flag
 FLAG_CE = ControlledEnergy.jit_flag
 
 
+#: the options this core compiles; a profile with any other (``stacking``) is searched by the Python search
+COMPILED_FLAGS = FLAG_MC | FLAG_CF | FLAG_SC | FLAG_JE | FLAG_NLL | FLAG_CE
+
+
 def flags_of(rules) -> int:
     """The profile's options as ``FLAG_*`` bits."""
     return rules.jit_flags

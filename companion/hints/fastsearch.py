@@ -115,6 +115,9 @@ class FastSearcher(SearchState):
         beam-grown ``reply_*`` one; default :data:`EXACT_REPLY`."""
         from . import fastcore, jit
 
+        unknown = [v.name for v in rules.variants if v.jit_flag & ~fastcore.COMPILED_FLAGS]
+        if unknown:
+            raise NotImplementedError(f"the compiled core does not know the option {unknown[0]}: the Python search plays it")
         jit.ensure_warm()  # compile or load every entry point now, not in the middle of the first search
         super().__init__(rules, limits or DEFAULT_LIMITS)
         self.fc = fastcore

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..rules.masks import POINTS
 from ..rules.control import movable_batteries
 from ..rules.engine import apply_turn, random_battery_moves, random_turn, status
 from ..rules.errors import IllegalTurn
@@ -78,7 +79,7 @@ class RandomPlayer:
         outcomes, _ = robot_outcomes(board, rules, max_states=60000)
         if outcomes:
             o = outcomes[rng.randrange(len(outcomes))]
-            movable = movable_batteries(o.own, o.enemy, board.bats, rules)
+            movable = movable_batteries(o.own, o.enemy, board.bats & POINTS, rules)
             moves = [(m.src, m.dst) for m in random_battery_moves(board.bats, movable, rules, rng, stop=0.5)]
             turn = make_turn(o.steps, tuple(moves))
             if _verified(pos, turn, rules):

@@ -25,7 +25,8 @@ from collections import deque
 from typing import NamedTuple
 
 from ..rules.control import movable_batteries
-from ..rules.battery_moves import BATTERY_RAYS, battery_steps, next_empty
+from ..rules.battery_moves import BATTERY_RAYS, battery_steps
+from ..rules.masks import POINTS
 from ..rules.engine import _capture_reachable, state_key, successors
 from ..rules.robot_moves import Step
 from ..rules.moves import BatteryMove, RobotMove, Turn
@@ -203,7 +204,8 @@ def battery_chains(own: int, enemy: int, bats: int, rules: Rules, score, *, max_
     (higher is better); a chain stops when no single move gains ``min_gain``.
     """
     out = [BatteryPhase(bats, ())]
-    movable = movable_batteries(own, enemy, bats, rules)
+    movable = movable_batteries(own, enemy, bats & POINTS, rules)
+    place, left_movable = rules.place, rules.left_movable
     if not movable:
         return out
     used = 0
@@ -212,14 +214,14 @@ def battery_chains(own: int, enemy: int, bats: int, rules: Rules, score, *, max_
     for _ in range(max_len):
         best = None
         for p, q, line in battery_steps(bats, movable, used, rules):
-            nb = (bats & ~(1 << p)) | (1 << q)
+            nb = place(bats, p, q)
             v = score(nb)
             if best is None or v > best[0]:
                 best = (v, p, q, line, nb)
         if best is None or best[0] < current + min_gain:
             break
         current, p, q, line, bats = best
-        movable &= ~(1 << p)
+        movable = left_movable(movable, bats, p, q)
         used = rules.line_used(used, line)
         moves = moves + ((p, q),)
         out.append(BatteryPhase(bats, moves))
@@ -252,7 +254,7 @@ def replay(board: Board, rules: Rules, steps: tuple[Step, ...], battery: tuple[t
     if not captured and rules.capture_owed(lambda: _capture_reachable(start, ctx) or None):
         return None
     bats = board.bats
-    movable = movable_batteries(st.own, st.enemy, bats, rules)
+    movable = movable_batteries(st.own, st.enemy, bats & POINTS, rules)
     used = 0
     for p, q in battery:
         if not movable >> p & 1:
@@ -264,10 +266,11 @@ def replay(board: Board, rules: Rules, steps: tuple[Step, ...], battery: tuple[t
             return None
         if rules.closed_lines(used) >> line & 1:
             return None
-        if next_empty(ray, bats) != q:
+        if rules.destination_fault(bats, p, q, ray) is not None:
             return None
-        bats = (bats & ~(1 << p)) | (1 << q)
-        movable &= ~(1 << p)
+        nb = rules.place(bats, p, q)
+        movable = rules.left_movable(movable, nb, p, q)
+        bats = nb
         used |= 1 << line
     return st.own, st.enemy, bats
 

@@ -70,14 +70,8 @@ def next_empty(ray: tuple[int, ...], batteries: int) -> int | None:
 
 def battery_steps(bats: int, movable: int, used: int, rules: Rules) -> Iterator[tuple[int, int, int]]:
     """Every legal next battery move as (from, to, line): a ``movable``
-    battery to the next empty point along a line still open this turn
-    (not in the profile's ``closed_lines``)."""
-    closed = rules.closed_lines(used)
-    for p in bits(movable):
-        for line, ray in BATTERY_RAYS[p]:
-            if closed >> line & 1:
-                continue
-            for q in ray:  # next_empty(ray, bats), inline: outcome enumeration's hot loop
-                if not bats >> q & 1:
-                    yield p, q, line
-                    break
+    battery along a line still open this turn (not in the profile's
+    ``closed_lines``) to where the profile's ``battery_steps`` hook lets it
+    go: the next empty point (:class:`.variants.base.Variant`), or also
+    onto an adjacent stack under ``stacking`` (R-20, :mod:`.variants.stacking`)."""
+    return rules.battery_steps(bats, movable, rules.closed_lines(used))

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .geometry import point_name, square_name
-from .masks import CORNER_MASK, bits
+from .masks import CORNER_LAYERS, CORNER_MASK, LAYER, POINTS, bits, height, spread
 
 if TYPE_CHECKING:
     from .options import Rules
@@ -33,9 +33,16 @@ def drawable(own: int, enemy: int, batteries: int, rules: Rules) -> int:
 
 
 def sources_by_square(own: int, enemy: int, batteries: int, rules: Rules) -> tuple[int, ...]:
-    """Per start square: the batteries a robot starting its move there may draw from."""
-    allowed = drawable(own, enemy, batteries, rules)
-    return tuple(CORNER_MASK[s] & allowed for s in range(36))
+    """Per start square: the batteries a robot starting its move there may draw from.
+
+    ``batteries`` are layered (:func:`.masks.layered`): each battery of a
+    stack is a bit of its own, so a stack of three on a corner gives three
+    points (R-21) and a set of sources' bit count is its energy."""
+    if not batteries >> LAYER:  # no stacks: one bit a battery as it is
+        allowed = drawable(own, enemy, batteries, rules)
+        return tuple(CORNER_MASK[s] & allowed for s in range(36))
+    allowed = spread(drawable(own, enemy, batteries & POINTS, rules)) & batteries
+    return tuple(CORNER_LAYERS[s] & allowed for s in range(36))
 
 
 def hall_violation(demands: list[tuple[int, int]]) -> tuple[int, int, int] | None:
@@ -63,6 +70,25 @@ def hall_violation(demands: list[tuple[int, int]]) -> tuple[int, int, int] | Non
     return worst
 
 
+def _source_name(union: int, p: int) -> str:
+    h = height(union, p)
+    return f"{point_name(p)} stack of {h}" if h > 1 else point_name(p)
+
+
+def unsplit_message(chosen: list[tuple[int, int, str]], sources: tuple[int, ...]) -> str:
+    """A player's sentence for a robot phase that ``stack-unsplit`` (R-21) cannot pay."""
+    union = 0
+    for s, _, _ in chosen:
+        union |= sources[s]
+    stacks = [p for p in bits(union & POINTS) if height(union, p) > 1]
+    named = ", ".join(f"{point_name(p)} ({height(union, p)})" for p in stacks)
+    who = " and ".join(f"{label} ({c})" for _, c, label in chosen)
+    return (
+        f"robots {who} cannot share the stack{'s' if len(stacks) != 1 else ''} {named}: under stack-unsplit "
+        "a stack gives its energy to one robot only (R-21)"
+    )
+
+
 def energy_message(chosen: list[tuple[int, int, str]], sources: tuple[int, ...], rules: Rules) -> str:
     """A player's sentence for an energy shortage.
 
@@ -76,7 +102,7 @@ def energy_message(chosen: list[tuple[int, int, str]], sources: tuple[int, ...],
         union |= sources[s]
         need += c
     have = union.bit_count()
-    listed = f" ({', '.join(point_name(p) for p in bits(union))})" if have else ""
+    listed = f" ({', '.join(_source_name(union, p) for p in bits(union & POINTS))})" if have else ""
     restriction = rules.energy_restriction
     nb = f"{have} batter{'y' if have == 1 else 'ies'}"
     if len(chosen) == 1:

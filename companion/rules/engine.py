@@ -15,12 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
-from .battery_moves import BATTERY_RAYS, battery_steps, line_label, line_of_battery_move, next_empty
+from .battery_moves import BATTERY_RAYS, battery_steps, line_label, line_of_battery_move
 from .control import control_counts, may_move, movable_batteries
-from .energy import energy_message, hall_violation, sources_by_square
+from .energy import energy_message, hall_violation, sources_by_square, unsplit_message
 from .errors import IllegalTurn
 from .geometry import BLACK, WHITE, Color, point_name, square_name
-from .masks import bits, mask_of
+from .masks import LAYER, POINTS, bits, layered, mask_of, points_of, stacks_of
 from .moves import BatteryMove, RobotMove, Turn
 from .options import ORIGINAL, Rules
 from .position import Position
@@ -52,15 +52,18 @@ class PhaseState(NamedTuple):
 class PhaseContext:
     color: Color
     rules: Rules
-    batteries: int
+    batteries: int  # layered (masks.layered): a stack's batteries are bits of their own
     sources: tuple[int, ...]  # per start square: batteries it may draw from
 
     @classmethod
     def of(cls, pos: Position, rules: Rules) -> "PhaseContext":
+        """The robot phase's context; R-19: a position with a stack needs ``stacking``."""
+        if pos.stacks:
+            rules.check_stacks(pos.stacks)
         color = pos.to_move
         own = mask_of(pos.robots(color))
         enemy = mask_of(pos.robots(color.other))
-        batteries = mask_of(pos.batteries)
+        batteries = layered(pos.batteries, pos.stacks)
         return cls(color, rules, batteries, sources_by_square(own, enemy, batteries, rules))
 
 
@@ -72,6 +75,7 @@ def initial_state(pos: Position) -> PhaseState:
 def successors(st: PhaseState, ctx: PhaseContext) -> Iterator[tuple[Step, PhaseState]]:
     """Every legal next robot move from a robot-phase state, energy checked."""
     movable = st.own & ~st.moved
+    assignable = ctx.rules.energy_assignable
     for sq in bits(movable):
         src = ctx.sources[sq]
         cap = src.bit_count()
@@ -90,6 +94,10 @@ def successors(st: PhaseState, ctx: PhaseContext) -> Iterator[tuple[Step, PhaseS
                     break
                 new_subsets.append((u, t))
             if not ok:
+                continue
+            if assignable is not None and st.demands and not assignable(
+                [(ctx.sources[s], c) for s, c in st.demands] + [(src, step.cost)]
+            ):
                 continue
             bit_from, bit_to = 1 << sq, 1 << step.dst
             yield step, PhaseState(
@@ -343,6 +351,9 @@ def _check_robot_move(
     if bad is not None:
         chosen = [d for i, d in enumerate(all_demands) if bad[0] >> i & 1]
         raise IllegalTurn(energy_message(chosen, ctx.sources, ctx.rules), squares=tuple(s for s, _, _ in chosen))
+    assignable = ctx.rules.energy_assignable
+    if assignable is not None and not assignable([(ctx.sources[s], c) for s, c, _ in all_demands]):
+        raise IllegalTurn(unsplit_message(all_demands, ctx.sources), squares=tuple(s for s, _, _ in all_demands))
     return step, PhaseState(
         (st.own & ~own_bit) | dst_bit,
         st.enemy & ~dst_bit,
@@ -360,6 +371,12 @@ def _check_battery_move(
     if not batteries & sb:
         raise IllegalTurn(f"{text}: no battery on {point_name(m.src)}", points=(m.src,))
     if moved & sb:
+        if batteries >> (LAYER + m.src) & 1:
+            raise IllegalTurn(
+                f"{text}: the battery on top of the stack on {point_name(m.src)} has already moved this turn: "
+                "nothing leaves that stack for the rest of the turn (R-4, R-20)",
+                points=(m.src,),
+            )
         raise IllegalTurn(
             f"{text}: the battery on {point_name(m.src)} has already moved this turn (each battery moves at most once, R-4)",
             points=(m.src,),
@@ -383,22 +400,18 @@ def _check_battery_move(
             f"{text}: energy line {line_label(line)} carried two battery moves (one per line per turn)",
             points=(m.src, m.dst),
         )
-    # the destination must be exactly the first empty point in that direction (R-13)
+    # where a battery may go along that line: exactly the first empty point (R-13), or a stacking step (R-20)
     ray = None
     for ln, r in BATTERY_RAYS[m.src]:
         if m.dst in r:
             ray = r
             break
     assert ray is not None
-    first_empty = next_empty(ray, batteries)
-    if first_empty is None:
-        raise IllegalTurn(f"{text}: every point up to the edge is occupied, the battery cannot move that way", points=(m.src,))
-    if first_empty != m.dst:
-        raise IllegalTurn(
-            f"{text}: a battery moves to the next empty point, which is {point_name(first_empty)} (R-13)",
-            points=(m.src, first_empty),
-        )
-    return (batteries & ~sb) | db, moved | db, used_lines | (1 << line)
+    fault = rules.destination_fault(batteries, m.src, m.dst, ray)
+    if fault is not None:
+        raise IllegalTurn(f"{text}: {fault[0]}", points=fault[1])
+    # the battery now on top of dst has moved; one uncovered on src has not (R-4, R-20)
+    return rules.place(batteries, m.src, m.dst), (moved & ~sb) | db, used_lines | (1 << line)
 
 
 def apply_turn(pos: Position, turn: Turn | str, rules: Rules = ORIGINAL) -> Position:
@@ -433,7 +446,10 @@ def apply_turn(pos: Position, turn: Turn | str, rules: Rules = ORIGINAL) -> Posi
         batteries, moved, used = _check_battery_move(batteries, moved, used, st.own, st.enemy, m, ctx.color, rules)
     own, enemy = st.own, st.enemy
     white, black = (own, enemy) if ctx.color is WHITE else (enemy, own)
-    return Position(frozenset(bits(white)), frozenset(bits(black)), frozenset(bits(batteries)), ctx.color.other)
+    return Position(
+        frozenset(bits(white)), frozenset(bits(black)), frozenset(bits(points_of(batteries))), ctx.color.other,
+        stacks_of(batteries),
+    )
 
 
 def is_legal(pos: Position, turn: Turn | str, rules: Rules = ORIGINAL) -> bool:
@@ -477,8 +493,9 @@ def robot_phase_outcomes(pos: Position, rules: Rules = ORIGINAL) -> set[tuple[fr
 
 
 def _battery_phase_masks(own: int, enemy: int, batteries: int, rules: Rules) -> set[int]:
-    movable0 = movable_batteries(own, enemy, batteries, rules)
-    line_used = rules.line_used
+    """The layered battery placements (R-16, R-22: with heights) after a legal battery phase."""
+    movable0 = movable_batteries(own, enemy, batteries & POINTS, rules)
+    line_used, place, left_movable = rules.line_used, rules.place, rules.left_movable
     results = {batteries}
     start = (batteries, movable0, 0)
     seen = {start}
@@ -486,9 +503,8 @@ def _battery_phase_masks(own: int, enemy: int, batteries: int, rules: Rules) -> 
     while stack:
         bats, movable, used = stack.pop()
         for p, q, line in battery_steps(bats, movable, used, rules):
-            pb = 1 << p
-            nb = (bats & ~pb) | (1 << q)
-            state = (nb, movable & ~pb, line_used(used, line))
+            nb = place(bats, p, q)
+            state = (nb, left_movable(movable, nb, p, q), line_used(used, line))
             if state not in seen:
                 seen.add(state)
                 results.add(nb)
@@ -499,11 +515,21 @@ def _battery_phase_masks(own: int, enemy: int, batteries: int, rules: Rules) -> 
 def battery_phase_outcomes(pos: Position, rules: Rules = ORIGINAL) -> set[frozenset[int]]:
     """R-16: the distinct battery placements after a legal battery phase of
     zero or more moves, with the position's robots as they stand and its side
-    to move moving batteries."""
+    to move moving batteries: the occupied points of each.  With stacks
+    (R-22, placements with heights) see :func:`battery_phase_layouts`."""
+    return {frozenset(bits(points_of(m))) for m in battery_phase_layouts(pos, rules)}
+
+
+def battery_phase_layouts(pos: Position, rules: Rules = ORIGINAL) -> set[int]:
+    """R-16, R-22: the distinct battery placements with heights, as layered
+    ints (:func:`.masks.layered`; :func:`.masks.points_of` and
+    :func:`.masks.stacks_of` read them)."""
+    if pos.stacks:
+        rules.check_stacks(pos.stacks)
     color = pos.to_move
     own = mask_of(pos.robots(color))
     enemy = mask_of(pos.robots(color.other))
-    return {frozenset(bits(m)) for m in _battery_phase_masks(own, enemy, mask_of(pos.batteries), rules)}
+    return _battery_phase_masks(own, enemy, layered(pos.batteries, pos.stacks), rules)
 
 
 # --------------------------------------------------------------------------
@@ -542,7 +568,7 @@ def random_turn(pos: Position, rng, rules: Rules = ORIGINAL, *, stop: float = 0.
             continue
         break
     own, enemy = st.own, st.enemy
-    movable = movable_batteries(own, enemy, ctx.batteries, rules)
+    movable = movable_batteries(own, enemy, ctx.batteries & POINTS, rules)
     bmoves = random_battery_moves(ctx.batteries, movable, rules, rng, stop=battery_stop)
     return Turn(tuple(moves), tuple(bmoves))
 
@@ -558,8 +584,8 @@ def random_battery_moves(bats: int, movable: int, rules: Rules, rng, *, stop: fl
         if not options:
             break
         p, q, line = rng.choice(options)
-        bats = (bats & ~(1 << p)) | (1 << q)
-        movable &= ~(1 << p)
+        bats = rules.place(bats, p, q)
+        movable = rules.left_movable(movable, bats, p, q)
         used = rules.line_used(used, line)
         moves.append(BatteryMove(p, q))
     return tuple(moves)

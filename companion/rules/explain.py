@@ -27,7 +27,7 @@ from .energy import energy_message, hall_violation
 from .battery_moves import battery_steps, line_label, line_of_battery_move
 from .engine import ORIGINAL, PhaseContext, capture_available, initial_state, missed_capture, state_key, status, successors
 from .geometry import BLACK, WHITE, Color, point_name, square_name
-from .masks import bits, mask_of
+from .masks import LAYER, POINTS, bits, height, layered, mask_of
 from .moves import BatteryMove, RobotMove, Turn
 from .options import Rules
 from .position import BATTERY_COUNT, MAX_ROBOTS, Placement, Position
@@ -86,6 +86,8 @@ def explain(before: Position, after: Position | Placement, rules: Rules = ORIGIN
     mover = before.to_move
     board = Placement.of(after)
     problems: list[Problem] = []
+    rules.check_position(before)  # R-19: stacks, before or after, need the option stacking
+    rules.check_position(board)
 
     st = status(before, rules)
     if st.over:
@@ -96,7 +98,7 @@ def explain(before: Position, after: Position | Placement, rules: Rules = ORIGIN
         )
 
     # --- counts: a misread or tampered board
-    nb = len(board.batteries)
+    nb = board.battery_count()
     if nb != BATTERY_COUNT:
         if nb < BATTERY_COUNT:
             miss = BATTERY_COUNT - nb
@@ -130,7 +132,7 @@ def explain(before: Position, after: Position | Placement, rules: Rules = ORIGIN
             problems.append(Problem("no legal robot phase reaches this board"))
         return Explanation(None, tuple(problems))
     turn = Turn(robot_moves, battery_moves or ())
-    after_pos = Position(board.white, board.black, board.batteries, mover.other)
+    after_pos = Position(board.white, board.black, board.batteries, mover.other, board.stacks)
     return Explanation(turn, (), after_pos)
 
 
@@ -383,11 +385,11 @@ def _explain_battery_phase(
     mover = before.to_move
     own = mask_of(board.robots(mover))
     enemy = mask_of(board.robots(mover.other))
-    start = mask_of(before.batteries)
-    target = mask_of(board.batteries)
+    start = layered(before.batteries, before.stacks)
+    target = layered(board.batteries, board.stacks)
     if start == target:
         return (), []
-    if len(board.batteries) != BATTERY_COUNT:
+    if board.battery_count() != BATTERY_COUNT:
         return None, []
     found = _bfs_battery_phase(start, target, own, enemy, rules)
     if found is not None:
@@ -396,11 +398,11 @@ def _explain_battery_phase(
 
 
 def _bfs_battery_phase(start: int, target: int, own: int, enemy: int, rules: Rules) -> tuple[BatteryMove, ...] | None:
-    movable0 = movable_batteries(own, enemy, start, rules)
-    # batteries standing where the after-board has none must move, so must be movable
-    if start & ~target & ~movable0:
+    movable0 = movable_batteries(own, enemy, start & POINTS, rules)
+    # points with more batteries than the after-board shows must lose their top, so must be movable
+    if _excess(start, target) & ~movable0:
         return None
-    line_used = rules.line_used
+    line_used, place, left_movable = rules.line_used, rules.place, rules.left_movable
     frontier = [((start, movable0, 0), ())]
     seen = {frontier[0][0]}
     while frontier:
@@ -409,11 +411,13 @@ def _bfs_battery_phase(start: int, target: int, own: int, enemy: int, rules: Rul
             for p, q, line in battery_steps(bats, movable, used, rules):
                 if not target >> q & 1:
                     continue
-                pb = 1 << p
-                nb = (bats & ~pb) | (1 << q)
-                nmov = movable & ~pb
+                nb = place(bats, p, q)
+                # a battery that moved stays on top of q for the rest of the turn: never above the after-board
+                if _excess(nb, target) >> q & 1:
+                    continue
+                nmov = left_movable(movable, nb, p, q)
                 # every battery still off target must still be movable
-                if nb & ~target & ~nmov:
+                if _excess(nb, target) & ~nmov:
                     continue
                 state = (nb, nmov, line_used(used, line))
                 if state in seen:
@@ -427,12 +431,23 @@ def _bfs_battery_phase(start: int, target: int, own: int, enemy: int, rules: Rul
     return None
 
 
+def _excess(bats: int, target: int) -> int:
+    """The points where ``bats`` holds more batteries than ``target`` (both layered)."""
+    x = bats & ~target
+    return (x | x >> LAYER | x >> (2 * LAYER)) & POINTS
+
+
 def _diagnose_battery_phase(before: Position, board: Placement, rules: Rules, own: int, enemy: int) -> list[Problem]:
     mover = before.to_move
-    start = mask_of(before.batteries)
-    target = mask_of(board.batteries)
-    vacated = sorted(bits(start & ~target))
-    arrived = sorted(bits(target & ~start))
+    start = layered(before.batteries, before.stacks)
+    target = layered(board.batteries, board.stacks)
+    if (start | target) >> LAYER:
+        # stacks: a point that lost (gained) k batteries appears k times (R-20)
+        vacated = sorted(p for p in range(49) for _ in range(height(start, p) - height(target, p)))
+        arrived = sorted(p for p in range(49) for _ in range(height(target, p) - height(start, p)))
+    else:
+        vacated = sorted(bits(start & ~target))
+        arrived = sorted(bits(target & ~start))
 
     def dist(a: int, b: int) -> int:
         return abs(a % 7 - b % 7) + abs(a // 7 - b // 7)

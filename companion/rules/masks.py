@@ -41,3 +41,50 @@ def bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+# --------------------------------------------------------------------------
+# batteries with heights (stacks, R-19): the layers of a point in one int
+
+#: a point's second battery is bit ``LAYER + p``, its third ``2 * LAYER + p``
+LAYER = 64
+POINTS = (1 << 49) - 1
+
+
+def spread(points: int) -> int:
+    """Every layer of the points in ``points`` (a mask of points)."""
+    return points | points << LAYER | points << (2 * LAYER)
+
+
+#: CORNER_LAYERS[sq]: every layer of a square's four corner points
+CORNER_LAYERS: tuple[int, ...] = tuple(spread(m) for m in CORNER_MASK)
+
+
+def layered(batteries: Iterable[int], stacks: Iterable[tuple[int, int]] = ()) -> int:
+    """The batteries as one int: bit p for a battery on p, and for a stack
+    also bit ``LAYER + p`` (two) and ``2 * LAYER + p`` (three).  Without
+    stacks this is the plain mask of points, so every rule that counts
+    bits counts batteries one by one."""
+    m = mask_of(batteries)
+    for p, h in stacks:
+        if h >= 2:
+            m |= 1 << (LAYER + p)
+        if h >= 3:
+            m |= 1 << (2 * LAYER + p)
+    return m
+
+
+def points_of(layers: int) -> int:
+    """The points holding at least one battery."""
+    return layers & POINTS
+
+
+def stacks_of(layers: int) -> frozenset[tuple[int, int]]:
+    """The stacks of ``layers`` as (point, height)."""
+    two = layers >> LAYER & POINTS
+    three = layers >> (2 * LAYER) & POINTS
+    return frozenset((p, 3 if three >> p & 1 else 2) for p in bits(two))
+
+
+def height(layers: int, p: int) -> int:
+    return (layers >> p & 1) + (layers >> (LAYER + p) & 1) + (layers >> (2 * LAYER + p) & 1)

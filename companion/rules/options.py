@@ -10,17 +10,20 @@ never tests an option by name.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .errors import NotationError
-from .variants import VARIANTS, Variant
+
+if TYPE_CHECKING:
+    from .position import Placement, Position
+from .variants import IMPLIES, VARIANTS, Variant
 from .variants.base import hook_names, overridden
 
 OPTIONS: tuple[str, ...] = tuple(v.name for v in VARIANTS)
 VARIANT_OF: dict[str, type[Variant]] = {v.name: v for v in VARIANTS}
 OPTION_HELP: dict[str, str] = {v.name: v.help for v in VARIANTS}
 
-MUST_CAPTURE, CONTESTED_FROZEN, STRENGTH_CAPTURE, JUMP_ENEMIES, NO_LINE_LIMIT, CONTROLLED_ENERGY = OPTIONS
+MUST_CAPTURE, CONTESTED_FROZEN, STRENGTH_CAPTURE, JUMP_ENEMIES, NO_LINE_LIMIT, CONTROLLED_ENERGY, STACKING, STACK_UNSPLIT = OPTIONS
 
 _HOOKS = hook_names()
 
@@ -46,11 +49,14 @@ class Rules:
         unknown = sorted(str(o) for o in options - set(OPTIONS))
         if unknown:
             raise _unknown(unknown[0])
+        options = options.union(*(IMPLIES.get(o, ()) for o in options))
         chosen = tuple(v for v in VARIANTS if v.name in options)
         object.__setattr__(self, "options", options)
         object.__setattr__(self, "variants", chosen)
+        # an option that refines another (a subclass) takes its hooks over
+        deciding = [v for v in chosen if not any(w is not v and issubclass(w, v) for w in chosen)]
         for hook in _HOOKS:
-            owners = [v for v in chosen if hook in set(overridden(v))]
+            owners = [v for v in deciding if hook in set(overridden(v))]
             if len(owners) > 1:  # pragma: no cover - a design error, caught by the tests of every profile
                 raise TypeError(f"options {', '.join(v.name for v in owners)} both change {hook!r}")
             object.__setattr__(self, hook, getattr(owners[0] if owners else Variant, hook))
@@ -70,6 +76,17 @@ class Rules:
     def name(self) -> str:
         """``original`` or ``original+opt1+opt2`` (options in canonical order)."""
         return "+".join(["original", *self.names()])
+
+    def check_position(self, pos: "Position | Placement") -> None:
+        """R-19: refuse a position (or board) holding a stack unless the profile has ``stacking``."""
+        self.check_stacks(pos.stacks)
+
+    def camera_refusal(self) -> str | None:
+        """Why a game under this profile cannot be refereed from the camera yet, or None."""
+        for v in self.variants:
+            if v.camera_gap:
+                return f"the option {v.name} cannot be refereed from the camera yet: {v.camera_gap}"
+        return None
 
     @property
     def jit_flags(self) -> int:

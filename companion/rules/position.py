@@ -1,7 +1,11 @@
 """The immutable position and its string format (docs/rules.md, section 5).
 
 ``<robots> <batteries> <side>`` -- e.g. the start position
-``BBBBBB/6/6/6/6/WWWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 w``.
+``BBBBBB/6/6/6/6/WWWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 w``.  In the batteries
+field ``y`` is a stack of two batteries and ``z`` a stack of three (R-19);
+a position holds them whatever the rules profile, and the rules operations
+refuse them without the option ``stacking``
+(:meth:`companion.rules.options.Rules.check_stacks`).
 """
 
 from __future__ import annotations
@@ -31,13 +35,17 @@ class Position:
     """Robots, batteries and the side to move. Hashable, immutable.
 
     ``white`` / ``black`` are frozensets of square indices, ``batteries`` a
-    frozenset of point indices (see :mod:`companion.rules.geometry`).
+    frozenset of point indices (see :mod:`companion.rules.geometry`): the
+    points holding at least one battery.  ``stacks`` are the points holding
+    more than one (R-19), as (point, height) with height 2 or 3; the
+    batteries are counted one by one (14 in all).
     """
 
     white: frozenset[Square]
     black: frozenset[Square]
     batteries: frozenset[Point]
     to_move: Color = WHITE
+    stacks: frozenset[tuple[Point, int]] = frozenset()
 
     def __post_init__(self) -> None:
         if self.white & self.black:
@@ -48,9 +56,10 @@ class Position:
                 raise NotationError(f"{len(robots)} {name} robots: at most {MAX_ROBOTS}")
             if any(not 0 <= s < 36 for s in robots):
                 raise NotationError(f"{name} robot off the board")
-        if len(self.batteries) != BATTERY_COUNT:
+        _check_stacks(self.batteries, self.stacks)
+        if battery_count(self.batteries, self.stacks) != BATTERY_COUNT:
             raise NotationError(
-                f"{len(self.batteries)} batteries on the board: there must be exactly {BATTERY_COUNT}"
+                f"{battery_count(self.batteries, self.stacks)} batteries on the board: there must be exactly {BATTERY_COUNT}"
             )
         if any(not 0 <= p < 49 for p in self.batteries):
             raise NotationError("battery off the board")
@@ -73,7 +82,7 @@ class Position:
                 "(robots, batteries, side)"
             )
         white, black = parse_robots(fields[0])
-        batteries = parse_batteries(fields[1])
+        batteries, stacks = parse_battery_stacks(fields[1])
         side = fields[2]
         if side == "w":
             to_move = WHITE
@@ -81,7 +90,7 @@ class Position:
             to_move = BLACK
         else:
             raise NotationError(f"bad side {side!r}: expected 'w' or 'b'")
-        return cls(white, black, batteries, to_move)
+        return cls(white, black, batteries, to_move, stacks)
 
     # -- queries ------------------------------------------------------
     def robots(self, color: Color) -> frozenset[Square]:
@@ -97,6 +106,10 @@ class Position:
     def has_battery(self, pt: Point) -> bool:
         return pt in self.batteries
 
+    def height(self, pt: Point) -> int:
+        """How many batteries stand on ``pt`` (0 to 3)."""
+        return height_at(self.batteries, self.stacks, pt)
+
     def robots_around(self, pt: Point) -> tuple[int, int]:
         """(White robots, Black robots) on the squares around a point."""
         w = sum(1 for s in AROUND[pt] if s in self.white)
@@ -104,10 +117,13 @@ class Position:
         return w, b
 
     def with_side(self, to_move: Color) -> "Position":
-        return Position(self.white, self.black, self.batteries, to_move)
+        return Position(self.white, self.black, self.batteries, to_move, self.stacks)
 
-    def placement_key(self) -> tuple[frozenset[Square], frozenset[Square], frozenset[Point]]:
-        """Everything but the side to move (what the camera sees)."""
+    def placement_key(self) -> tuple:
+        """Everything but the side to move (what the camera sees); the stacks
+        only when there are any, so that a board without stacks keeps its key."""
+        if self.stacks:
+            return (self.white, self.black, self.batteries, self.stacks)
         return (self.white, self.black, self.batteries)
 
     # -- formatting ---------------------------------------------------
@@ -115,7 +131,7 @@ class Position:
         return format_robots(self.white, self.black)
 
     def batteries_field(self) -> str:
-        return format_batteries(self.batteries)
+        return format_batteries(self.batteries, self.stacks)
 
     def to_string(self) -> str:
         """The canonical position string (R-17: digits merged)."""
@@ -174,15 +190,63 @@ def parse_robots(field: str) -> tuple[frozenset[Square], frozenset[Square]]:
     return frozenset(white), frozenset(black)
 
 
-def parse_batteries(field: str) -> frozenset[Point]:
-    """The batteries field: lines 7 down to 1, ``x``/digits."""
-    rows = _parse_rows(field, what="batteries", count=7, width=7, pieces={"x": "x"})
-    pts = {(6 - i) * 7 + c for i, row in enumerate(rows) for c, cell in enumerate(row) if cell == "x"}
-    if len(pts) != BATTERY_COUNT:
+#: the batteries field's letters: a battery, a stack of two, a stack of three (R-19)
+HEIGHT_OF = {"x": 1, "y": 2, "z": 3}
+LETTER_OF = {h: ch for ch, h in HEIGHT_OF.items()}
+
+
+def _battery_cells(field: str) -> tuple[frozenset[Point], frozenset[tuple[Point, int]]]:
+    rows = _parse_rows(field, what="batteries", count=7, width=7, pieces={ch: ch for ch in HEIGHT_OF})
+    cells = {(6 - i) * 7 + c: HEIGHT_OF[cell] for i, row in enumerate(rows) for c, cell in enumerate(row) if cell}
+    return frozenset(cells), frozenset((p, h) for p, h in cells.items() if h > 1)
+
+
+def parse_battery_stacks(field: str) -> tuple[frozenset[Point], frozenset[tuple[Point, int]]]:
+    """The batteries field: lines 7 down to 1, ``x``/``y``/``z``/digits; the
+    occupied points and the stacks (R-19), exactly 14 batteries counted one by one."""
+    pts, stacks = _battery_cells(field)
+    n = battery_count(pts, stacks)
+    if n != BATTERY_COUNT:
         raise NotationError(
-            f"batteries field {field!r} has {len(pts)} batteries: there must be exactly {BATTERY_COUNT}"
+            f"batteries field {field!r} has {n} batteries: there must be exactly {BATTERY_COUNT}"
         )
-    return frozenset(pts)
+    return pts, stacks
+
+
+def parse_batteries(field: str) -> frozenset[Point]:
+    """The batteries field's occupied points (see :func:`parse_battery_stacks`)."""
+    return parse_battery_stacks(field)[0]
+
+
+def battery_count(batteries: frozenset[Point], stacks: frozenset[tuple[Point, int]]) -> int:
+    """The batteries counted one by one: a stack of three counts three (R-19)."""
+    return len(batteries) + sum(h - 1 for _, h in stacks)
+
+
+def height_at(batteries: frozenset[Point], stacks: frozenset[tuple[Point, int]], pt: Point) -> int:
+    if pt not in batteries:
+        return 0
+    for p, h in stacks:
+        if p == pt:
+            return h
+    return 1
+
+
+def _check_stacks(batteries: frozenset[Point], stacks: frozenset[tuple[Point, int]]) -> None:
+    seen = set()
+    for p, h in stacks:
+        if h not in (2, 3):
+            raise NotationError(f"a stack of {h} batteries on {point_name(p)}: a stack holds 2 or 3 (R-19)")
+        if p not in batteries:
+            raise NotationError(f"a stack on {point_name(p)}, which holds no battery")
+        if p in seen:
+            raise NotationError(f"two stacks on {point_name(p)}")
+        seen.add(p)
+
+
+def stack_text(stacks: frozenset[tuple[Point, int]]) -> str:
+    """``C3 (2), E5 (3)``: the stacks of a position, for messages."""
+    return ", ".join(f"{point_name(p)} ({h})" for p, h in sorted(stacks))
 
 
 def _format_rows(width: int, count: int, cell) -> str:
@@ -213,8 +277,14 @@ def format_robots(white: frozenset[Square], black: frozenset[Square]) -> str:
     return _format_rows(6, 6, cell)
 
 
-def format_batteries(batteries: frozenset[Point]) -> str:
-    return _format_rows(7, 7, lambda row, c: "x" if row * 7 + c in batteries else None)
+def format_batteries(batteries: frozenset[Point], stacks: frozenset[tuple[Point, int]] = frozenset()) -> str:
+    heights = dict(stacks)
+
+    def cell(row: int, c: int) -> str | None:
+        p = row * 7 + c
+        return LETTER_OF[heights.get(p, 1)] if p in batteries else None
+
+    return _format_rows(7, 7, cell)
 
 
 def describe_square(pos: Position, sq: Square) -> str:
@@ -223,7 +293,10 @@ def describe_square(pos: Position, sq: Square) -> str:
 
 
 def describe_point(pos: Position, pt: Point) -> str:
-    return f"battery {point_name(pt)}" if pt in pos.batteries else f"empty point {point_name(pt)}"
+    h = pos.height(pt)
+    if h > 1:
+        return f"stack of {h} batteries {point_name(pt)}"
+    return f"battery {point_name(pt)}" if h else f"empty point {point_name(pt)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +311,7 @@ class Placement:
     white: frozenset[Square]
     black: frozenset[Square]
     batteries: frozenset[Point]
+    stacks: frozenset[tuple[Point, int]] = frozenset()
 
     @classmethod
     def from_fields(cls, robots: str, batteries: str) -> "Placement":
@@ -245,9 +319,8 @@ class Placement:
         rows = _parse_rows(robots, what="robots", count=6, width=6, pieces={"W": "W", "B": "B"})
         white = frozenset((5 - i) * 6 + f for i, row in enumerate(rows) for f, c in enumerate(row) if c == "W")
         black = frozenset((5 - i) * 6 + f for i, row in enumerate(rows) for f, c in enumerate(row) if c == "B")
-        brows = _parse_rows(batteries, what="batteries", count=7, width=7, pieces={"x": "x"})
-        bats = frozenset((6 - i) * 7 + c for i, row in enumerate(brows) for c, cell in enumerate(row) if cell == "x")
-        return cls(white, black, bats)
+        bats, stacks = _battery_cells(batteries)
+        return cls(white, black, bats, stacks)
 
     @classmethod
     def from_string(cls, text: str) -> "Placement":
@@ -265,13 +338,19 @@ class Placement:
     def of(cls, pos: "Position | Placement") -> "Placement":
         if isinstance(pos, Placement):
             return pos
-        return cls(pos.white, pos.black, pos.batteries)
+        return cls(pos.white, pos.black, pos.batteries, pos.stacks)
 
     def robots(self, color: Color) -> frozenset[Square]:
         return self.white if color is WHITE else self.black
 
+    def battery_count(self) -> int:
+        return battery_count(self.batteries, self.stacks)
+
+    def height(self, pt: Point) -> int:
+        return height_at(self.batteries, self.stacks, pt)
+
     def fields(self) -> str:
-        return f"{format_robots(self.white, self.black)} {format_batteries(self.batteries)}"
+        return f"{format_robots(self.white, self.black)} {format_batteries(self.batteries, self.stacks)}"
 
     def __str__(self) -> str:
         return self.fields()

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator, NamedTuple
 
 from .geometry import BLACK, WHITE, Color, Square, square_name
-from .masks import CORNER_MASK, grid_ray
+from .masks import CORNER_LAYERS, grid_ray
 
 if TYPE_CHECKING:
     from .options import Rules
@@ -60,8 +60,9 @@ def move_cost(squares: int, jumped: int, capture: bool) -> int:
 
 
 def strength(batteries: int, sq: Square) -> int:
-    """R-9: a square's strength is the number of batteries on its four corners."""
-    return (CORNER_MASK[sq] & batteries).bit_count()
+    """R-9: a square's strength is the number of batteries on its four corners
+    (R-21: every battery of a stack; ``batteries`` layered, :func:`.masks.layered`)."""
+    return (CORNER_LAYERS[sq] & batteries).bit_count()
 
 
 class Step(NamedTuple):

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules.engine import apply_turn, battery_phase_outcomes, random_turn, robot_phase_outcomes, status
+from companion.rules.engine import apply_turn, battery_phase_layouts, random_turn, robot_phase_outcomes, status
+from companion.rules.masks import layered
 from companion.rules.explain import explain
 from companion.rules.position import Placement, Position
 from companion.rules.options import OPTIONS, Rules
@@ -163,6 +164,7 @@ def test_explain_recovers_every_self_play_turn(option):
 
 def _perturb(p: Position, rng: random.Random) -> Position:
     w, b, bat = set(p.white), set(p.black), set(p.batteries)
+    stacks = dict(p.stacks)
     if rng.random() < 0.5:
         col = w if (rng.random() < 0.5 and w) or not b else b
         s = rng.choice(sorted(col))
@@ -171,8 +173,10 @@ def _perturb(p: Position, rng: random.Random) -> Position:
     else:
         s = rng.choice(sorted(bat))
         bat.remove(s)
-        bat.add(rng.choice([x for x in range(49) if x not in bat and x != s]))
-    return Position(frozenset(w), frozenset(b), frozenset(bat), p.to_move)
+        t = rng.choice([x for x in range(49) if x not in bat and x != s])
+        bat.add(t)
+        stacks = {t if q == s else q: h for q, h in stacks.items()}  # a stack moves whole
+    return Position(frozenset(w), frozenset(b), frozenset(bat), p.to_move, frozenset(stacks.items()))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -189,7 +193,8 @@ def test_perturbed_boards_agree_with_outcome_sets(seed, plies, option):
     bad = _perturb(after, rng)
     ex = explain(before, bad, rules)
     robots_ok = (bad.white, bad.black) in robot_phase_outcomes(before, rules)
-    bats_ok = bad.batteries in battery_phase_outcomes(Position(bad.white, bad.black, before.batteries, before.to_move), rules)
+    moved_robots = Position(bad.white, bad.black, before.batteries, before.to_move, before.stacks)
+    bats_ok = layered(bad.batteries, bad.stacks) in battery_phase_layouts(moved_robots, rules)  # heights too
     assert ex.legal == (robots_ok and bats_ok)
     if not ex.legal:
         assert ex.diagnosis

@@ -105,3 +105,32 @@ def test_run_arena_alternates_colours_and_is_complete() -> None:
 def test_unknown_engine_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown engine"):
         make_player("alphazero")
+
+
+@pytest.mark.parametrize("option", ["stacking", "stack-unsplit"])
+def test_players_under_stacking_make_stacks_and_every_turn_is_legal(option):
+    """Under ``stacking`` the search plays positions holding stacks, the random
+    player makes stacking steps (R-20), and every turn either chooses is legal
+    by the engine (play_game applies each one)."""
+    import random
+
+    from companion.hints.arena import make_player, play_game
+    from companion.rules.engine import apply_turn
+    from companion.rules.options import Rules
+    from companion.rules.position import Position
+
+    rules = Rules.from_names([option])
+    rng = random.Random(4)
+    randomly = make_player("random", 1.0, None)
+    stacked = Position.start()
+    for _ in range(200):
+        stacked = apply_turn(Position.start(), randomly.choose(Position.start(), rules, rng), rules)
+        if stacked.stacks:
+            break
+    assert stacked.stacks, "the random player never made a stack"
+    record: list[str] = []
+    play_game(make_player("search", 60.0, 300), randomly, stacked, rules, rng, max_turns=8, record=record)
+    pos = stacked
+    for turn in record:
+        pos = apply_turn(pos, turn, rules)
+    assert len(record) >= 2

@@ -54,8 +54,28 @@ def test_hint_bad_position(capsys) -> None:
 
 
 def test_hint_bad_option(capsys) -> None:
-    code, _, err = run(capsys, "hint", START_STRING, "--option", "stacking")
-    assert code == 2 and "unknown rule option 'stacking'" in err
+    code, _, err = run(capsys, "hint", START_STRING, "--option", "stacks")
+    assert code == 2 and "unknown rule option 'stacks'" in err
+
+
+STACKED = "BBBBBB/6/6/6/6/WWWWWW 7/xyxxxx1/7/7/7/xxxzx2/7 w"
+
+
+def test_hint_refuses_a_stack_without_stacking(capsys) -> None:
+    code, _, err = run(capsys, "hint", STACKED)
+    assert code == 2 and "stacks need the option stacking (R-19)" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("option", ["stacking", "stack-unsplit"])
+def test_hint_plays_under_stacking_a_turn_the_engine_accepts(capsys, option) -> None:
+    from companion.rules.engine import apply_turn
+    from companion.rules.options import Rules
+    from companion.rules.position import Position
+
+    code, out, _ = run(capsys, "hint", STACKED, "--option", option, "--nodes", "2000", "--time", "60")
+    assert code == 0
+    turn = out.splitlines()[0]
+    apply_turn(Position.from_string(STACKED), turn, Rules.from_names([option]))
 
 
 def test_hint_bad_time(capsys) -> None:

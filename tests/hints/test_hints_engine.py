@@ -15,7 +15,8 @@ from companion.hints.search import SearchLimits, Searcher
 from companion.hints.turngen import robot_outcomes, winning_robot_phase
 from companion.rules.moves import Turn
 from companion.rules.position import Position
-from companion.rules.options import OPTIONS, ORIGINAL, Rules
+from companion.rules.options import ORIGINAL, Rules
+from hint_positions import COMPILED_OPTIONS
 
 from hint_positions import RULE_SETS
 from hint_positions import random_positions as _random_positions
@@ -154,7 +155,7 @@ def test_search_sees_the_opponents_win_coming() -> None:
 
 
 def test_winner_of_matches_status() -> None:
-    for rules in (ORIGINAL, Rules.from_names(OPTIONS)):
+    for rules in (ORIGINAL, Rules.from_names(COMPILED_OPTIONS)):
         for pos in random_positions(rules, 6, seed=5):
             w = winner_of(Board.of(pos), rules)
             assert w == status(pos, rules).winner

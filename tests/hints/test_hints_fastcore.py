@@ -26,7 +26,8 @@ from companion.hints.players import GreedyPlayer, make_searcher
 from companion.hints.search import SearchLimits, SearchStats, Searcher, candidates, value_after
 from companion.hints.turngen import make_turn, replay
 from companion.rules.position import Position
-from companion.rules.options import OPTIONS, ORIGINAL, Rules
+from companion.rules.options import ORIGINAL, Rules
+from hint_positions import COMPILED_OPTIONS
 
 fc = pytest.importorskip("companion.hints.fastcore", reason="numba is not installed")
 from companion.hints.fastsearch import FastSearcher, fast_candidates  # noqa: E402
@@ -169,7 +170,7 @@ def test_replay_equals_the_python_replay(rules: Rules) -> None:
                     assert v == value_after(r[0], r[1], r[2], target.side, rules)
 
 
-@pytest.mark.parametrize("rules", [ORIGINAL, Rules.from_names(["must-capture"]), Rules.from_names(["jump-enemies", "no-line-limit"]), Rules.from_names(OPTIONS)], ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [ORIGINAL, Rules.from_names(["must-capture"]), Rules.from_names(["jump-enemies", "no-line-limit"]), Rules.from_names(COMPILED_OPTIONS)], ids=lambda r: r.name)
 def test_compiled_search_equals_the_python_search_under_a_node_budget(rules: Rules) -> None:
     """Same turn, value, depth and counts; with the Python search's limits and with the strong first reply."""
     for i, pos in enumerate(random_positions(rules, 2, seed=53)):
@@ -186,7 +187,7 @@ def test_compiled_search_equals_the_python_search_under_a_node_budget(rules: Rul
 @pytest.mark.parametrize("exact", [False, True], ids=["beam-replies", "exact-replies"])
 def test_strong_replies_give_legal_turns_in_the_compiled_search(exact: bool) -> None:
     limits = SearchLimits(reply_plies=1, max_depth=4)
-    for rules in (ORIGINAL, Rules.from_names(["must-capture"]), Rules.from_names(OPTIONS)):
+    for rules in (ORIGINAL, Rules.from_names(["must-capture"]), Rules.from_names(COMPILED_OPTIONS)):
         for pos in random_positions(rules, 2, seed=61):
             s = FastSearcher(rules, limits, exact_reply=exact)
             best, _ = s.search(Board.of(pos), 600.0, nodes=20000)

@@ -14,7 +14,8 @@ from companion.hints.board import Board
 from companion.hints.search import SearchLimits, Searcher, value_after
 from companion.hints.turngen import grown_robot_phases, make_turn, replay, robot_outcomes
 from companion.rules.position import Position
-from companion.rules.options import OPTIONS, ORIGINAL, Rules
+from companion.rules.options import ORIGINAL, Rules
+from hint_positions import COMPILED_OPTIONS
 
 from hint_positions import RULE_SETS, random_positions
 
@@ -30,7 +31,7 @@ def _random_masks(rng: random.Random):
     return own, enemy, bats
 
 
-@pytest.mark.parametrize("rules", [ORIGINAL, Rules.from_names(["jump-enemies"]), Rules.from_names(["strength-capture"]), Rules.from_names(OPTIONS)], ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [ORIGINAL, Rules.from_names(["jump-enemies"]), Rules.from_names(["strength-capture"]), Rules.from_names(COMPILED_OPTIONS)], ids=lambda r: r.name)
 def test_cached_evaluation_equals_the_uncached_one(rules: Rules) -> None:
     """The caches key on the batteries touching a side's robots: a placement that
     differs elsewhere must give the same score, and every score equals a fresh one."""
@@ -91,7 +92,7 @@ def test_grown_phases_are_legal_outcomes_with_many_robots() -> None:
         apply_turn(Position.start(), make_turn(steps))
 
 
-@pytest.mark.parametrize("rules", [ORIGINAL, Rules.from_names(["must-capture"]), Rules.from_names(OPTIONS)], ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [ORIGINAL, Rules.from_names(["must-capture"]), Rules.from_names(COMPILED_OPTIONS)], ids=lambda r: r.name)
 def test_search_variants_give_legal_turns(rules: Rules) -> None:
     for limits in (SearchLimits(killers=2, inner_beam=3, inner_moves=1), SearchLimits(reply_plies=1, killers=1)):
         for pos in random_positions(rules, 2, seed=23):

@@ -296,9 +296,11 @@ def test_rules_profile_names():
                  "no-line-limit", "controlled-energy"]:
         Rules.from_names([name])
     Rules.from_names(["must-capture", "jump-enemies"])
+    Rules.from_names(["stacking"])
+    Rules.from_names(["stack-unsplit"])
     with pytest.raises(NotationError) as exc:
-        Rules.from_names(["stacking"])
-    assert "stacking" in str(exc.value)
+        Rules.from_names(["stacks"])
+    assert "'stacks'" in str(exc.value)
 
 
 def test_rules_profile_default_is_original():

@@ -28,6 +28,8 @@ EXPECTED_HOOKS = {
     "jump-enemies": {"passable"},
     "no-line-limit": {"closed_lines", "line_used"},
     "controlled-energy": {"drawable", "energy_restriction"},
+    "stacking": {"check_stacks", "battery_steps", "place", "left_movable", "destination_fault"},
+    "stack-unsplit": {"check_stacks", "battery_steps", "place", "left_movable", "destination_fault", "energy_assignable"},
 }
 
 
@@ -35,12 +37,13 @@ def test_each_option_is_one_class_changing_only_its_rule():
     assert [v.name for v in VARIANTS] == list(OPTIONS)
     for v in VARIANTS:
         assert set(overridden(v)) == EXPECTED_HOOKS[v.name], v.name
-        assert v.__module__ == "companion.rules.variants." + v.name.replace("-", "_")
+        assert v.__module__ == "companion.rules.variants." + {"stack-unsplit": "stacking"}.get(v.name, v.name).replace("-", "_")
 
 
 def test_each_option_module_cites_its_rulings():
     rulings = {"must-capture": ("R-7", "R-8"), "contested-frozen": ("R-11",), "strength-capture": ("R-9",),
-               "jump-enemies": ("R-12",), "controlled-energy": ("R-10",)}
+               "jump-enemies": ("R-12",), "controlled-energy": ("R-10",),
+               "stacking": ("R-19", "R-20", "R-21", "R-22"), "stack-unsplit": ("R-21",)}
     for v in VARIANTS:
         text = Path(__import__(v.__module__, fromlist=["x"]).__file__).read_text()
         for r in rulings.get(v.name, ()):
@@ -59,11 +62,15 @@ def test_jit_flags_are_distinct_bits():
 def test_every_combination_builds_a_profile(n):
     for combo in itertools.combinations(OPTIONS, n):
         rules = Rules.from_names(combo)
+        chosen = set(combo) | ({"stacking"} if "stack-unsplit" in combo else set())
+        assert rules.options == chosen
         for hook in hook_names():
-            owners = [v for v in VARIANTS if v.name in combo and hook in set(overridden(v))]
+            # stack-unsplit refines stacking: its hooks win
+            deciding = [v for v in VARIANTS if v.name in chosen and not (v.name == "stacking" and "stack-unsplit" in chosen)]
+            owners = [v for v in deciding if hook in set(overridden(v))]
             want = getattr(owners[0] if owners else Variant, hook)
             assert getattr(rules, hook) is want, (combo, hook)
-        assert rules.name == "+".join(["original", *[o for o in OPTIONS if o in combo]])
+        assert rules.name == "+".join(["original", *[o for o in OPTIONS if o in chosen]])
 
 
 def test_profile_equality_hash_and_immutability():

@@ -14,6 +14,7 @@ from .controlled_energy import ControlledEnergy
 from .jump_enemies import JumpEnemies
 from .must_capture import MustCapture
 from .no_line_limit import NoLineLimit
+from .stacking import StackUnsplit, Stacking
 from .strength_capture import StrengthCapture
 
 VARIANTS: tuple[type[Variant], ...] = (
@@ -23,6 +24,11 @@ VARIANTS: tuple[type[Variant], ...] = (
     JumpEnemies,
     NoLineLimit,
     ControlledEnergy,
+    Stacking,
+    StackUnsplit,
 )
 
-__all__ = ["VARIANTS", "Variant", "MustCapture", "ContestedFrozen", "StrengthCapture", "JumpEnemies", "NoLineLimit", "ControlledEnergy"]
+#: options that bring others with them: ``stack-unsplit`` implies ``stacking``
+IMPLIES: dict[str, tuple[str, ...]] = {StackUnsplit.name: (Stacking.name,)}
+
+__all__ = ["VARIANTS", "IMPLIES", "Stacking", "StackUnsplit", "Variant", "MustCapture", "ContestedFrozen", "StrengthCapture", "JumpEnemies", "NoLineLimit", "ControlledEnergy"]

@@ -17,8 +17,13 @@ from __future__ import annotations
 
 from typing import Callable, ClassVar, Iterable, TypeVar
 
+from typing import Iterator
+
 from ..control import controlled_mask, controls
-from ..geometry import Point
+from ..errors import NotationError
+from ..geometry import Point, point_name
+from ..battery_moves import BATTERY_RAYS
+from ..masks import bits
 
 T = TypeVar("T")
 
@@ -32,6 +37,8 @@ class Variant:
     help: ClassVar[str] = "the rules of sections 1 to 3"
     #: the option's bit in the hints' compiled core (companion/hints/fastcore.py)
     jit_flag: ClassVar[int] = 0
+    #: why the camera cannot referee a game under this option yet (None: it can)
+    camera_gap: ClassVar[str | None] = None
 
     # ------------------------------------------------------------------
     # robot moves (section 2.1)
@@ -57,6 +64,10 @@ class Variant:
 
     #: words an energy shortage adds after "batteries" to say which ones count
     energy_restriction: ClassVar[str] = ""
+
+    #: an exact check of a robot phase's energy beyond Hall's condition on
+    #: the sources' bit counts (each battery one point, to one robot): none
+    energy_assignable: ClassVar[Callable[[list[tuple[int, int]]], bool] | None] = None
 
     # ------------------------------------------------------------------
     # control of batteries (section 2.2, R-3)
@@ -92,6 +103,51 @@ class Variant:
         return used | (1 << line)
 
     # ------------------------------------------------------------------
+    # battery moves (section 2.2): one battery on a point, to the next empty point
+
+    @staticmethod
+    def check_stacks(stacks: frozenset[tuple[Point, int]]) -> None:
+        """R-19: without ``stacking`` a position holding a stack is malformed input."""
+        if stacks:
+            listed = ", ".join(f"{point_name(p)} ({h} batteries)" for p, h in sorted(stacks))
+            raise NotationError(f"the position holds a stack on {listed}: stacks need the option stacking (R-19)")
+
+    @staticmethod
+    def battery_steps(bats: int, movable: int, closed: int) -> Iterator[tuple[int, int, int]]:
+        """Every next battery move as (from, to, line): a ``movable`` battery
+        to the next empty point along a line not ``closed``, passing any
+        batteries in a row."""
+        for p in bits(movable):
+            for line, ray in BATTERY_RAYS[p]:
+                if closed >> line & 1:
+                    continue
+                for q in ray:  # the next empty point, inline: outcome enumeration's hot loop
+                    if not bats >> q & 1:
+                        yield p, q, line
+                        break
+
+    @staticmethod
+    def place(bats: int, p: Point, q: Point) -> int:
+        """The batteries after the one on ``p`` moved to ``q``."""
+        return (bats & ~(1 << p)) | (1 << q)
+
+    @staticmethod
+    def left_movable(movable: int, after: int, p: Point, q: Point) -> int:
+        """The movable points after a move from ``p`` to ``q`` (R-4: it moved, and left ``p`` empty)."""
+        return movable & ~(1 << p)
+
+    @staticmethod
+    def destination_fault(bats: int, src: Point, dst: Point, ray: tuple[int, ...]) -> tuple[str, tuple[int, ...]] | None:
+        """Why the battery on ``src`` may not move to ``dst`` along ``ray``
+        (R-13: exactly the next empty point), with the points to show; None if it may."""
+        first_empty = next((q for q in ray if not bats >> q & 1), None)
+        if first_empty is None:
+            return "every point up to the edge is occupied, the battery cannot move that way", (src,)
+        if first_empty != dst:
+            return f"a battery moves to the next empty point, which is {point_name(first_empty)} (R-13)", (src, first_empty)
+        return None
+
+    # ------------------------------------------------------------------
     # capturing is voluntary (section 2.1)
 
     @staticmethod
@@ -111,7 +167,7 @@ def hook_names() -> tuple[str, ...]:
     """The names of the hooks an option may override."""
     return tuple(
         k for k, v in vars(Variant).items()
-        if not k.startswith("_") and k not in ("name", "help", "jit_flag") and not isinstance(v, (classmethod,))
+        if not k.startswith("_") and k not in ("name", "help", "jit_flag", "camera_gap") and not isinstance(v, (classmethod,))
     )
 
 
