@@ -48,6 +48,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         rules = Rules.from_names(args.option) if args.option else None
     except NotationError as exc:
         return _fail(f"--option: {exc}")
+    if rules is not None and rules.camera_refusal():
+        return _fail(f"--option: {rules.camera_refusal()}")
     if args.calibration is not None and args.corners is not None:
         return _fail("give either --calibration or --corners, not both")
     if args.calibration is not None and args.reader is not None:

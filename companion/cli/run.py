@@ -102,6 +102,11 @@ def _demo(args: argparse.Namespace) -> int:
     for name in args.option:
         if name not in OPTIONS:
             raise _Usage(f"unknown rule option {name!r}: known options are {', '.join(OPTIONS)}")
+    from ..rules.options import Rules
+
+    refusal = Rules.from_names(args.option).camera_refusal()
+    if refusal:
+        raise _Usage(refusal)
     if args.seed < 0 or args.camera_seed < 0:
         raise _Usage(f"--seed and --camera-seed must be 0 or more, got {args.seed}, {args.camera_seed}")
     from ..config import ConfigError
@@ -154,6 +159,9 @@ def _run(args: argparse.Namespace) -> int:
     except PinMapError as exc:
         raise _Usage(f"{path or 'config'}: [pins] {exc}") from None
     rules = Rules.from_names(config.rules.options)
+    refusal = rules.camera_refusal()
+    if refusal:
+        raise _Usage(f"{path or 'config'}: [rules] options: {refusal}")
     timings = LoopTimings.from_config(config.timings)
     from ..hints.jit import warm_up_in_background
 

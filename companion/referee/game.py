@@ -66,7 +66,7 @@ from ..cameras import CameraError, Frame, FrameSource
 from ..rules.control import movable_batteries
 from ..rules.energy import drawable
 from ..rules.engine import PhaseContext, initial_state, robot_phase_outcomes, successors
-from ..rules.masks import CORNER_MASK, mask_of
+from ..rules.masks import CORNER_MASK, layered, mask_of, spread
 from ..rules.errors import NotationError
 from ..rules.explain import explain
 from ..rules.geometry import WHITE, Color, point_name, square_name
@@ -225,15 +225,15 @@ def turn_targets(turn: Turn):
 
 def energy_available(pos: Position, rules: Rules) -> int:
     """Energy the player to move can draw this turn: the batteries on a corner of one of their
-    robots (each gives one point per turn); with ``controlled-energy`` only controlled ones."""
+    robots (each gives one point per turn, every battery of a stack one, R-21); with
+    ``controlled-energy`` only controlled ones."""
     own = mask_of(pos.robots(pos.to_move))
     enemy = mask_of(pos.robots(pos.to_move.other))
-    bats = mask_of(pos.batteries)
-    allowed = drawable(own, enemy, bats, rules)
+    allowed = spread(drawable(own, enemy, mask_of(pos.batteries), rules)) & layered(pos.batteries, pos.stacks)
     reach = 0
     for s in pos.robots(pos.to_move):
         reach |= CORNER_MASK[s]
-    return (reach & allowed).bit_count()
+    return (spread(reach) & allowed).bit_count()
 
 
 def robot_phase_cost(pos: Position, turn: Turn, rules: Rules) -> int | None:

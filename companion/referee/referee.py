@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
 
 from ..rules.engine import GameStatus, apply_turn, status
-from ..rules.explain import Explanation, explain
+from ..rules.errors import NotationError
+from ..rules.explain import Explanation, Problem, explain
 from ..rules.geometry import point_name, square_name
 from ..rules.moves import Turn
 from ..rules.position import BATTERY_COUNT, MAX_ROBOTS, Placement, Position
@@ -225,7 +226,7 @@ class Referee:
                 continue
             if unsure and not _plausible_counts(board):
                 continue
-            ex = explain(pos, board, self.rules)
+            ex = _stack_refused(board, self.rules) or explain(pos, board, self.rules)
             results.append((board, like, ACCEPTED if ex.legal else REJECTED, ex))
 
         if not unsure:
@@ -295,6 +296,18 @@ class Referee:
     def _unreadable(self, reason: str, confidences: dict, squares=(), points=()) -> Verdict:
         return Verdict(UNREADABLE, self.position, reason=reason, status=status(self.position, self.rules),
                        squares=tuple(squares), points=tuple(points), confidences=confidences)
+
+
+def _stack_refused(board: Placement, rules: Rules) -> Explanation | None:
+    """R-19: in a game without ``stacking`` a board read with a stack is a
+    rejected turn, the pointer at the stack (not an input error)."""
+    if not board.stacks:
+        return None
+    try:
+        rules.check_position(board)
+    except NotationError as exc:
+        return Explanation(None, (Problem(str(exc), points=tuple(sorted(p for p, _ in board.stacks))),))
+    return None
 
 
 def _placement(sq: Sequence[int], pt: Sequence[int]) -> Placement:

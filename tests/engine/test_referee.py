@@ -100,3 +100,20 @@ def test_options_reach_the_referee():
                   position=Position.from_string("BBBBB1/6/6/6/2B3/WWWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 w"))
     v = ref.judge(apply_turn(ref.position, "a1-a2"))
     assert v.kind == REJECTED and "must-capture" in v.reason
+
+
+def test_R19_a_board_read_with_a_stack_is_a_rejected_turn_without_stacking():
+    ref = Referee()
+    board = Placement.from_string("BBBBBB/6/6/6/2W3/WW1WWW 7/xxxxxxx/7/7/7/xxy1xxx/7")  # c1-c2, D2 onto C2
+    v = ref.judge(board)
+    assert v.kind == REJECTED
+    assert "stacks need the option stacking (R-19)" in v.reason
+    assert v.points == (9,)  # C2
+
+
+def test_a_stacking_step_is_accepted_under_stacking():
+    ref = Referee(rules=Rules.from_names(["stacking"]))
+    board = Placement.from_string("BBBBBB/6/6/6/2W3/WW1WWW 7/xxxxxxx/7/7/7/xxy1xxx/7")
+    v = ref.judge(board)
+    assert v.kind == ACCEPTED and str(v.turn) == "c1-c2 D2-C2"
+    assert v.position.height(9) == 2
