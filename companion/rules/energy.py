@@ -72,7 +72,7 @@ def hall_violation(demands: list[tuple[int, int]]) -> tuple[int, int, int] | Non
 
 def _source_name(union: int, p: int) -> str:
     h = height(union, p)
-    return f"{point_name(p)} stack of {h}" if h > 1 else point_name(p)
+    return f"{point_name(p)} (a stack of {h})" if h > 1 else point_name(p)
 
 
 def unsplit_message(chosen: list[tuple[int, int, str]], sources: tuple[int, ...]) -> str:
