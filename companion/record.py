@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from datetime import date as _date
 
 from .rules.errors import NotationError
+from .rules.options import Rules
 from .rules.position import START_STRING, Position
 from .rules.options import OPTIONS as KNOWN_RULE_OPTIONS  # docs/rules.md, section 4: the engine's list
 
@@ -256,7 +257,8 @@ def _validate(game: GameText, line_of) -> None:
         except ValueError:
             fail("Date", f"bad date {game.date!r}: no such day")
     try:
-        Position.from_string(game.start)
+        # a start holding a stack needs the option stacking among the record's Rules
+        Rules.from_names(game.rules).check_position(Position.from_string(game.start))
     except NotationError as exc:
         fail("Start", str(exc))
     for key, value in game.extra:

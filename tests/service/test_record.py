@@ -144,3 +144,11 @@ def test_turn_strings_are_canonicalised() -> None:
     assert check_turn_string("  c1-c3   C2-C3 ") == "c1-c3 C2-C3"
     with pytest.raises(NotationError, match="'C2xC3'"):
         check_turn_string("c1-c3 C2xC3")
+
+
+def test_R19_a_start_holding_a_stack_needs_stacking_in_the_rules() -> None:
+    stacked = "BBBBBB/6/6/6/6/WWWWWW 7/xyxxxx1/7/7/7/xxxzx2/7 w"
+    text = format_record(GameText(rules=("stacking",), start=stacked))
+    assert parse_record(text).start == stacked
+    with pytest.raises(RecordError, match=r"header Start: .*stacks need the option stacking \(R-19\)"):
+        parse_record(format_record(GameText(rules=("stacking",), start=stacked)).replace('[Rules "stacking"]', '[Rules "original"]'))
