@@ -160,3 +160,18 @@ def test_game_frames_are_read_or_doubtful_never_wrong(cal):
         assert set(ws) <= set(reading.low_confidence_squares) and set(wp) <= set(reading.low_confidence_points)
         claimed += reading.readable
     assert claimed >= 1
+
+
+def test_a_robot_set_down_off_centre_is_found_by_what_differs_from_the_empty_board():
+    from vision.anyset.colours import _disc_mask, descriptors
+    from vision.anyset.patches import PATCH
+
+    board = np.array([0.3, 0.2, 0.1], np.float32)
+    robot = np.array([-1.0, -0.2, 0.5], np.float32)
+    empty = np.broadcast_to(board[:, None, None], (3, PATCH, PATCH)).copy()
+    now = empty.copy()
+    now[:, _disc_mask(0.2, 0.14, 0.2)] = robot[:, None]        # a robot a fifth of a square up and right of centre
+    x, bg = now[None], empty[None]
+    centred = descriptors(x, np.zeros(1), 0.0, 0.12)[0]
+    found = descriptors(x, np.zeros(1), 0.0, 0.12, background=bg)[0]
+    assert np.allclose(centred, board) and np.allclose(found, robot)

@@ -237,7 +237,7 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side
     white = sorted(expected.white)
     black = sorted(expected.black)
     if colours is None or (white and black):
-        model = ColourModel.fit(fl.x_squares, cutter.square_lean, white, black)
+        model = ColourModel.fit(fl.x_squares, cutter.square_lean, white, black, fl.x_background)
         if model.separation < MIN_SEPARATION:
             raise CalibrationError(
                 f"the two robot colours cannot be told apart on this frame (separation {model.separation:.1f}, "

@@ -33,26 +33,51 @@ SHADE = 0.25                            # log units: how much a robot's brightne
                                         # (a shadow across the board, the lamp's fall-off), on top of the spread
 
 
-@lru_cache(maxsize=4096)
-def _disc_mask(offset_up: float, radius: float) -> np.ndarray:
+#: board units: where on its square a robot may stand (pieces are set down off centre): the disc is
+#: moved to the one of these offsets (right, up) where the patch differs most from the empty board
+OFFSETS = ((0.0, 0.0), (0.2, 0.0), (-0.2, 0.0), (0.0, 0.2), (0.0, -0.2), (0.2, 0.2), (-0.2, 0.2), (0.2, -0.2),
+           (-0.2, -0.2))
+
+
+@lru_cache(maxsize=8192)
+def _disc_mask(offset_up: float, radius: float, offset_right: float = 0.0) -> np.ndarray:
     c = ((np.arange(PATCH) + 0.5) / PATCH - 0.5) * SQUARE_SPAN
     u = c[None, :]
     v = -c[:, None]
-    m = (u ** 2 + (v - offset_up) ** 2) <= radius ** 2
+    m = ((u - offset_right) ** 2 + (v - offset_up) ** 2) <= radius ** 2
     if m.sum() < 3:
-        m = (u ** 2 + v ** 2) <= max(radius, SQUARE_SPAN / PATCH) ** 2
+        m = ((u - offset_right) ** 2 + (v - offset_up) ** 2) <= max(radius, SQUARE_SPAN / PATCH) ** 2
     return m
 
 
-def descriptors(x_now: np.ndarray, lean: np.ndarray, height: float, radius: float = RADII[1]) -> np.ndarray:
+def _masks(lean: np.ndarray, height: float, radius: float, background: np.ndarray | None,
+           x_now: np.ndarray) -> np.ndarray:
+    """(n, P*P) the disc each square's colour is taken from: at the robot's height above the
+    square's centre, moved to the offset where the patch now differs most from ``background``
+    (the same square known empty, or the nearest square known empty) when one is given."""
+    n = len(lean)
+    ups = [round(min(float(lean[i]) * height, 0.45), 3) for i in range(n)]
+    if background is None:
+        return np.stack([_disc_mask(ups[i], radius) for i in range(n)]).reshape(n, -1)
+    cand = np.stack([np.stack([_disc_mask(round(min(ups[i] + dv, 0.6), 3), radius, dr) for dr, dv in OFFSETS])
+                     for i in range(n)]).reshape(n, len(OFFSETS), -1).astype(np.float32)
+    area = cand.sum(axis=2)
+    diff = (x_now - background).reshape(n, 3, -1)
+    mean_diff = np.einsum("nkp,ncp->nkc", cand, diff) / area[:, :, None]
+    best = (mean_diff ** 2).sum(axis=2).argmax(axis=1)
+    return cand[np.arange(n), best] > 0.5
+
+
+def descriptors(x_now: np.ndarray, lean: np.ndarray, height: float, radius: float = RADII[1],
+                background: np.ndarray | None = None) -> np.ndarray:
     """(n, 3) colour of what stands on each square: ``x_now`` (n, 3, P, P) normalised log colour
-    of the square patches, ``lean`` (n,) the lean per unit height there. The median over each
-    square's disc, all squares at once: the pixels outside a disc sort to the end."""
+    of the square patches, ``lean`` (n,) the lean per unit height there, ``background`` (n, 3, P, P)
+    the empty board there (or near there), to find a robot set down off centre. The median over
+    each square's disc, all squares at once: the pixels outside a disc sort to the end."""
     n = len(x_now)
     if n == 0:
         return np.empty((0, 3))
-    masks = np.stack([_disc_mask(round(min(float(lean[i]) * height, 0.45), 3), radius) for i in range(n)])
-    flat = masks.reshape(n, -1)
+    flat = _masks(lean, height, radius, background, x_now)
     v = np.where(flat[:, None, :], x_now.reshape(n, 3, -1), np.inf)
     v.sort(axis=2)
     count = flat.sum(axis=1)
@@ -70,23 +95,29 @@ class ColourModel:
     spread: tuple[float, float, float]      # per channel, pooled over both colours
     height: float
     radius: float = RADII[1]
+    offcentre: bool = False                 # the disc follows a robot set down off centre (see OFFSETS)
 
     @classmethod
-    def fit(cls, x_now: np.ndarray, lean: np.ndarray, white: list[int], black: list[int]) -> "ColourModel":
+    def fit(cls, x_now: np.ndarray, lean: np.ndarray, white: list[int], black: list[int],
+            background: np.ndarray | None = None) -> "ColourModel":
+        """The disc (height, size, and whether it follows a robot off centre, given ``background``:
+        the empty board near each square) that sets the two colours furthest apart."""
+        ways = [None] if background is None else [None, background[white + black]]
         best = None
-        for h in HEIGHTS:
-            for r in RADII:
-                d = descriptors(x_now[white + black], lean[white + black], h, r)
-                dw, db = d[: len(white)], d[len(white):]
-                model = cls(tuple(float(v) for v in np.median(dw, 0)), tuple(float(v) for v in np.median(db, 0)),
-                            tuple(float(v) for v in _spread(dw, db)), float(h), float(r))
-                if best is None or model.separation > best.separation:
-                    best = model
+        for bg in ways:
+            for h in HEIGHTS:
+                for r in RADII:
+                    d = descriptors(x_now[white + black], lean[white + black], h, r, bg)
+                    dw, db = d[: len(white)], d[len(white):]
+                    model = cls(tuple(float(v) for v in np.median(dw, 0)), tuple(float(v) for v in np.median(db, 0)),
+                                tuple(float(v) for v in _spread(dw, db)), float(h), float(r), bg is not None)
+                    if best is None or model.separation > best.separation:
+                        best = model
         return best
 
-    def describe(self, x_now: np.ndarray, lean: np.ndarray) -> np.ndarray:
+    def describe(self, x_now: np.ndarray, lean: np.ndarray, background: np.ndarray | None = None) -> np.ndarray:
         """The descriptors of the squares' patches, the way this model was fitted."""
-        return descriptors(x_now, lean, self.height, self.radius)
+        return descriptors(x_now, lean, self.height, self.radius, background if self.offcentre else None)
 
     def _cov_inv(self) -> np.ndarray:
         """Inverse covariance of a colour: the per-channel spread, plus a shared brightness term
@@ -123,16 +154,18 @@ class ColourModel:
             w = (1 - rate) * w + rate * np.median(desc[is_white], axis=0)
         if (~is_white).any():
             b = (1 - rate) * b + rate * np.median(desc[~is_white], axis=0)
-        return ColourModel(tuple(float(v) for v in w), tuple(float(v) for v in b), self.spread, self.height, self.radius)
+        return ColourModel(tuple(float(v) for v in w), tuple(float(v) for v in b), self.spread, self.height, self.radius,
+                           self.offcentre)
 
     def to_json(self) -> dict:
         return {"white": list(self.white), "black": list(self.black), "spread": list(self.spread), "height": self.height,
-                "radius": self.radius}
+                "radius": self.radius, "offcentre": self.offcentre}
 
     @classmethod
     def from_json(cls, d: dict) -> "ColourModel":
         return cls(tuple(float(v) for v in d["white"]), tuple(float(v) for v in d["black"]),
-                   tuple(float(v) for v in d["spread"]), float(d["height"]), float(d["radius"]))
+                   tuple(float(v) for v in d["spread"]), float(d["height"]), float(d["radius"]),
+                   d.get("offcentre", False) is True)
 
 
 def _spread(dw: np.ndarray, db: np.ndarray) -> np.ndarray:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .fieldnet import (REF_UNKNOWN, TEMPERATURE, example_fields, field_distances, net_input, normalise, scalars,
+from .fieldnet import (REF_EMPTY, REF_UNKNOWN, TEMPERATURE, example_fields, field_distances, net_input, normalise, scalars,
                        shared_net, softmax)
 from ..geometry import point_coords, square_centers
 from ..layout import BoardLayout
@@ -28,6 +28,8 @@ class FieldLook:
     point_patches: np.ndarray   # (49, P, P, 3) uint8
     x_squares: np.ndarray       # (36, 3, P, P) normalised log colour of the square patches
     level: np.ndarray           # (3,) the frame's light level (mean log colour)
+    x_background: np.ndarray | None = None  # (36, 3, P, P) each square's empty board: as the reference
+                                            # showed it empty, else its nearest square known empty (None: no reference)
 
 
 def _both_ways(run, x: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -84,6 +86,7 @@ def _parts_of(reference: Reference, own: bool):
 def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Reference | None, own: bool,
          temperature: float, level: np.ndarray | None = None) -> FieldLook:
     net = shared_net()
+    background = None
     if reference is None:
         xs, level = net_input(sq, None, level)
         xp, _ = net_input(pt, None, level)
@@ -97,10 +100,11 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Referen
         xp = np.concatenate([b, kp], axis=1)
         ss = scalars(ts, cutter.square_lean, ids)
         ps = scalars(tp, cutter.point_lean, idp)
+        background = np.where((ts == REF_EMPTY)[:, None, None, None], ks[:, 0:3], ks[:, 3:6])
     zs = _both_ways(net.squares, xs, ss) / temperature
     zp = _both_ways(net.points, xp, ps) / temperature
     return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
-                     sq, pt, xs[:, :3], level)
+                     sq, pt, xs[:, :3], level, background)
 
 
 def look(cutter: PatchCutter, image: np.ndarray, reference: Reference | None,

@@ -97,7 +97,8 @@ class BoardReader:
         colours = self._cal.colours
         robots = [q for q in range(36) if layout.squares[q].value != "empty" and take_s[q]]
         if self.adapt and robots:
-            desc = colours.describe(fl.x_squares[robots], self._cutter.square_lean[robots])
+            bg = None if fl.x_background is None else fl.x_background[robots]
+            desc = colours.describe(fl.x_squares[robots], self._cutter.square_lean[robots], bg)
             is_white = np.array([layout.squares[q].value == "white" for q in robots])
             colours = colours.adapted(desc, is_white, LEARN_COLOUR_RATE)
         self._cal = replace(self._cal, reference=ref, colours=colours)
@@ -148,7 +149,7 @@ class BoardReader:
 
     def _reading(self, fl: FieldLook, alignment: float) -> BoardReading:
         colours = self._cal.colours
-        desc = colours.describe(fl.x_squares, self._cutter.square_lean)
+        desc = colours.describe(fl.x_squares, self._cutter.square_lean, fl.x_background)
         llr = np.clip(colours.llr(desc), -30, 30)
         pw_given_robot = 1.0 / (1.0 + np.exp(-llr))
         pe, pr, pc = fl.squares[:, 0], fl.squares[:, 1], fl.squares[:, 2]
