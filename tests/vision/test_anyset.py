@@ -175,3 +175,30 @@ def test_a_robot_set_down_off_centre_is_found_by_what_differs_from_the_empty_boa
     centred = descriptors(x, np.zeros(1), 0.0, 0.12)[0]
     found = descriptors(x, np.zeros(1), 0.0, 0.12, background=bg)[0]
     assert np.allclose(centred, board) and np.allclose(found, robot)
+
+
+def test_the_colour_disc_is_chosen_so_that_every_start_robot_is_told_right():
+    """Pale robots close to the board's colour, tall dark ones, two of them set down low on their
+    squares. A disc high above the centre sees the board on every pale robot (one steady colour)
+    and on the two low dark ones, and dark on the other four: its medians lie far apart, but it
+    tells two robots wrong. The fit must prefer a disc that tells all twelve."""
+    from vision.anyset.colours import ColourModel, _disc_mask
+    from vision.anyset.patches import PATCH
+
+    rng = np.random.default_rng(5)
+    board = np.array([0.1, 0.08, 0.0], np.float32)
+    pale, dark = np.array([0.16, 0.0, -0.12], np.float32), np.array([-0.2, -0.65, -0.85], np.float32)
+    x = np.empty((12, 3, PATCH, PATCH), np.float32)
+    for i in range(12):
+        x[i] = board[:, None, None]
+        if i < 6:                                   # flat pale discs, each a little different
+            where, colour = _disc_mask(0.0, 0.3), pale + rng.normal(0, 0.04, 3).astype(np.float32)
+        elif i in (9, 10):                          # tall dark robots standing low on their squares
+            where, colour = _disc_mask(-0.3, 0.3) | _disc_mask(0.0, 0.3), dark
+        else:                                       # tall dark robots: their tops lean up in the patch
+            where, colour = _disc_mask(0.0, 0.3) | _disc_mask(0.35, 0.3), dark
+        x[i][:, where] = colour[:, None]
+    lean = np.full(12, 1.0)
+    model = ColourModel.fit(x, lean, list(range(6)), list(range(6, 12)))
+    llr = model.llr(model.describe(x, lean))
+    assert (llr[:6] > 3).all() and (llr[6:] < -3).all()

@@ -29,6 +29,8 @@ RADII = (0.12, 0.2, 0.28)               # board units: candidate discs the colou
 SPREAD_FLOOR = 0.06                     # log units: no colour is sharper than this (noise, JPEG, light drift)
 DOF = 4.0                               # Student-t tails
 MIN_SEPARATION = 1.5                    # Mahalanobis distance between the two colours below which they cannot be told apart
+WORST_ENOUGH = 12.0                     # log-odds: a disc that tells every robot of the calibration frame this
+                                        # surely is as good as any; the colours' separation decides among such
 SHADE = 0.25                            # log units: how much a robot's brightness varies with where it stands
                                         # (a shadow across the board, the lamp's fall-off), on top of the spread
 
@@ -103,7 +105,8 @@ class ColourModel:
         """The disc (height, size, and whether it follows a robot off centre, given ``background``:
         the empty board near each square) that sets the two colours furthest apart."""
         ways = [None] if background is None else [None, background[white + black]]
-        best = None
+        best, best_score = None, None
+        sign = np.r_[np.ones(len(white)), -np.ones(len(black))]
         for bg in ways:
             for h in HEIGHTS:
                 for r in RADII:
@@ -111,8 +114,11 @@ class ColourModel:
                     dw, db = d[: len(white)], d[len(white):]
                     model = cls(tuple(float(v) for v in np.median(dw, 0)), tuple(float(v) for v in np.median(db, 0)),
                                 tuple(float(v) for v in _spread(dw, db)), float(h), float(r), bg is not None)
-                    if best is None or model.separation > best.separation:
-                        best = model
+                    # the robot told worst decides (a disc that misses one robot of the start frame
+                    # misses robots later), then how far apart the two colours lie
+                    score = (min(float(np.min(sign * model.llr(d))), WORST_ENOUGH), model.separation)
+                    if best is None or score > best_score:
+                        best, best_score = model, score
         return best
 
     def describe(self, x_now: np.ndarray, lean: np.ndarray, background: np.ndarray | None = None) -> np.ndarray:
