@@ -53,11 +53,44 @@ class FieldModel(nn.Module):
         self.f2 = nn.Linear(d, n_out)
 
     def forward(self, patch: torch.Tensor, scal: torch.Tensor) -> torch.Tensor:
-        x = F.relu(self.c1(patch))
+        return self.after_first(self.c1(patch), scal)
+
+    def after_first(self, c1: torch.Tensor, scal: torch.Tensor) -> torch.Tensor:
+        """The net from the first convolution's output (before its ReLU) on."""
+        x = F.relu(c1)
         x = F.max_pool2d(F.relu(self.c2(x)), 2)
         x = F.max_pool2d(F.relu(self.c3(x)), 2)
         x = torch.cat([x.flatten(1), scal], dim=1)
         return self.f2(F.relu(self.f1(x)))
+
+
+class KnownPart(nn.Module):
+    """The first convolution over the known channels alone (the reference patch and the two
+    examples), with its bias: constant while the reader's reference stays, so the reader
+    computes it once per reference (``<kind>.known.onnx``)."""
+
+    def __init__(self, model: FieldModel) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, known: torch.Tensor) -> torch.Tensor:
+        c1 = self.model.c1
+        return F.conv2d(known, c1.weight[:, 3:], c1.bias, stride=c1.stride, padding=c1.padding)
+
+
+class FastForm(nn.Module):
+    """The whole net given the known part of the first convolution (``<kind>.fast.onnx``): the
+    patch now's share of the first convolution, plus the known part, then the rest. Equal to the
+    full net (``<kind>.onnx``) on the concatenated input."""
+
+    def __init__(self, model: FieldModel) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, now: torch.Tensor, known_c1: torch.Tensor, scal: torch.Tensor) -> torch.Tensor:
+        c1 = self.model.c1
+        x = F.conv2d(now, c1.weight[:, :3], None, stride=c1.stride, padding=c1.padding) + known_c1
+        return self.model.after_first(x, scal)
 
 
 _BLUR = None
@@ -213,6 +246,8 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print) ->
             acc = evaluate(model, Xv, Sv, Yv, Pv, kind)
             log(f"{kind} step {step + 1}/{steps}: loss {tot / max(nb, 1):.4f}; validation {acc}; {time.time() - t0:.0f} s")
             tot, nb = 0.0, 0
+    out.mkdir(parents=True, exist_ok=True)
+    torch.save(model.state_dict(), out / f"{kind}.pt")        # kept beside the ONNX files (not shipped)
     export(model, kind, out)
     return evaluate(model, Xv, Sv, Yv, Pv, kind)
 
@@ -238,26 +273,57 @@ def evaluate(model, Xv, Sv, Yv, Pv, kind) -> dict:
     return res
 
 
-def export(model: nn.Module, kind: str, out: Path) -> None:
+NAMES = {"sq": "squares", "pt": "points"}
+
+
+def export(model: FieldModel, kind: str, out: Path) -> None:
+    """The net in its three ONNX forms: whole (``squares.onnx``), the first convolution's known
+    part (``squares.known.onnx``) and the rest given that part (``squares.fast.onnx``)."""
     model.eval()
     out.mkdir(parents=True, exist_ok=True)
-    name = {"sq": "squares.onnx", "pt": "points.onnx"}[kind]
+    name = NAMES[kind]
     x = torch.zeros(4, N_CHANNELS, 24, 24)
     s = torch.zeros(4, N_SCALARS)
-    torch.onnx.export(model, (x, s), str(out / name), input_names=["patch", "scalars"], output_names=["logits"],
-                      dynamic_axes={"patch": {0: "n"}, "scalars": {0: "n"}, "logits": {0: "n"}}, dynamo=False,
-                      opset_version=13)
+    n = {0: "n"}
+    torch.onnx.export(model, (x, s), str(out / f"{name}.onnx"), input_names=["patch", "scalars"], output_names=["logits"],
+                      dynamic_axes={"patch": n, "scalars": n, "logits": n}, dynamo=False, opset_version=13)
+    torch.onnx.export(KnownPart(model).eval(), (x[:, 3:],), str(out / f"{name}.known.onnx"), input_names=["known"],
+                      output_names=["c1"], dynamic_axes={"known": n, "c1": n}, dynamo=False, opset_version=13)
+    c1 = KnownPart(model)(x[:, 3:])
+    torch.onnx.export(FastForm(model).eval(), (x[:, :3], c1, s), str(out / f"{name}.fast.onnx"),
+                      input_names=["now", "known_c1", "scalars"], output_names=["logits"],
+                      dynamic_axes={"now": n, "known_c1": n, "scalars": n, "logits": n}, dynamo=False, opset_version=13)
+
+
+def from_onnx(path: Path, kind: str) -> FieldModel:
+    """A FieldModel with the weights of an exported whole net (to write its other forms again)."""
+    import onnx
+    from onnx import numpy_helper
+
+    weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in onnx.load(str(path)).graph.initializer}
+    model = FieldModel(3 if kind == "sq" else 4, WIDTHS[kind])
+    model.load_state_dict(weights)
+    return model
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", required=True, nargs="+", help="npz file(s) from training.fielddata")
+    ap.add_argument("--data", nargs="+", help="npz file(s) from training.fielddata")
     ap.add_argument("--out", default=str(ROOT / "vision" / "anyset" / "models"))
     ap.add_argument("--steps", type=int, default=12_000, help="training steps of 256 samples per net")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", choices=("sq", "pt"))
+    ap.add_argument("--reexport", metavar="DIR", help="write the known and fast forms of the whole nets in DIR again "
+                    "(no training; --data is then not needed)")
     a = ap.parse_args(argv)
     torch.set_num_threads(int(os.environ.get("TRAIN_THREADS", "2")))
+    if a.reexport:
+        for kind in ("sq", "pt"):
+            if not a.only or kind == a.only:
+                export(from_onnx(Path(a.reexport) / f"{NAMES[kind]}.onnx", kind), kind, Path(a.reexport))
+        return 0
+    if not a.data:
+        ap.error("--data is needed to train")
     parts = [dict(np.load(p)) for p in a.data]
     data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     data["level"] = frame_levels(data)

@@ -202,3 +202,19 @@ def test_the_colour_disc_is_chosen_so_that_every_start_robot_is_told_right():
     model = ColourModel.fit(x, lean, list(range(6)), list(range(6, 12)))
     llr = model.llr(model.describe(x, lean))
     assert (llr[:6] > 3).all() and (llr[6:] < -3).all()
+
+
+def test_the_shipped_split_nets_equal_the_whole_nets():
+    """The reader computes the reference's share of the nets' first layer once per reference
+    (``*.known.onnx``) and runs the rest per frame (``*.fast.onnx``): the same log-odds as the
+    whole net (``*.onnx``) on the whole input."""
+    from vision.anyset.fieldnet import N_CHANNELS, N_SCALARS, FieldNet
+
+    net = FieldNet()
+    rng = np.random.default_rng(11)
+    x = rng.normal(0, 0.5, (9, N_CHANNELS, 24, 24)).astype(np.float32)
+    s = rng.random((9, N_SCALARS)).astype(np.float32)
+    for kind in ("squares", "points"):
+        whole = net._run(kind, x, s)
+        split = net.with_known(kind, x[:, :3], net.known_part(kind, x[:, 3:]), s)
+        assert whole.shape == split.shape and np.abs(whole - split).max() < 1e-4

@@ -52,17 +52,32 @@ def _disc_mask(offset_up: float, radius: float, offset_right: float = 0.0) -> np
     return m
 
 
+@lru_cache(maxsize=64)
+def _candidate_masks(lean: bytes, height: float, radius: float, offsets: bool) -> np.ndarray:
+    """(n, k, P*P) float32 0/1: the discs each square's colour may be taken from (k = 1 without
+    ``offsets``, else one per :data:`OFFSETS`), for the squares' leans (float64 bytes). A camera
+    set-up has one set of leans: cached, as every frame of it needs them."""
+    ups = [round(min(v * height, 0.45), 3) for v in np.frombuffer(lean, np.float64).tolist()]
+    if not offsets:
+        cand = np.stack([_disc_mask(u, radius)[None] for u in ups])
+    else:
+        cand = np.stack([np.stack([_disc_mask(round(min(u + dv, 0.6), 3), radius, dr) for dr, dv in OFFSETS])
+                         for u in ups])
+    out = cand.reshape(len(ups), cand.shape[1], -1).astype(np.float32)
+    out.setflags(write=False)
+    return out
+
+
 def _masks(lean: np.ndarray, height: float, radius: float, background: np.ndarray | None,
            x_now: np.ndarray) -> np.ndarray:
     """(n, P*P) the disc each square's colour is taken from: at the robot's height above the
     square's centre, moved to the offset where the patch now differs most from ``background``
     (the same square known empty, or the nearest square known empty) when one is given."""
     n = len(lean)
-    ups = [round(min(float(lean[i]) * height, 0.45), 3) for i in range(n)]
+    key = np.ascontiguousarray(lean, np.float64).tobytes()
     if background is None:
-        return np.stack([_disc_mask(ups[i], radius) for i in range(n)]).reshape(n, -1)
-    cand = np.stack([np.stack([_disc_mask(round(min(ups[i] + dv, 0.6), 3), radius, dr) for dr, dv in OFFSETS])
-                     for i in range(n)]).reshape(n, len(OFFSETS), -1).astype(np.float32)
+        return _candidate_masks(key, float(height), float(radius), False)[:, 0] > 0.5
+    cand = _candidate_masks(key, float(height), float(radius), True)
     area = cand.sum(axis=2)
     diff = (x_now - background).reshape(n, 3, -1)
     mean_diff = np.einsum("nkp,ncp->nkc", cand, diff) / area[:, :, None]

@@ -39,6 +39,11 @@ REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN = 0, 1, 2
 SQUARE_CLASSES = ("empty", "robot", "covered")
 POINT_CLASSES = ("empty", "battery", "covered")
 MODEL_FILES = {"squares": "squares.onnx", "points": "points.onnx"}
+# the same nets split at the first convolution (training/train_fields.py writes all three forms):
+# its part over the known channels (reference patch, examples) is constant while the reference
+# stays, so a reader computes it once per reference and each frame runs only the rest
+KNOWN_FILES = {"squares": "squares.known.onnx", "points": "points.known.onnx"}
+FAST_FILES = {"squares": "squares.fast.onnx", "points": "points.fast.onnx"}
 # The nets' log-odds are divided by this (above 1: a milder confidence, would-be confident misreads
 # become doubtful fields at the cost of fewer claimed frames). The nets trained on pairs of frames
 # of 1,200 set-ups made no confident misread on the development designs at 1 (2 was needed by the
@@ -133,10 +138,11 @@ def net_input(now: np.ndarray, ref: np.ndarray | None, level_now: np.ndarray | N
 
 
 @lru_cache(maxsize=None)
-def _model_bytes(kind: str) -> bytes:
+def _model_bytes(kind: str, files: tuple[tuple[str, str], ...] = tuple(MODEL_FILES.items())) -> bytes:
+    name = dict(files)[kind]
     folder = os.environ.get("NETZWERK_FIELD_MODELS")    # models being tried out (docs/readme-training.md)
     if folder:
-        path = os.path.join(folder, MODEL_FILES[kind])
+        path = os.path.join(folder, name)
         try:
             with open(path, "rb") as fh:
                 return fh.read()
@@ -144,25 +150,44 @@ def _model_bytes(kind: str) -> bytes:
             raise VisionError(f"cannot read the field classifier's model {path!r} (NETZWERK_FIELD_MODELS): "
                               f"{exc.strerror or exc}") from None
     try:
-        return resources.files("vision.anyset").joinpath("models", MODEL_FILES[kind]).read_bytes()
+        return resources.files("vision.anyset").joinpath("models", name).read_bytes()
     except (FileNotFoundError, OSError) as exc:
-        raise VisionError(f"the field classifier's model file vision/anyset/models/{MODEL_FILES[kind]} is missing: "
+        raise VisionError(f"the field classifier's model file vision/anyset/models/{name} is missing: "
                           f"reinstall the package ({exc})") from None
 
 
+def _load(kind: str, files: dict[str, str]):
+    return cv2.dnn.readNetFromONNX(np.frombuffer(_model_bytes(kind, tuple(files.items())), np.uint8))
+
+
 class FieldNet:
-    """The two nets (squares, points), loaded once per process."""
+    """The two nets (squares, points), loaded once per process, each whole and split at the first
+    convolution (see :data:`KNOWN_FILES`)."""
 
     def __init__(self) -> None:
-        self._nets = {}
-        for kind in MODEL_FILES:
-            buf = np.frombuffer(_model_bytes(kind), np.uint8)
-            net = cv2.dnn.readNetFromONNX(buf)
-            self._nets[kind] = net
+        self._nets = {kind: _load(kind, MODEL_FILES) for kind in MODEL_FILES}
+        self._known = {kind: _load(kind, KNOWN_FILES) for kind in KNOWN_FILES}
+        self._fast = {kind: _load(kind, FAST_FILES) for kind in FAST_FILES}
 
     def _run(self, kind: str, x: np.ndarray, s: np.ndarray) -> np.ndarray:
         net = self._nets[kind]
         net.setInput(x, "patch")
+        net.setInput(s, "scalars")
+        return np.asarray(net.forward(), np.float64)
+
+    def known_part(self, kind: str, known: np.ndarray) -> np.ndarray:
+        """The first convolution over the known channels ((n, N_CHANNELS - 3, P, P): the reference
+        patch and the two examples), bias included: (n, C, P/2, P/2) float32."""
+        net = self._known[kind]
+        net.setInput(np.ascontiguousarray(known, np.float32), "known")
+        return net.forward()
+
+    def with_known(self, kind: str, now: np.ndarray, known_c1: np.ndarray, s: np.ndarray) -> np.ndarray:
+        """The log-odds given the patches now ((n, 3, P, P)) and the known part of the first
+        convolution (:meth:`known_part`): the same as the whole net on the whole input."""
+        net = self._fast[kind]
+        net.setInput(np.ascontiguousarray(now, np.float32), "now")
+        net.setInput(np.ascontiguousarray(known_c1, np.float32), "known_c1")
         net.setInput(s, "scalars")
         return np.asarray(net.forward(), np.float64)
 

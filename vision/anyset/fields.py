@@ -42,6 +42,24 @@ def _both_ways(run, x: np.ndarray, s: np.ndarray) -> np.ndarray:
     return (z[: len(x)] + z[len(x):]) / 2
 
 
+def _both_ways_known(net, kind: str, now: np.ndarray, known_c1: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """As :func:`_both_ways`, with the known channels' share of the first convolution given
+    (``known_c1``: for the patches, then for their mirror images when mirroring)."""
+    if not MIRROR:
+        return net.with_known(kind, now, known_c1, s)
+    n = len(now)
+    z = net.with_known(kind, np.concatenate([now, now[..., ::-1]]), known_c1, np.concatenate([s, s]))
+    return (z[:n] + z[n:]) / 2
+
+
+def _known_c1(net, kind: str, known: np.ndarray) -> np.ndarray:
+    """The known channels' share of the first convolution, for the patches and (when mirroring)
+    their mirror images, stacked as :func:`_both_ways_known` takes them."""
+    if not MIRROR:
+        return net.known_part(kind, known)
+    return net.known_part(kind, np.concatenate([known, known[..., ::-1]]))
+
+
 _SQUARE_DIST = field_distances(square_centers())
 _POINT_DIST = field_distances(point_coords())
 
@@ -76,8 +94,10 @@ def _parts_of(reference: Reference, own: bool):
     for ref, o, parts in _CACHE:
         if ref is reference and o == own:
             return parts
-    parts = (_known_parts(reference.squares, reference.square_level, reference.square_state, _SQUARE_DIST, own),
-             _known_parts(reference.points, reference.point_level, reference.point_state, _POINT_DIST, own))
+    net = shared_net()
+    sq = _known_parts(reference.squares, reference.square_level, reference.square_state, _SQUARE_DIST, own)
+    pt = _known_parts(reference.points, reference.point_level, reference.point_state, _POINT_DIST, own)
+    parts = (sq + (_known_c1(net, "squares", sq[0]),), pt + (_known_c1(net, "points", pt[0]),))
     _CACHE.insert(0, (reference, own, parts))
     del _CACHE[4:]
     return parts
@@ -93,14 +113,17 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Referen
         ss = scalars(np.full(36, REF_UNKNOWN), cutter.square_lean)
         ps = scalars(np.full(49, REF_UNKNOWN), cutter.point_lean)
     else:
-        (ks, ts, ids), (kp, tp, idp) = _parts_of(reference, own)
+        # the reference's share of the nets' first layer is computed once per reference
+        (ks, ts, ids, kcs), (kp, tp, idp, kcp) = _parts_of(reference, own)
         a, level = normalise(sq, level)
         b, _ = normalise(pt, level)
-        xs = np.concatenate([a, ks], axis=1)
-        xp = np.concatenate([b, kp], axis=1)
         ss = scalars(ts, cutter.square_lean, ids)
         ps = scalars(tp, cutter.point_lean, idp)
         background = np.where((ts == REF_EMPTY)[:, None, None, None], ks[:, 0:3], ks[:, 3:6])
+        zs = _both_ways_known(net, "squares", a, kcs, ss) / temperature
+        zp = _both_ways_known(net, "points", b, kcp, ps) / temperature
+        return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
+                         sq, pt, a, level, background)
     zs = _both_ways(net.squares, xs, ss) / temperature
     zp = _both_ways(net.points, xp, ps) / temperature
     return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
