@@ -337,3 +337,44 @@ def test_a_fresh_hint_loads_the_core_before_its_clock_starts():
     jit._warm.clear()
     make_searcher(Rules(), None)
     assert jit._warm.is_set()
+
+
+
+@pytest.mark.parametrize("rules", [ORIGINAL, Rules.from_names(["stacking"]), Rules.from_names(["stacking", "no-line-limit"])],
+                         ids=lambda r: r.name)
+def test_compiled_battery_moves_equal_the_rules(rules: Rules) -> None:
+    """The compiled battery moves, placing and what stays movable against the rules package's hooks
+    (battery_moves.battery_steps, the profile's place and left_movable) on random boards with stacks."""
+    from companion.rules.battery_moves import battery_steps
+
+    flags = fc.flags_of(rules)
+    stacking = bool(flags & fc.FLAG_ST)
+    line_limit = not flags & fc.FLAG_NLL
+    rng = random.Random(17)
+    onto = 0
+    for _ in range(300):
+        _, _, bats = _random_masks(rng, rules)
+        movable = bats & fc.POINTS & sum(1 << p for p in rng.sample(range(49), 30))
+        used = sum(1 << line for line in rng.sample(range(14), rng.randrange(0, 4)))
+        out = np.zeros((128, 3), dtype=np.int64)
+        n = fc.battery_moves(*_split(bats), movable, used, line_limit, stacking, out)
+        expected = list(battery_steps(bats, movable, used, rules))
+        assert [tuple(int(x) for x in row) for row in out[:n]] == expected
+        for p, q, _line in expected:
+            after = rules.place(bats, p, q)
+            assert fc.join_batteries(*fc.place_c(*_split(bats), p, q)) == after
+            assert fc.left_movable_c(movable, after & fc.POINTS, p, q, stacking) == rules.left_movable(movable, after, p, q)
+            onto += bool(bats >> q & 1)
+    assert onto > 50 or not stacking
+
+
+def test_the_core_plays_stacking_and_leaves_stack_unsplit_to_python() -> None:
+    """Under ``stacking`` the compiled search runs and its turns are legal; ``stack-unsplit`` (not
+    compiled) is searched in Python."""
+    stacking = Rules.from_names(["stacking"])
+    assert isinstance(make_searcher(stacking), FastSearcher)
+    assert type(make_searcher(Rules.from_names(["stack-unsplit"]))) is Searcher
+    pos = Position.from_string("BBBBBB/6/6/6/6/WWWWWW 7/xyxxxx1/7/7/7/xxxzx2/7 w")
+    for c in fast_candidates(Board.of(pos), stacking, root=True, limits=SearchLimits()):
+        after = apply_turn(pos, make_turn(c.robots.steps, c.battery.moves), stacking)
+        assert Board.of(after).bats == c.battery.bats
