@@ -36,7 +36,7 @@ from typing import Mapping
 from .energy import hall_violation
 from .engine import robot_phase_demands
 from .geometry import point_name, square_name
-from .masks import LAYER, bits, layered
+from .masks import CORNER_LAYERS, LAYER, bits, layered
 from .moves import Turn
 from .options import ORIGINAL, Rules
 from .position import Position
@@ -159,11 +159,20 @@ def check_sides(before: Position, turn: Turn, before_sides: Sides, after_sides: 
     squares: list[int] = []
     points: list[int] = []
     stray = [b for b in turned if not any(src >> b & 1 for src, _ in demands)]
-    if stray:
-        one = len(stray) == 1
-        notes.append(f"{names(stray)} {'is' if one else 'are'} turned but no moved robot stands beside "
+    beside = 0
+    for sq, _ in moves:
+        beside |= CORNER_LAYERS[sq]
+    far = [b for b in stray if not beside >> b & 1]
+    barred = [b for b in stray if beside >> b & 1]  # beside a moved robot, but not a battery it may draw on
+    if far:
+        one = len(far) == 1
+        notes.append(f"{names(far)} {'is' if one else 'are'} turned but no moved robot stands beside "
                      f"{'it' if one else 'them'}")
-        points += [now[b] for b in stray]
+    if barred:
+        one = len(barred) == 1
+        notes.append(f"{names(barred)} {'is' if one else 'are'} turned but {'is not one' if one else 'are not'} "
+                     f"of the batteries{rules.energy_restriction}: no moved robot may draw on {'it' if one else 'them'}")
+    points += [now[b] for b in far + barred]
     rest = tuple(b for b in turned if b not in stray)
     if not _fits(rest, optional, demands):
         over = _overturned(rest, demands)

@@ -135,6 +135,19 @@ def test_in_a_stack_only_the_top_is_judged() -> None:
     assert c.note is None and c.turned == pts("C2", "D2")
 
 
+def test_under_controlled_energy_a_battery_beside_but_not_drawable_is_named_so() -> None:
+    # c1's corners hold C2 (Black's: b1 b2 c2 against c1) and D2 (White's: c1 against c2); R-10
+    pos = Position.from_string("BBB3/6/6/6/1BB3/1BW1WW 7/xxxxxxx/7/7/7/xxxxxxx/7 w")
+    ce = Rules.from_names(["controlled-energy"])
+    assert check("c1-d1", ("D2",), pos=pos, rules=ce).note is None
+    c = check("c1-d1", ("C2", "D2"), pos=pos, rules=ce)
+    assert c.note == ("C2 is turned but is not one of the batteries that the mover controls (R-10): "
+                      "no moved robot may draw on it")
+    assert c.points == pts("C2")
+    # without the option C2 may pay as well as D2: one of them too many
+    assert check("c1-d1", ("C2", "D2"), pos=pos).note == "C2 and D2 are turned but the robot beside them (c1→d1) used only 1 energy"
+
+
 def test_an_illegal_turn_is_refused() -> None:
     with pytest.raises(IllegalTurn):
         check_sides(START, Turn.parse("c1-c5"), ALL_PRINTED, ALL_PRINTED)
