@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from companion.referee.game import PLAYING
 from companion.rules.engine import apply_turn
 from companion.rules.geometry import parse_point
@@ -120,3 +122,27 @@ def test_a_camera_that_tells_no_side_is_silent(tmp_path) -> None:
         assert not any(e.kind in ("note", "sides") for e in comp.log)
     finally:
         close(comp)
+
+
+@pytest.mark.parametrize("text, expected", [("", True), ("[rules]\nbattery_sides = false\n", False)])
+def test_run_takes_battery_sides_from_the_config(tmp_path, monkeypatch, text: str, expected: bool) -> None:
+    import companion.hints.jit
+    import companion.referee.game as game
+    from companion.cli import main
+
+    seen: dict = {}
+
+    class Stop(Exception):
+        pass
+
+    def fake(*args, **kw):
+        seen.update(kw)
+        raise Stop
+
+    monkeypatch.setattr(game, "Companion", fake)
+    monkeypatch.setattr(companion.hints.jit, "warm_up_in_background", lambda: None)
+    config = tmp_path / "config.toml"
+    config.write_text(text + "[frames]\nsave_frames = false\n")
+    with pytest.raises(Stop):
+        main(["run", "--config", str(config), "--gpio", "mock", "--camera", "sim", "--journal", str(tmp_path / "j.sqlite")])
+    assert seen["sides"] is expected
