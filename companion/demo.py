@@ -213,6 +213,7 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
     say = _Out(stream, color, 0.0 if fast else 0.12)
     rules = Rules.from_names(options)
     rng = random.Random(seed)
+    side_rng = random.Random(seed + 7919)  # the sides' slips draw apart: the game's own draws stay as they were
     choose = _player(rules)
     t_start = time.perf_counter()
 
@@ -266,7 +267,7 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
         tries: dict[int, int] = {}
         stopped = None
         events = {2: "control", 3: "slip", 5: "hand", 6: "wrong-button", 7: "undo", 8: "hint", 10: "slip"}
-        habits = dict({4: FORGET_TURN, 9: WRONG_TURN, 11: FORGET_BACK, 14: FORGET_TURN} if side_slips is None
+        habits = dict({2: FORGET_TURN, 4: WRONG_TURN, 5: FORGET_BACK, 9: FORGET_TURN} if side_slips is None
                       else side_slips)
         did_undo = False
         while companion.phase != OVER and ply < max_plies:
@@ -290,7 +291,7 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
             blank_before = camera.scene.blank
             kept = frozenset()
             if habit == FORGET_BACK and blank_before:
-                kept = frozenset({rng.choice(sorted(blank_before))})
+                kept = frozenset({side_rng.choice(sorted(blank_before))})
                 say(f"  (the player forgets to turn {point_name(next(iter(kept)))} back to its printed side)")
             if kept != blank_before:
                 camera.show(camera.scene.board, blank=kept)
@@ -319,7 +320,7 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
                     show("illegal: red, buzzer, the pointer at the piece")
                     board_view(board, companion.log[-1].squares)
             # the player moves the pieces one by one, turning the batteries drawn on to their blank side
-            turned, side_slip = turned_for(pos, turn, rules, rng, habit, blank_before)
+            turned, side_slip = turned_for(pos, turn, rules, side_rng, habit, blank_before)
             if side_slip:
                 say(f"  (the player {side_slip})")
             steps = _steps(pos, turn, rules)
