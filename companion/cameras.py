@@ -18,7 +18,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Iterable, Protocol
 
 import numpy as np
 
@@ -152,10 +152,12 @@ class ReplayCamera:
 
 @dataclass
 class Scene:
-    """What stands on the simulated table: the pieces, and whether a hand is over the board."""
+    """What stands on the simulated table: the pieces, whether a hand is over the board, and the
+    batteries lying blank side up (R-23; every other battery shows its printed side)."""
 
     board: Placement = field(default_factory=lambda: Placement.of(Position.start()))
     hand: bool = False
+    blank: frozenset[int] = frozenset()
 
 
 # Photographic conditions: none fixed, the renderer draws moderate ones from the seed
@@ -189,22 +191,28 @@ class SimCamera:
         self.seed = int(seed)
         self._cache.clear()
 
-    def show(self, board: Placement | Position, hand: bool = False) -> None:
-        self.scene = Scene(Placement.of(board), hand)
+    def show(self, board: Placement | Position, hand: bool = False, blank: Iterable[int] | None = None) -> None:
+        """Put ``board`` on the table; ``blank``: the points whose battery lies blank side up (None:
+        as before, where a battery still stands)."""
+        placed = Placement.of(board)
+        turned = self.scene.blank if blank is None else frozenset(blank)
+        self.scene = Scene(placed, hand, frozenset(p for p in turned if p in placed.batteries))
 
     def refresh(self) -> None:
         """Render the scene anew (new sensor noise), as after someone touched the pieces."""
         self._variant += 1
 
-    def image_of(self, board: Placement, hand: bool) -> np.ndarray:
+    def image_of(self, board: Placement, hand: bool, blank: frozenset[int] = frozenset()) -> np.ndarray:
         from vision.layout import BoardLayout
         from vision.render import render
 
-        key = (board.white, board.black, board.batteries, hand, self._variant)
+        key = (board.white, board.black, board.batteries, hand, blank, self._variant)
         image = self._cache.get(key)
         if image is None:
             layout = BoardLayout.from_sets(board.white, board.black, board.batteries)
-            image = render(layout, self.seed, size=self.size, hand=hand, frame=self.renders, **self.conditions).image
+            printed = tuple(p not in blank for p in range(49))
+            image = render(layout, self.seed, size=self.size, hand=hand, frame=self.renders, printed=printed,
+                           **self.conditions).image
             self.renders += 1
             if len(self._cache) > 64:
                 self._cache.clear()
@@ -212,7 +220,7 @@ class SimCamera:
         return image
 
     def grab(self) -> Frame:
-        image = self.image_of(self.scene.board, self.scene.hand)
+        image = self.image_of(self.scene.board, self.scene.hand, self.scene.blank)
         self._count += 1
         return Frame(image, self._clock(), self._count)
 

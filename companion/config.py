@@ -346,6 +346,17 @@ class RulesConfig:
         default="white",
         metadata=_key('who makes the first turn: "white" or "black" (ruling R-1)', _side, "string"),
     )
+    battery_sides: bool = field(
+        default=True,
+        metadata=_key(
+            "printed and blank sides of the batteries (ruling R-23, a players' aid, never a rule): after an "
+            "accepted turn the batteries the camera sees blank are pointed at and named for the next player "
+            "to turn back, and a turn whose newly blank batteries cannot be the energy its moves used gets a "
+            "note (never a rejection); silent where the camera cannot tell a side. false: sides are ignored",
+            boolean,
+            "boolean",
+        ),
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,11 @@ Two simulated players play a game on the synthetic camera's table: legal turns
 chosen by an engine player (the hints' ``greedy`` player when it is there,
 else the engine's random legal turns), a few deliberate slips (a robot put one
 square off, then corrected), a hand over the board at a confirm press, a press
-of the wrong player's button, hint, control and an undo. The players move the
+of the wrong player's button, hint, control and an undo. They turn the batteries
+they draw on to their blank side and turn them back before their next turn
+(R-23), now and then forgetting one, turning the wrong one or forgetting to turn
+one back: the companion notes it on the accepted turn and points at the
+batteries left blank. The players move the
 pieces one at a time (the live-watching gauge follows them) and press their
 confirm buttons on mock pins. The companion is the same
 :class:`companion.referee.game.Companion` as ``netzwerk run``: the same ``tick``, on a
@@ -27,12 +31,13 @@ from .drawing import terminal_board
 from .rules.engine import apply_turn, random_turn
 from .rules.explain import explain
 from .referee.game import OVER, PLAYING, Companion, LogEntry, LoopTimings
-from .rules.geometry import square_name
+from .rules.geometry import CORNERS, point_name, square_name
 from .referee.journal import DEMO_EVENT, Journal
 from .rules.moves import Turn
 from .rules.position import Placement, Position
 from .record import GameText, format_record
 from .rules.options import Rules
+from .rules.sides import paying_batteries
 
 DEMO_TIMINGS = LoopTimings(stable_seconds=0.3, confirm_timeout=6.0, camera_timeout=5.0, poll_interval=0.15,
                            calibration_retry=0.5, hint_budget=0.15)
@@ -134,6 +139,48 @@ def slip_of(pos: Position, turn: Turn, rules: Rules, rng: random.Random) -> tupl
     return None
 
 
+# -- the players' battery sides (R-23) -------------------------------------------------------------
+
+FORGET_TURN = "forget-turn"  # a battery drawn on stays printed side up
+WRONG_TURN = "wrong-turn"    # a battery no moved robot stands beside is turned instead of one drawn on
+FORGET_BACK = "forget-back"  # a blank battery is not turned back before the turn
+
+
+def turned_for(pos: Position, turn: Turn, rules: Rules, rng: random.Random,
+               habit: str | None = None, blank: frozenset[int] = frozenset()) -> tuple[frozenset[int], str | None]:
+    """The batteries a player turns to their blank side for the robot moves of ``turn`` (the ones
+    that pay them, :func:`companion.rules.sides.paying_batteries`), and what went wrong: with
+    ``habit`` FORGET_TURN one of them stays printed, with WRONG_TURN one is swapped for a battery no
+    moved robot stands beside and that was not ``blank`` at the last accepted board."""
+    pay = list(dict.fromkeys(paying_batteries(pos, turn, rules)))
+    if habit == FORGET_TURN and pay:
+        p = rng.choice(pay)
+        pay.remove(p)
+        return frozenset(pay), f"forgets to turn {point_name(p)} to its blank side"
+    if habit == WRONG_TURN and pay:
+        beside = {c for m in turn.robot_moves for c in CORNERS[m.src]}
+        far = [p for p in sorted(pos.batteries) if p not in beside and p not in blank]
+        if far:
+            wrong, right = rng.choice(far), rng.choice(pay)
+            pay.remove(right)
+            pay.append(wrong)
+            return frozenset(pay), f"turns {point_name(wrong)} instead of {point_name(right)}"
+    return frozenset(pay), None
+
+
+def blank_steps(turn: Turn, blank: frozenset[int], turned: frozenset[int]) -> list[frozenset[int]]:
+    """The blank batteries on each board of :func:`_steps`: the turned ones from the first robot move
+    on; a battery moved in the battery phase keeps its side."""
+    now = set(blank) | set(turned)
+    out = [frozenset(now) for _ in turn.robot_moves]
+    for m in turn.battery_moves:
+        if m.src in now:
+            now.discard(m.src)
+            now.add(m.dst)
+        out.append(frozenset(now))
+    return out
+
+
 def press(panel, name: str, hold: float = 0.12) -> None:  # noqa: ANN001
     """Press a button on the mock pins (held ``hold`` seconds of the panel's clock)."""
     pin = panel.button_pin(name)
@@ -145,8 +192,12 @@ def press(panel, name: str, hold: float = 0.12) -> None:  # noqa: ANN001
 
 def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = (), out: TextIO | None = None,
              color: bool | None = None, journal_path: Path | None = None, show_panel: bool = True,
-             max_plies: int = MAX_PLIES, camera_seed: int = 1, save_to: Journal | None = None) -> DemoResult:
+             max_plies: int = MAX_PLIES, camera_seed: int = 1, save_to: Journal | None = None,
+             sides: bool = True, side_slips: dict[int, str] | None = None) -> DemoResult:
     """Play the demo game; returns what happened. Prints to ``out`` (stdout).
+
+    ``sides``: R-23 refereed (the players turn batteries either way); ``side_slips``: per ply, a
+    slip of the batteries' sides (FORGET_TURN, WRONG_TURN, FORGET_BACK; default a few).
 
     ``save_to``: a journal the game is copied into at the end, tagged as a demo
     (the game itself is played on ``journal_path``, by default a temporary journal,
@@ -162,6 +213,7 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
     say = _Out(stream, color, 0.0 if fast else 0.12)
     rules = Rules.from_names(options)
     rng = random.Random(seed)
+    side_rng = random.Random(seed + 7919)  # the sides' slips draw apart: the game's own draws stay as they were
     choose = _player(rules)
     t_start = time.perf_counter()
 
@@ -177,10 +229,11 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
 
     def on_log(entry: LogEntry) -> None:
         if entry.kind in ("accepted", "rejected", "unreadable", "unchanged", "win", "undo", "hint", "control",
-                          "warning", "new-game", "check", "setup", "camera", "energy"):
+                          "warning", "new-game", "check", "setup", "camera", "energy", "note", "sides"):
             say(f"  {_paint(entry.kind, color)} {entry.line().strip()[len(entry.kind):].strip()}")
 
-    companion = Companion(panel, camera, journal, rules=rules, timings=DEMO_TIMINGS, live_watch=True, on_log=on_log)
+    companion = Companion(panel, camera, journal, rules=rules, timings=DEMO_TIMINGS, live_watch=True, on_log=on_log,
+                          sides=sides)
 
     def show(title: str = "") -> None:
         if not show_panel:
@@ -214,6 +267,8 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
         tries: dict[int, int] = {}
         stopped = None
         events = {2: "control", 3: "slip", 5: "hand", 6: "wrong-button", 7: "undo", 8: "hint", 10: "slip"}
+        habits = dict({2: FORGET_TURN, 4: WRONG_TURN, 5: FORGET_BACK, 9: FORGET_TURN} if side_slips is None
+                      else side_slips)
         did_undo = False
         while companion.phase != OVER and ply < max_plies:
             pos = companion.referee.position
@@ -229,8 +284,18 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
                 say("  (the players straighten the pieces and try again)")
                 camera.refresh()
             event = events.pop(ply, None)
+            habit = habits.pop(ply, None)
             turn = choose(pos, rng)
             say(f"\n{ply:>3}. {pos.to_move.label} to move")
+            # R-23: first the batteries left blank are turned back (one forgotten now and then)
+            blank_before = camera.scene.blank
+            kept = frozenset()
+            if habit == FORGET_BACK and blank_before:
+                kept = frozenset({side_rng.choice(sorted(blank_before))})
+                say(f"  (the player forgets to turn {point_name(next(iter(kept)))} back to its printed side)")
+            if kept != blank_before:
+                camera.show(camera.scene.board, blank=kept)
+                companion.run_for(0.35)
             if event == "control":
                 press(panel, "control")
                 companion.run_for(0.2)
@@ -254,10 +319,16 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
                     companion.run_for(0.3)
                     show("illegal: red, buzzer, the pointer at the piece")
                     board_view(board, companion.log[-1].squares)
-            # the player moves the pieces one by one
+            # the player moves the pieces one by one, turning the batteries drawn on to their blank side
+            turned, side_slip = turned_for(pos, turn, rules, side_rng, habit, blank_before)
+            if side_slip:
+                say(f"  (the player {side_slip})")
             steps = _steps(pos, turn, rules)
-            for board in steps if ply <= WATCHED_PLIES else steps[-1:]:
-                camera.show(board)
+            blanks = blank_steps(turn, kept, turned)
+            blanks += [blanks[-1]] * (len(steps) - len(blanks))
+            shown = list(zip(steps, blanks))
+            for board, blank in shown if ply <= WATCHED_PLIES else shown[-1:]:
+                camera.show(board, blank=blank)
                 companion.run_for(0.35)
             if event == "wrong-button":
                 other = "black" if side == "white" else "white"
@@ -284,7 +355,7 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
                 press(panel, "undo", hold=2.1)
                 companion.run_for(0.2)
                 show("undo: amber and the pointer until the board is put back")
-                camera.show(pos)
+                camera.show(pos, blank=kept)
                 companion.run_for(0.6)
             say.wait()
         companion.run_for(1.0)
@@ -297,7 +368,7 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
             counts[e.kind] = counts.get(e.kind, 0) + 1
         say("\n== The log: accepted / rejected / unreadable ==")
         for e in companion.log:
-            if e.kind in ("accepted", "rejected", "unreadable", "unchanged", "undo", "win"):
+            if e.kind in ("accepted", "rejected", "unreadable", "unchanged", "undo", "win", "note"):
                 say("  " + (f"{e.ply:>3}. " if e.ply else "     ") + e.line().strip())
         say("\n== The record (netzwerk games export) ==")
         say(text.rstrip())

@@ -3,7 +3,8 @@
 ``reading_of(board)`` reads every field of ``board`` with confidence; ``unsure``
 overrides the probabilities of some fields (a square ``s`` or a point ``("p", p)``),
 and fields whose best state falls under ``threshold`` are reported low-confidence
-as ``vision.reader.BoardReader`` does.
+as ``vision.reader.BoardReader`` does.  ``blank``/``printed``: battery points whose side the
+camera tells (R-23); every other side is unknown (NaN), as from a reader that cannot tell.
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ class FakeReading:
     alignment: float = 1.0
     square_confidence: tuple[float, ...] = ()
     point_confidence: tuple[float, ...] = ()
+    printed_probs: np.ndarray | None = None
 
 
-def reading_of(board, unsure: dict | None = None, threshold: float = 0.9, **kw) -> FakeReading:
+def reading_of(board, unsure: dict | None = None, threshold: float = 0.9, *, blank=(), printed=(), **kw) -> FakeReading:
     """A confident reading of ``board``; ``unsure`` maps a square (int) or point ('p', int) to probabilities."""
     sp = np.full((36, 3), 0.005)
     pp = np.full((49, 2), 0.005)
@@ -43,5 +45,9 @@ def reading_of(board, unsure: dict | None = None, threshold: float = 0.9, **kw) 
     low_s = tuple(int(i) for i in np.flatnonzero(sp.max(axis=1) < threshold))
     low_p = tuple(int(i) for i in np.flatnonzero(pp.max(axis=1) < threshold))
     readable = not (low_s or low_p)
+    sides = np.full(49, np.nan)
+    sides[list(printed)] = 0.99
+    sides[list(blank)] = 0.01
     return FakeReading(readable, None if readable else "low confidence", sp, pp, low_s, low_p,
-                       square_confidence=tuple(sp.max(axis=1)), point_confidence=tuple(pp.max(axis=1)), **kw)
+                       square_confidence=tuple(sp.max(axis=1)), point_confidence=tuple(pp.max(axis=1)),
+                       printed_probs=sides, **kw)

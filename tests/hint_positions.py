@@ -11,9 +11,9 @@ from companion.rules.moves import Turn
 from companion.rules.position import Position
 from companion.rules.options import OPTIONS, ORIGINAL, Rules
 
-#: the options the hints' compiled core knows (companion/hints/fastcore.py, COMPILED_FLAGS): not
-#: stacking yet, which the Python search plays (tests/hints/test_hints_arena.py, test_hints_cli.py)
-COMPILED_OPTIONS = tuple(o for o in OPTIONS if o not in ("stacking", "stack-unsplit"))
+#: the options the hints' compiled core knows (companion/hints/fastcore.py, COMPILED_FLAGS): all but
+#: stack-unsplit, which the Python search plays (tests/hints/test_hints_arena.py, test_hints_cli.py)
+COMPILED_OPTIONS = tuple(o for o in OPTIONS if o != "stack-unsplit")
 RULE_SETS = [ORIGINAL] + [Rules.from_names([o]) for o in COMPILED_OPTIONS] + [Rules.from_names(COMPILED_OPTIONS)]
 """The original rules, each option alone, and all options together."""
 

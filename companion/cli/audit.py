@@ -69,7 +69,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         first = None if args.first is None else (WHITE if args.first == "white" else BLACK)
         for item in audit_folder(args.folder, rules=rules, calibration=args.calibration, corners=corners,
                                  white_side=args.white_side, first=first, result=result,
-                                 reader=args.reader or "classic"):
+                                 reader=args.reader or "classic", sides=args.sides):
             if args.json:
                 _emit(item.to_json())
             else:
@@ -149,5 +149,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--record",
         metavar="FILE",
         help="write the game record (the format of 'netzwerk games export') to FILE",
+    )
+    p.add_argument(
+        "--no-sides",
+        dest="sides",
+        action="store_false",
+        help="ignore the batteries' printed and blank sides (R-23; by default an accepted turn whose newly "
+        "blank batteries cannot be the energy its moves used gets a note, and the batteries left blank are named)",
     )
     p.set_defaults(handler=cmd_audit)

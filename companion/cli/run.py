@@ -80,6 +80,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help=f"config file giving [journal] path (default: {SERVICE_CONFIG} if it exists)")
     d.add_argument("--no-save", dest="save", action="store_false",
                    help="keep the game out of the journal")
+    d.add_argument("--no-sides", dest="sides", action="store_false",
+                   help="do not referee the batteries' printed and blank sides (R-23; the players turn them anyway)")
     d.add_argument("--color", dest="color", action="store_true", default=None, help="ANSI colours (default: on a terminal)")
     d.add_argument("--no-color", dest="color", action="store_false", help="no ANSI colours")
     d.set_defaults(handler=_guard(_demo))
@@ -123,7 +125,7 @@ def _demo(args: argparse.Namespace) -> int:
             raise _Usage(f"{exc} (--no-save plays the demo without a journal)") from None
     try:
         run_demo(seed=args.seed, fast=args.fast, options=tuple(dict.fromkeys(args.option)), color=args.color,
-                 camera_seed=args.camera_seed, save_to=save_to)
+                 camera_seed=args.camera_seed, save_to=save_to, sides=args.sides)
     except JournalError as exc:
         raise _Usage(f"the demo game could not be saved: {exc}") from None
     finally:
@@ -218,6 +220,7 @@ def _run(args: argparse.Namespace) -> int:
             calibration_path=journal_path.parent / "calibration.json" if calibration is None else None,
             notifier=Notifier(), live_watch=args.live, frames=frames, on_log=on_log,
             calibrate=calibrator(args.reader or config.calibration.reader),
+            sides=config.rules.battery_sides,
         )
         signal.signal(signal.SIGTERM, lambda *_: companion.stop())
         print(f"netzwerk run: camera {camera_spec}, gpio {args.gpio}, journal {journal_path}, rules {rules.name}",

@@ -9,6 +9,17 @@ candidate turns in the same order with the same values and the same count of
 board evaluations (``tests/hints/test_hints_fastcore.py`` checks this on
 random positions under every rule option).
 
+Batteries are three int64 masks of points (R-19, R-21): ``bats`` the points
+holding at least one battery, ``b2`` those holding two or more, ``b3`` those
+holding three -- the layers of :func:`companion.rules.masks.layered` split
+into machine words (``bats | b2 << LAYER | b3 << 2 * LAYER`` is the rules'
+layered int, :func:`split_batteries`).  Without stacks ``b2`` and ``b3`` are 0.
+Energy counts every battery of a stack (:func:`energy_of`), as does strength;
+a battery move is the profile's (``stacking``: a stacking step or the next
+empty point, never over a stack, R-20; :func:`battery_moves`, :func:`place_c`).
+``stack-unsplit`` (a stack's energy to one robot) is not compiled: the Python
+search plays it.
+
 A rules profile is passed as an int of ``FLAG_*`` bits -- each option's
 ``jit_flag`` (:mod:`companion.rules.variants`), ``Rules.jit_flags`` -- a colour as 0 (White)
 or 1 (Black).  :func:`candidates` returns ``(values, rows, nodes)``: one row
@@ -40,9 +51,18 @@ import numpy as np
 from numba import njit
 
 from ..rules.battery_moves import BATTERY_RAYS
-from ..rules.masks import AROUND_MASK, CORNER_MASK, TARGET_RANK_MASK
+from ..rules.masks import AROUND_MASK, CORNER_MASK, LAYER, POINTS, TARGET_RANK_MASK
 from ..rules.robot_moves import ROBOT_RAYS, move_cost
-from ..rules.variants import ContestedFrozen, ControlledEnergy, JumpEnemies, MustCapture, NoLineLimit, StrengthCapture, Variant
+from ..rules.variants import (
+    ContestedFrozen,
+    ControlledEnergy,
+    JumpEnemies,
+    MustCapture,
+    NoLineLimit,
+    Stacking,
+    StrengthCapture,
+    Variant,
+)
 from ..rules.geometry import BLACK, WHITE
 from . import evaluate as _ev
 
@@ -66,10 +86,21 @@ FLAG_SC = StrengthCapture.jit_flag
 FLAG_JE = JumpEnemies.jit_flag
 FLAG_NLL = NoLineLimit.jit_flag
 FLAG_CE = ControlledEnergy.jit_flag
+FLAG_ST = Stacking.jit_flag
 
 
-#: the options this core compiles; a profile with any other (``stacking``) is searched by the Python search
-COMPILED_FLAGS = FLAG_MC | FLAG_CF | FLAG_SC | FLAG_JE | FLAG_NLL | FLAG_CE
+#: the options this core compiles; a profile with any other (``stack-unsplit``) is searched by the Python search
+COMPILED_FLAGS = FLAG_MC | FLAG_CF | FLAG_SC | FLAG_JE | FLAG_NLL | FLAG_CE | FLAG_ST
+
+
+def split_batteries(layers: int) -> tuple[int, int, int]:
+    """The rules' layered batteries (:func:`companion.rules.masks.layered`) as (bats, b2, b3)."""
+    return layers & POINTS, (layers >> LAYER) & POINTS, (layers >> (2 * LAYER)) & POINTS
+
+
+def join_batteries(bats: int, b2: int, b3: int) -> int:
+    """(bats, b2, b3) back as the rules' layered int."""
+    return bats | b2 << LAYER | b3 << (2 * LAYER)
 
 
 def flags_of(rules) -> int:
@@ -167,8 +198,9 @@ def line_used_c(used, line, line_limit):
 
 MAX_STEPS = 6
 MAX_CHAIN = 6
-ROW_OWN, ROW_ENEMY, ROW_BATS, ROW_NSTEPS = 0, 1, 2, 3
-ROW_STEPS = 4  # MAX_STEPS x (src, dst, capture, cost, jumped own, jumped enemy)
+ROW_OWN, ROW_ENEMY, ROW_BATS, ROW_BATS2, ROW_BATS3, ROW_NSTEPS = 0, 1, 2, 3, 4, 5
+ROW_KEY = 5  # the row's first ROW_KEY columns are the placement it leads to
+ROW_STEPS = 6  # MAX_STEPS x (src, dst, capture, cost, jumped own, jumped enemy)
 ROW_NBAT = ROW_STEPS + 6 * MAX_STEPS
 ROW_BAT = ROW_NBAT + 1  # MAX_CHAIN x (from point, to point)
 ROW_WIDTH = ROW_BAT + 2 * MAX_CHAIN
@@ -204,6 +236,19 @@ def lowbit_index(x):
     return popcount((x & -x) - 1)
 
 
+@_jit
+def energy_of(u, b2, b3):
+    """The energy of the sources ``u`` (points): each battery on them one point, every battery of a
+    stack one (R-21): the bit count of the rules' layered sources (energy.sources_by_square)."""
+    return popcount(u) + popcount(u & b2) + popcount(u & b3)
+
+
+@_jit
+def strength_c(sq, bats, b2, b3):
+    """R-9 with R-21: the batteries on a square's corners, every battery of a stack (robot_moves.strength)."""
+    return energy_of(CORNER[sq] & bats, b2, b3)
+
+
 # ----------------------------------------------------------------------------
 # control, energy, robot steps (companion.rules.engine)
 
@@ -236,7 +281,7 @@ def make_sources(own, enemy, bats, flags, sources):
 
 
 @_jit
-def gen_successors(own, enemy, moved, ndem, dsq, dcost, sources, color, flags, bats, out, sub_u, sub_t):
+def gen_successors(own, enemy, moved, ndem, dsq, dcost, sources, color, flags, bats, b2, b3, out, sub_u, sub_t):
     """Every legal next robot move from a robot-phase state, energy checked (engine.successors), into ``out``."""
     nsub = 1 << ndem
     sub_u[0] = 0
@@ -256,10 +301,10 @@ def gen_successors(own, enemy, moved, ndem, dsq, dcost, sources, color, flags, b
         movable ^= low
         sq = popcount(low - 1)
         src = sources[sq]
-        cap = popcount(src)
+        cap = energy_of(src, b2, b3)
         if cap == 0:
             continue
-        attacker = popcount(CORNER[sq] & bats) if strength_cap else 0
+        attacker = strength_c(sq, bats, b2, b3) if strength_cap else 0
         for k in range(NRAYS[color, sq]):
             jo = 0
             je = 0
@@ -281,7 +326,7 @@ def gen_successors(own, enemy, moved, ndem, dsq, dcost, sources, color, flags, b
                 if enemy & bit:
                     emit = False
                     cost_cap = move_cost_c(steps, jo + je, True)
-                    if cost_cap <= cap and (not strength_cap or popcount(CORNER[t] & bats) <= attacker):
+                    if cost_cap <= cap and (not strength_cap or strength_c(t, bats, b2, b3) <= attacker):
                         emit = True
                         capture = True
                         cost = cost_cap
@@ -290,7 +335,7 @@ def gen_successors(own, enemy, moved, ndem, dsq, dcost, sources, color, flags, b
                 if emit:
                     ok = True
                     for j in range(nsub):
-                        if popcount(sub_u[j] | src) < sub_t[j] + cost:
+                        if energy_of(sub_u[j] | src, b2, b3) < sub_t[j] + cost:
                             ok = False
                             break
                     if ok:
@@ -376,9 +421,9 @@ def state_key(S, i):
 
 
 @_jit
-def succ_of(S, i, sources, color, flags, bats, U, sub_u, sub_t):
+def succ_of(S, i, sources, color, flags, bats, b2, b3, U, sub_u, sub_t):
     return gen_successors(S[i, S_OWN], S[i, S_ENEMY], S[i, S_MOVED], S[i, S_NDEM], S[i, S_DSQ:S_DSQ + 6],
-                          S[i, S_DCOST:S_DCOST + 6], sources, color, flags, bats, U, sub_u, sub_t)
+                          S[i, S_DCOST:S_DCOST + 6], sources, color, flags, bats, b2, b3, U, sub_u, sub_t)
 
 
 @_jit
@@ -395,7 +440,7 @@ def new_store(own, enemy):
 
 
 @_jit
-def capture_candidates(S, i, sources, color):
+def capture_candidates(S, i, sources, color, b2, b3):
     own = S[i, S_OWN]
     enemy = S[i, S_ENEMY]
     movable = own & ~S[i, S_MOVED]
@@ -403,7 +448,7 @@ def capture_candidates(S, i, sources, color):
         low = movable & -movable
         movable ^= low
         sq = popcount(low - 1)
-        cap = popcount(sources[sq])
+        cap = energy_of(sources[sq], b2, b3)
         if cap < 2:
             continue
         for k in range(NRAYS[color, sq]):
@@ -416,11 +461,11 @@ def capture_candidates(S, i, sources, color):
 
 
 @_jit
-def capture_reachable(S, n, i, sources, color, flags, bats):
+def capture_reachable(S, n, i, sources, color, flags, bats, b2, b3):
     """Can some continuation of the robot phase from ``S[i]`` capture? (engine._first_capture)
 
     Scratch states are appended to ``S`` past ``n`` and dropped afterwards."""
-    if not capture_candidates(S, i, sources, color):
+    if not capture_candidates(S, i, sources, color, b2, b3):
         return S, False
     U = np.empty((U_MAX, 9), dtype=np.int64)
     sub_u = np.empty(64, dtype=np.int64)
@@ -431,7 +476,7 @@ def capture_reachable(S, n, i, sources, color, flags, bats):
     top = n
     while len(stack):
         cur = stack.pop()
-        nu = succ_of(S, cur, sources, color, flags, bats, U, sub_u, sub_t)
+        nu = succ_of(S, cur, sources, color, flags, bats, b2, b3, U, sub_u, sub_t)
         for u in range(nu):
             if U[u, U_CAP]:
                 return S, True
@@ -440,7 +485,7 @@ def capture_reachable(S, n, i, sources, color, flags, bats):
                 seen.add(key)
                 S, j = add_child(S, top, cur, U, u)
                 top += 1
-                if capture_candidates(S, j, sources, color):
+                if capture_candidates(S, j, sources, color, b2, b3):
                     stack.append(j)
     return S, False
 
@@ -450,7 +495,7 @@ def capture_reachable(S, n, i, sources, color, flags, bats):
 
 
 @_jit
-def has_move(own, enemy, bats, color, flags):
+def has_move(own, enemy, bats, b2, b3, color, flags):
     if not (flags & FLAG_CE):
         occupied = own | enemy
         m = own
@@ -468,11 +513,11 @@ def has_move(own, enemy, bats, color, flags):
     sub_u = np.empty(64, dtype=np.int64)
     sub_t = np.empty(64, dtype=np.int64)
     dsq = np.zeros(6, dtype=np.int64)
-    return gen_successors(own, enemy, np.int64(0), 0, dsq, dsq, sources, color, flags, bats, U, sub_u, sub_t) > 0
+    return gen_successors(own, enemy, np.int64(0), 0, dsq, dsq, sources, color, flags, bats, b2, b3, U, sub_u, sub_t) > 0
 
 
 @_jit
-def winner_after(mover_robots, other_robots, bats, mover, flags):
+def winner_after(mover_robots, other_robots, bats, b2, b3, mover, flags):
     """0 nobody, 1 the mover, -1 the other side (R-5, R-15, R-18)."""
     other = 1 - mover
     if not other_robots:
@@ -485,7 +530,7 @@ def winner_after(mover_robots, other_robots, bats, mover, flags):
     n = popcount(other_robots)
     if popcount(other_robots & TARGET[other]) >= (n + 1) >> 1:
         return -1
-    if not has_move(other_robots, mover_robots, bats, other, flags):
+    if not has_move(other_robots, mover_robots, bats, b2, b3, other, flags):
         return 1
     return 0
 
@@ -576,7 +621,7 @@ def side_score(robots, enemy, bats, color, flags):
 
 
 @_jit
-def capture_threats(robots, enemy, bats, color, flags):
+def capture_threats(robots, enemy, bats, b2, b3, color, flags):
     victims = np.int64(0)
     strength = (flags & FLAG_SC) != 0
     over = passable_c(robots, enemy, (flags & FLAG_JE) != 0)
@@ -589,6 +634,7 @@ def capture_threats(robots, enemy, bats, color, flags):
         e = popcount(CORNER[sq] & bats)
         if e < 2:
             continue
+        attacker = strength_c(sq, bats, b2, b3) if strength else 0
         for k in range(NRAYS[color, sq]):
             steps = 0
             jumped = 0
@@ -598,7 +644,7 @@ def capture_threats(robots, enemy, bats, color, flags):
                 if move_cost_c(steps, jumped, True) > e:
                     break
                 bit = np.int64(1) << t
-                if (enemy & bit) and (not strength or popcount(CORNER[t] & bats) <= e):
+                if (enemy & bit) and (not strength or strength_c(t, bats, b2, b3) <= attacker):
                     victims |= bit
                 if not (occupied & bit):
                     continue
@@ -609,7 +655,7 @@ def capture_threats(robots, enemy, bats, color, flags):
 
 
 @_jit
-def evaluate(own, enemy, bats, side, flags):
+def evaluate(own, enemy, bats, b2, b3, side, flags):
     s_own, race_own, t_own = side_score(own, enemy, bats, side, flags)
     s_enemy, race_enemy, t_enemy = side_score(enemy, own, bats, 1 - side, flags)
     score = s_own - s_enemy
@@ -624,20 +670,20 @@ def evaluate(own, enemy, bats, side, flags):
         score += W[6]
     if race_enemy:
         score -= W[7]
-    threats = capture_threats(own, enemy, bats, side, flags)
+    threats = capture_threats(own, enemy, bats, b2, b3, side, flags)
     if threats:
         score += W[8] * (1 + (1 if threats > 1 else 0))
     return score
 
 
 @_jit
-def value_after(own, enemy, bats, mover, flags):
-    w = winner_after(own, enemy, bats, mover, flags)
+def value_after(own, enemy, bats, b2, b3, mover, flags):
+    w = winner_after(own, enemy, bats, b2, b3, mover, flags)
     if w == 1:
         return WIN
     if w == -1:
         return -WIN
-    return -evaluate(enemy, own, bats, 1 - mover, flags)
+    return -evaluate(enemy, own, bats, b2, b3, 1 - mover, flags)
 
 
 # ----------------------------------------------------------------------------
@@ -645,7 +691,7 @@ def value_after(own, enemy, bats, mover, flags):
 
 
 @_jit
-def robot_outcomes(own0, enemy0, bats, color, flags, max_moves, max_states, S, sources):
+def robot_outcomes(own0, enemy0, bats, b2, b3, color, flags, max_moves, max_states, S, sources):
     """(S, outcome state indices, n) as turngen.robot_outcomes (its order, its shortest paths)."""
     U = np.empty((U_MAX, 9), dtype=np.int64)
     sub_u = np.empty(64, dtype=np.int64)
@@ -664,7 +710,7 @@ def robot_outcomes(own0, enemy0, bats, color, flags, max_moves, max_states, S, s
         cur = queue[qh]
         qh += 1
         depth = S[cur, S_DEPTH] + 1
-        nu = succ_of(S, cur, sources, color, flags, bats, U, sub_u, sub_t)
+        nu = succ_of(S, cur, sources, color, flags, bats, b2, b3, U, sub_u, sub_t)
         for u in range(nu):
             key = child_key(S, cur, U, u)
             if key in seen:
@@ -694,7 +740,7 @@ def robot_outcomes(own0, enemy0, bats, color, flags, max_moves, max_states, S, s
         nodes = 0
         while len(stack) and nodes < 2000:
             cur = stack.pop()
-            nu = succ_of(S, cur, sources, color, flags, bats, U, sub_u, sub_t)
+            nu = succ_of(S, cur, sources, color, flags, bats, b2, b3, U, sub_u, sub_t)
             for u in range(nu):
                 nodes += 1
                 if not U[u, U_CAP]:
@@ -718,7 +764,7 @@ def robot_outcomes(own0, enemy0, bats, color, flags, max_moves, max_states, S, s
         if len(capturing):
             order = capturing
         elif not complete:
-            S, n, capt = capturing_outcomes(S, n, enemy0, bats, color, flags, sources, 64)
+            S, n, capt = capturing_outcomes(S, n, enemy0, bats, b2, b3, color, flags, sources, 64)
             if len(capt):
                 order = capt
     out = np.empty(len(order), dtype=np.int64)
@@ -728,7 +774,7 @@ def robot_outcomes(own0, enemy0, bats, color, flags, max_moves, max_states, S, s
 
 
 @_jit
-def capturing_outcomes(S, n, enemy0, bats, color, flags, sources, limit):
+def capturing_outcomes(S, n, enemy0, bats, b2, b3, color, flags, sources, limit):
     U = np.empty((U_MAX, 9), dtype=np.int64)
     sub_u = np.empty(64, dtype=np.int64)
     sub_t = np.empty(64, dtype=np.int64)
@@ -740,7 +786,7 @@ def capturing_outcomes(S, n, enemy0, bats, color, flags, sources, limit):
     stack = [np.int64(0)]
     while len(stack) and len(out) < limit:
         cur = stack.pop()
-        nu = succ_of(S, cur, sources, color, flags, bats, U, sub_u, sub_t)
+        nu = succ_of(S, cur, sources, color, flags, bats, b2, b3, U, sub_u, sub_t)
         for u in range(nu):
             key = child_key(S, cur, U, u)
             if key in seen:
@@ -755,14 +801,14 @@ def capturing_outcomes(S, n, enemy0, bats, color, flags, sources, limit):
                     order.append(j)
                 stack.append(j)
             else:
-                S, r = capture_reachable(S, n, j, sources, color, flags, bats)
+                S, r = capture_reachable(S, n, j, sources, color, flags, bats, b2, b3)
                 if r:
                     stack.append(j)
     return S, n, order
 
 
 @_jit
-def winning_robot_phase(own0, enemy0, bats, color, flags, max_nodes, S, n, sources):
+def winning_robot_phase(own0, enemy0, bats, b2, b3, color, flags, max_nodes, S, n, sources):
     """(S, n, state index or -1) as turngen.winning_robot_phase."""
     U = np.empty((U_MAX, 9), dtype=np.int64)
     sub_u = np.empty(64, dtype=np.int64)
@@ -773,7 +819,7 @@ def winning_robot_phase(own0, enemy0, bats, color, flags, max_nodes, S, n, sourc
     nodes = 0
     while len(stack) and nodes < max_nodes:
         cur = stack.pop()
-        nu = succ_of(S, cur, sources, color, flags, bats, U, sub_u, sub_t)
+        nu = succ_of(S, cur, sources, color, flags, bats, b2, b3, U, sub_u, sub_t)
         for u in range(nu):
             nodes += 1
             if not (U[u, U_CAP] or (U[u, U_DST] // 6 == target and U[u, U_SRC] // 6 != target)):
@@ -801,7 +847,7 @@ def winning_robot_phase(own0, enemy0, bats, color, flags, max_nodes, S, n, sourc
 
 
 @_jit
-def grown_robot_phases(own0, enemy0, bats, color, flags, beam, max_moves, S, n, sources):
+def grown_robot_phases(own0, enemy0, bats, b2, b3, color, flags, beam, max_moves, S, n, sources):
     """(S, n, state indices, values) as turngen.grown_robot_phases (value: value_after with ``bats``)."""
     U = np.empty((U_MAX, 9), dtype=np.int64)
     sub_u = np.empty(64, dtype=np.int64)
@@ -820,7 +866,7 @@ def grown_robot_phases(own0, enemy0, bats, color, flags, beam, max_moves, S, n, 
         g_val = [0.0]
         g_val.clear()
         for cur in level:
-            nu = succ_of(S, cur, sources, color, flags, bats, U, sub_u, sub_t)
+            nu = succ_of(S, cur, sources, color, flags, bats, b2, b3, U, sub_u, sub_t)
             for u in range(nu):
                 key = child_key(S, cur, U, u)
                 if key in seen:
@@ -832,7 +878,7 @@ def grown_robot_phases(own0, enemy0, bats, color, flags, beam, max_moves, S, n, 
                 if placement in found:
                     v = fvals[found[placement]]
                 else:
-                    v = value_after(U[u, U_OWN], U[u, U_ENEMY], bats, color, flags)
+                    v = value_after(U[u, U_OWN], U[u, U_ENEMY], bats, b2, b3, color, flags)
                     found[placement] = len(order)
                     order.append(j)
                     fvals.append(v)
@@ -861,8 +907,45 @@ def grown_robot_phases(own0, enemy0, bats, color, flags, beam, max_moves, S, n, 
 
 
 @_jit
-def battery_moves(bats, movable, used, line_limit, out):
-    """Single battery moves (from, to, line) in rules.battery_moves.battery_steps' order; returns their count."""
+def place_c(bats, b2, b3, p, q):
+    """The batteries after the (top) battery on ``p`` moved onto ``q``: the profile's ``place``
+    (the original rules' on an empty point; ``stacking``'s onto a stack, R-20)."""
+    bp = np.int64(1) << p
+    bq = np.int64(1) << q
+    if b3 & bp:
+        b3 &= ~bp
+    elif b2 & bp:
+        b2 &= ~bp
+    else:
+        bats &= ~bp
+    if not (bats & bq):
+        bats |= bq
+    elif not (b2 & bq):
+        b2 |= bq
+    else:
+        b3 |= bq
+    return bats, b2, b3
+
+
+@_jit
+def left_movable_c(movable, bats_after, p, q, stacking):
+    """The profile's ``left_movable``: R-4, the battery that moved may not move again; under
+    ``stacking`` nothing leaves ``q`` and the battery it uncovered on ``p`` still may (R-20)."""
+    if stacking:
+        movable &= ~(np.int64(1) << q)
+        if not (bats_after >> p) & 1:
+            movable &= ~(np.int64(1) << p)
+        return movable
+    return movable & ~(np.int64(1) << p)
+
+
+@_jit
+def battery_moves(bats, b2, b3, movable, used, line_limit, stacking, out):
+    """Single battery moves (from, to, line) in rules.battery_moves.battery_steps' order; returns their count.
+
+    The profile's ``battery_steps``: the next empty point along a line (the original rules'), and
+    under ``stacking`` first the stacking step onto the adjacent point holding one or two, the
+    next empty point never past a stack (R-20)."""
     n = 0
     m = movable
     while m:
@@ -873,6 +956,13 @@ def battery_moves(bats, movable, used, line_limit, out):
             line = BLINE[p, k]
             if (closed_lines_c(used, line_limit) >> line) & 1:
                 continue
+            if stacking:
+                first = BRAYS[p, k, 0]
+                if (bats >> first) & 1 and not (b3 >> first) & 1:
+                    out[n, 0] = p
+                    out[n, 1] = first
+                    out[n, 2] = line
+                    n += 1
             for i in range(BRLEN[p, k]):
                 q = BRAYS[p, k, i]
                 if not (bats >> q) & 1:
@@ -881,50 +971,58 @@ def battery_moves(bats, movable, used, line_limit, out):
                     out[n, 2] = line
                     n += 1
                     break
+                if stacking and (b2 >> q) & 1:
+                    break
     return n
 
 
 @_jit
-def battery_chain(own, enemy, bats, color, flags, max_len, moves_out, bats_out):
+def battery_chain(own, enemy, bats, b2, b3, color, flags, max_len, moves_out, bats_out):
     """turngen.battery_chains with value_after as the score: (chain length, evaluations).
 
-    ``bats_out[k]`` is the placement after the first k moves, ``moves_out[k]`` the k-th move."""
-    bats_out[0] = bats
+    ``bats_out[k]`` is the placement (bats, b2, b3) after the first k moves, ``moves_out[k]`` the k-th move."""
+    bats_out[0, 0] = bats
+    bats_out[0, 1] = b2
+    bats_out[0, 2] = b3
     movable = controlled_mask(own, enemy, bats, (flags & FLAG_CF) != 0)
     if not movable:
         return 0, 0
     line_limit = (flags & FLAG_NLL) == 0
+    stacking = (flags & FLAG_ST) != 0
     evals = 1
-    current = value_after(own, enemy, bats, color, flags)
+    current = value_after(own, enemy, bats, b2, b3, color, flags)
     used = np.int64(0)
-    opts = np.empty((64, 3), dtype=np.int64)
+    opts = np.empty((128, 3), dtype=np.int64)
     length = 0
     for _ in range(max_len):
-        nm = battery_moves(bats, movable, used, line_limit, opts)
+        nm = battery_moves(bats, b2, b3, movable, used, line_limit, stacking, opts)
         best_v = 0.0
         best_k = -1
-        best_nb = np.int64(0)
+        best_1 = np.int64(0)
+        best_2 = np.int64(0)
+        best_3 = np.int64(0)
         for k in range(nm):
-            p = opts[k, 0]
-            q = opts[k, 1]
-            nb = (bats & ~(np.int64(1) << p)) | (np.int64(1) << q)
-            v = value_after(own, enemy, nb, color, flags)
+            n1, n2, n3 = place_c(bats, b2, b3, opts[k, 0], opts[k, 1])
+            v = value_after(own, enemy, n1, n2, n3, color, flags)
             evals += 1
             if best_k < 0 or v > best_v:
                 best_v = v
                 best_k = k
-                best_nb = nb
+                best_1, best_2, best_3 = n1, n2, n3
         if best_k < 0 or best_v < current + 0.25:
             break
         current = best_v
         p = opts[best_k, 0]
-        bats = best_nb
-        movable &= ~(np.int64(1) << p)
+        q = opts[best_k, 1]
+        bats, b2, b3 = best_1, best_2, best_3
+        movable = left_movable_c(movable, bats, p, q, stacking)
         used = line_used_c(used, opts[best_k, 2], line_limit)
         moves_out[length, 0] = p
-        moves_out[length, 1] = opts[best_k, 1]
+        moves_out[length, 1] = q
         length += 1
-        bats_out[length] = bats
+        bats_out[length, 0] = bats
+        bats_out[length, 1] = b2
+        bats_out[length, 2] = b3
     return length, evals
 
 
@@ -933,12 +1031,14 @@ def battery_chain(own, enemy, bats, color, flags, max_len, moves_out, bats_out):
 
 
 @_jit
-def _write_row(rows, r, S, j, bats, nbat, moves):
+def _write_row(rows, r, S, j, bats, b2, b3, nbat, moves):
     for c in range(ROW_WIDTH):
         rows[r, c] = 0
     rows[r, ROW_OWN] = S[j, S_OWN]
     rows[r, ROW_ENEMY] = S[j, S_ENEMY]
     rows[r, ROW_BATS] = bats
+    rows[r, ROW_BATS2] = b2
+    rows[r, ROW_BATS3] = b3
     d = S[j, S_DEPTH]
     rows[r, ROW_NSTEPS] = d
     k = j
@@ -955,29 +1055,29 @@ def _write_row(rows, r, S, j, bats, nbat, moves):
 
 
 @_jit
-def _single(S, j, bats, v):
+def _single(S, j, bats, b2, b3, v):
     vals = np.empty(1, dtype=np.float64)
     vals[0] = v
     rows = np.zeros((1, ROW_WIDTH), dtype=np.int64)
-    _write_row(rows, 0, S, j, bats, 0, np.zeros((1, 2), dtype=np.int64))
+    _write_row(rows, 0, S, j, bats, b2, b3, 0, np.zeros((1, 2), dtype=np.int64))
     return vals, rows
 
 
 @_jit
-def candidates(own, enemy, bats0, color, flags, root, keep, chain, inner_moves, inner_states, beam, beam_moves):
+def candidates(own, enemy, bats0, b2, b3, color, flags, root, keep, chain, inner_moves, inner_states, beam, beam_moves):
     """search.candidates: (values, rows, board evaluations counted), best first."""
     sources = np.empty(36, dtype=np.int64)
     make_sources(own, enemy, bats0, flags, sources)
     S = new_store(own, enemy)
     n = 1
-    S, n, w = winning_robot_phase(own, enemy, bats0, color, flags, 4000, S, n, sources)
+    S, n, w = winning_robot_phase(own, enemy, bats0, b2, b3, color, flags, 4000, S, n, sources)
     if w >= 0:
-        vals, rows = _single(S, w, bats0, WIN)
+        vals, rows = _single(S, w, bats0, b2, b3, WIN)
         return vals, rows, 0
     if root:
-        S, n, outs, complete = robot_outcomes(own, enemy, bats0, color, flags, 6, 0, S, sources)
+        S, n, outs, complete = robot_outcomes(own, enemy, bats0, b2, b3, color, flags, 6, 0, S, sources)
     else:
-        S, n, outs, complete = robot_outcomes(own, enemy, bats0, color, flags, inner_moves, inner_states, S, sources)
+        S, n, outs, complete = robot_outcomes(own, enemy, bats0, b2, b3, color, flags, inner_moves, inner_states, S, sources)
     m = len(outs)
     sc_idx = [np.int64(0)]
     sc_idx.clear()
@@ -985,9 +1085,9 @@ def candidates(own, enemy, bats0, color, flags, root, keep, chain, inner_moves, 
     sc_val.clear()
     for k in range(m):
         j = outs[k]
-        v = value_after(S[j, S_OWN], S[j, S_ENEMY], bats0, color, flags)
+        v = value_after(S[j, S_OWN], S[j, S_ENEMY], bats0, b2, b3, color, flags)
         if v >= WIN:
-            vals, rows = _single(S, j, bats0, v)
+            vals, rows = _single(S, j, bats0, b2, b3, v)
             return vals, rows, 0
         sc_idx.append(j)
         sc_val.append(v)
@@ -1000,13 +1100,13 @@ def candidates(own, enemy, bats0, color, flags, root, keep, chain, inner_moves, 
             have.add((S[j, S_OWN], S[j, S_ENEMY]))
             if S[j, S_ENEMY] == enemy:
                 must = False
-        S, n, gidx, gval = grown_robot_phases(own, enemy, bats0, color, flags, beam, beam_moves, S, n, sources)
+        S, n, gidx, gval = grown_robot_phases(own, enemy, bats0, b2, b3, color, flags, beam, beam_moves, S, n, sources)
         for k in range(len(gidx)):
             j = gidx[k]
             if (S[j, S_OWN], S[j, S_ENEMY]) in have or (must and S[j, S_ENEMY] == enemy):
                 continue
             if gval[k] >= WIN:
-                vals, rows = _single(S, j, bats0, gval[k])
+                vals, rows = _single(S, j, bats0, b2, b3, gval[k])
                 return vals, rows, 0
             sc_idx.append(j)
             sc_val.append(gval[k])
@@ -1023,7 +1123,7 @@ def candidates(own, enemy, bats0, color, flags, root, keep, chain, inner_moves, 
     out_vals = np.empty(cap, dtype=np.float64)
     rows = np.zeros((cap, ROW_WIDTH), dtype=np.int64)
     moves = np.zeros((MAX_CHAIN, 2), dtype=np.int64)
-    bseq = np.zeros(MAX_CHAIN + 1, dtype=np.int64)
+    bseq = np.zeros((MAX_CHAIN + 1, 3), dtype=np.int64)
     nout = 0
     for r in range(kept):
         k = rank[r]
@@ -1031,15 +1131,15 @@ def candidates(own, enemy, bats0, color, flags, root, keep, chain, inner_moves, 
         v = sc_val[k]
         o_own = S[j, S_OWN]
         o_enemy = S[j, S_ENEMY]
-        length, evals = battery_chain(o_own, o_enemy, bats0, color, flags, min(chain, MAX_CHAIN), moves, bseq)
+        length, evals = battery_chain(o_own, o_enemy, bats0, b2, b3, color, flags, min(chain, MAX_CHAIN), moves, bseq)
         for b in range(length + 1):
             if b == 0:
                 val = v
             else:
-                val = value_after(o_own, o_enemy, bseq[b], color, flags)
+                val = value_after(o_own, o_enemy, bseq[b, 0], bseq[b, 1], bseq[b, 2], color, flags)
                 evals += 1
             out_vals[nout] = val
-            _write_row(rows, nout, S, j, bseq[b], b, moves)
+            _write_row(rows, nout, S, j, bseq[b, 0], bseq[b, 1], bseq[b, 2], b, moves)
             nout += 1
             if val >= WIN:
                 nodes += evals
@@ -1050,7 +1150,7 @@ def candidates(own, enemy, bats0, color, flags, root, keep, chain, inner_moves, 
     if nout == 0:
         if nsc == 0:
             return np.empty(0, dtype=np.float64), np.zeros((0, ROW_WIDTH), dtype=np.int64), nodes
-        vals, rows1 = _single(S, sc_idx[rank[0]], bats0, sc_val[rank[0]])
+        vals, rows1 = _single(S, sc_idx[rank[0]], bats0, b2, b3, sc_val[rank[0]])
         return vals, rows1, nodes
     neg = -out_vals[:nout]
     rank2 = np.argsort(neg, kind="mergesort")
@@ -1062,7 +1162,7 @@ def candidates(own, enemy, bats0, color, flags, root, keep, chain, inner_moves, 
 
 
 @_jit
-def replay_value(own, enemy, bats, color, flags, row):
+def replay_value(own, enemy, bats, b2, b3, color, flags, row):
     """(legal, value for the mover of the board after it) of the turn in ``row`` played on this board."""
     sources = np.empty(36, dtype=np.int64)
     make_sources(own, enemy, bats, flags, sources)
@@ -1078,7 +1178,7 @@ def replay_value(own, enemy, bats, color, flags, row):
         dst = row[ROW_STEPS + 6 * i + 1]
         saved = S[cur, S_MOVED]
         S[cur, S_MOVED] = saved | (S[cur, S_OWN] & ~(np.int64(1) << src))
-        nu = succ_of(S, cur, sources, color, flags, bats, U, sub_u, sub_t)
+        nu = succ_of(S, cur, sources, color, flags, bats, b2, b3, U, sub_u, sub_t)
         S[cur, S_MOVED] = saved
         hit = -1
         for u in range(nu):
@@ -1093,7 +1193,7 @@ def replay_value(own, enemy, bats, color, flags, row):
         if U[hit, U_CAP]:
             captured = True
     if (flags & FLAG_MC) and not captured:
-        S, r = capture_reachable(S, n, 0, sources, color, flags, bats)
+        S, r = capture_reachable(S, n, 0, sources, color, flags, bats, b2, b3)
         if r:
             return False, 0.0
     o2 = S[cur, S_OWN]
@@ -1101,6 +1201,7 @@ def replay_value(own, enemy, bats, color, flags, row):
     movable = controlled_mask(o2, e2, bats, (flags & FLAG_CF) != 0)
     used = np.int64(0)
     line_limit = (flags & FLAG_NLL) == 0
+    stacking = (flags & FLAG_ST) != 0
     for m in range(row[ROW_NBAT]):
         p = row[ROW_BAT + 2 * m]
         q = row[ROW_BAT + 2 * m + 1]
@@ -1119,18 +1220,26 @@ def replay_value(own, enemy, bats, color, flags, row):
         line = BLINE[p, kk]
         if (closed_lines_c(used, line_limit) >> line) & 1:
             return False, 0.0
-        first = -1
-        for i in range(BRLEN[p, kk]):
-            x = BRAYS[p, kk, i]
-            if not (bats >> x) & 1:
-                first = x
-                break
-        if first != q:
-            return False, 0.0
-        bats = (bats & ~(np.int64(1) << p)) | (np.int64(1) << q)
-        movable &= ~(np.int64(1) << p)
+        # the profile's destination_fault: the next empty point (R-13), or a stacking step (R-20)
+        first = BRAYS[p, kk, 0]
+        if stacking and q == first and (bats >> first) & 1:
+            if (b3 >> first) & 1:
+                return False, 0.0
+        else:
+            to = -1
+            for i in range(BRLEN[p, kk]):
+                x = BRAYS[p, kk, i]
+                if not (bats >> x) & 1:
+                    to = x
+                    break
+                if stacking and (b2 >> x) & 1:
+                    break
+            if to != q:
+                return False, 0.0
+        bats, b2, b3 = place_c(bats, b2, b3, p, q)
+        movable = left_movable_c(movable, bats, p, q, stacking)
         used |= np.int64(1) << line
-    return True, value_after(o2, e2, bats, color, flags)
+    return True, value_after(o2, e2, bats, b2, b3, color, flags)
 
 
 def warm_up() -> float:
@@ -1145,7 +1254,7 @@ def warm_up() -> float:
     enemy = sum(1 << s for s in pos.robots(BLACK))
     bats = sum(1 << p for p in pos.batteries)
     for root in (True, False):
-        vals, rows, _ = candidates(own, enemy, bats, 0, 0, root, 6, 2, 1, 4000, 3, 6)
-    replay_value(enemy, own, int(rows[0, ROW_BATS]), 1, 0, rows[0])
-    value_after(own, enemy, bats, 0, 0)
+        vals, rows, _ = candidates(own, enemy, bats, 0, 0, 0, 0, root, 6, 2, 1, 4000, 3, 6)
+    replay_value(enemy, own, int(rows[0, ROW_BATS]), 0, 0, 1, 0, rows[0])
+    value_after(own, enemy, bats, 0, 0, 0, 0)
     return time.perf_counter() - t0

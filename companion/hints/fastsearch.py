@@ -33,9 +33,11 @@ class Kids:
     __slots__ = ("vals", "rows", "placements", "other", "index")
 
     def __init__(self, vals: list[float], rows: np.ndarray, side: int) -> None:
+        from .fastcore import ROW_KEY
+
         self.vals = vals
         self.rows = rows
-        self.placements = rows[:, :3].tolist()
+        self.placements = rows[:, :ROW_KEY].tolist()
         self.other = 1 - side
         self.index = None  # child board -> position, built on demand
 
@@ -43,9 +45,10 @@ class Kids:
         return len(self.vals)
 
     def child(self, i: int) -> tuple:
-        """The board after candidate ``i``: (own, enemy, batteries, side) of the other side to move."""
-        o, e, b = self.placements[i]
-        return (e, o, b, self.other)
+        """The board after candidate ``i``: (own, enemy, batteries, side) of the other side to move
+        (the batteries layered as the rules' ints, :func:`.fastcore.join_batteries`)."""
+        o, e, b, b2, b3 = self.placements[i]
+        return (e, o, _join(b, b2, b3) if b2 else b, self.other)
 
     def find(self, child: tuple) -> int:
         if self.index is None:
@@ -66,7 +69,8 @@ def row_candidate(value: float, row, side_color) -> Candidate:
         for i in range(r[fc.ROW_NSTEPS])
     )
     moves = tuple((r[fc.ROW_BAT + 2 * i], r[fc.ROW_BAT + 2 * i + 1]) for i in range(r[fc.ROW_NBAT]))
-    return Candidate(float(value), RobotOutcome(r[fc.ROW_OWN], r[fc.ROW_ENEMY], steps), BatteryPhase(r[fc.ROW_BATS], moves))
+    bats = fc.join_batteries(r[fc.ROW_BATS], r[fc.ROW_BATS2], r[fc.ROW_BATS3])
+    return Candidate(float(value), RobotOutcome(r[fc.ROW_OWN], r[fc.ROW_ENEMY], steps), BatteryPhase(bats, moves))
 
 
 def fast_candidates(board: Board, rules: Rules, *, root: bool, limits: SearchLimits, stats: SearchStats | None = None) -> list[Candidate]:
@@ -80,10 +84,17 @@ def fast_candidates(board: Board, rules: Rules, *, root: bool, limits: SearchLim
     return [row_candidate(v, rows[i], board.side) for i, v in enumerate(vals.tolist())]
 
 
+def _join(bats: int, b2: int, b3: int) -> int:
+    from .fastcore import join_batteries
+
+    return join_batteries(bats, b2, b3)
+
+
 def _call(fc, key: tuple, flags: int, root: bool, lim: SearchLimits):
     own, enemy, bats, side = key
+    b1, b2, b3 = fc.split_batteries(bats)
     return fc.candidates(
-        own, enemy, bats, side, flags, root,
+        own, enemy, b1, b2, b3, side, flags, root,
         lim.root_robot_keep if root else lim.inner_robot_keep,
         lim.root_chain if root else lim.inner_chain,
         lim.inner_moves, lim.inner_states, lim.inner_beam if not root else 0, lim.inner_beam_moves,
@@ -148,8 +159,9 @@ class FastSearcher(SearchState):
             else:
                 c = self._generate(key, self._strong_limits)
             if len(c) and c.vals[0] < WIN:
-                have = {(int(r[0]), int(r[1]), int(r[2])) for r in c.rows[:, :3]}
-                extra = [i for i, r in enumerate(cheap.rows[:, :3].tolist()) if tuple(r) not in have]
+                key_cols = self.fc.ROW_KEY
+                have = {tuple(int(x) for x in r) for r in c.rows[:, :key_cols]}
+                extra = [i for i, r in enumerate(cheap.rows[:, :key_cols].tolist()) if tuple(r) not in have]
                 if extra:
                     vals = np.array(c.vals + [cheap.vals[i] for i in extra])
                     rows = np.concatenate([c.rows, cheap.rows[extra]])
@@ -163,8 +175,9 @@ class FastSearcher(SearchState):
         strong = ply % 2 == 1 and ply <= lim.reply_plies
         if depth == 1 and lim.killers and key not in self._cache:
             own, enemy, bats, side = key
+            b1, b2, b3 = self.fc.split_batteries(bats)
             for _entry, row in self._killers.get(ply, ()):
-                ok, v = self.fc.replay_value(own, enemy, bats, side, self.flags, row)
+                ok, v = self.fc.replay_value(own, enemy, b1, b2, b3, side, self.flags, row)
                 if not ok:
                     continue
                 self.stats.nodes += 1
@@ -222,7 +235,7 @@ class FastSearcher(SearchState):
         if not self.limits.killers:
             return
         row = kids.rows[i]
-        entry = row[3:].tobytes()
+        entry = row[self.fc.ROW_KEY:].tobytes()
         old = self._killers.get(ply, [])
         if old and old[0][0] == entry:
             return

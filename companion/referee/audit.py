@@ -186,7 +186,8 @@ class ImageVerdict:
         if v.kind == ACCEPTED:
             side = "w" if v.position.to_move.value == "b" else "b"
             over = f" -- {v.status.result}: {v.status.reason}" if v.status is not None and v.status.over else ""
-            return f"{pre}accepted {self.ply}. {side}: {v.turn}{over}"
+            note = f" -- note: {v.note} (R-23)" if v.note else ""
+            return f"{pre}accepted {self.ply}. {side}: {v.turn}{over}{note}"
         if v.kind == UNCHANGED:
             return f"{pre}unchanged"
         if v.kind == GAME_OVER:
@@ -392,13 +393,13 @@ class Audit:
     (a phone's full-size photos against a calibration made at a smaller size)."""
 
     def __init__(self, calibration, rules: Rules = Rules(), *, referee: Referee | None = None,
-                 start: Position | None = None) -> None:
+                 start: Position | None = None, sides: bool = True) -> None:
         from vision.readers import board_reader
 
         self.size = tuple(calibration.image_size)
         self.rules = rules
         self.referee = referee if referee is not None else Referee(
-            rules, start or Position.start(), min_field_prob=AUDIT_MIN_FIELD_PROB)
+            rules, start or Position.start(), min_field_prob=AUDIT_MIN_FIELD_PROB, sides=sides)
         self.reader = board_reader(calibration)
         self.ply = len(self.referee.history)
 
@@ -419,6 +420,18 @@ class Audit:
                 f"{', '.join(wrong[:10])}{' ...' if len(wrong) > 10 else ''}): the first photo must show the "
                 "start position; or the calibration is from another setup"
             )
+        self.referee.see_sides(reading)
+
+    def see_start(self, image: np.ndarray) -> None:
+        """R-23: the battery sides of the start photo (the first turn is compared with them)."""
+        from vision.errors import VisionError
+
+        try:
+            reading = self.reader.read(fit(image, self.size))
+        except VisionError:
+            return
+        if reading.layout is not None and not reading.layout.differences(start_layout()):
+            self.referee.see_sides(reading)
 
     def undo_to(self, ply: int) -> list[str]:
         """Take back accepted turns until the next press is for ``ply`` (an undo in ``netzwerk run``)."""
@@ -455,6 +468,7 @@ def audit_folder(
     first: Color | None = None,
     result: AuditResult | None = None,
     reader: str = "classic",
+    sides: bool = True,
 ) -> Iterator[ImageVerdict]:
     """Referee the photos of ``folder``, yielding one :class:`ImageVerdict` per photo.
 
@@ -467,7 +481,9 @@ def audit_folder(
     calibration file; else the first photo calibrates (``corners``: the field
     corners A1 G1 G7 A7 in pixels, else the markers, else the board's grid
     with White's start row towards the image edge ``white_side``; ``reader``: the board
-    reader of that calibration, "any" or "classic"; a calibration file names its own). Pass an
+    reader of that calibration, "any" or "classic"; a calibration file names its own). ``sides``:
+    R-23, the batteries' printed and blank sides (a note on an accepted turn whose newly blank
+    batteries cannot be its energy; the batteries left blank named). Pass an
     :class:`AuditResult` as ``result`` to receive the record and the outcome.
     Raises :class:`AuditError` for bad input (before the first verdict where it can).
     """
@@ -501,9 +517,10 @@ def audit_folder(
                 corners = np.asarray(corners, np.float64) * (size[0] / w)
         cal = calibrate_from(image, first_photo.name, corners, white_side, reader)
         note = calibration_note(cal, white_side)
-        audit = Audit(cal, rules, start=start_pos)
+        audit = Audit(cal, rules, start=start_pos, sides=sides)
+        audit.see_start(image)
     else:
-        audit = Audit(cal, rules, start=start_pos)
+        audit = Audit(cal, rules, start=start_pos, sides=sides)
         audit.check_start(image, first_photo.name)
         note = f"calibration file {Path(calibration).name}"
     res = result if result is not None else AuditResult(Path(folder), rules)

@@ -43,6 +43,14 @@ since): the refusal is logged, the old reader kept, and it is tried again
 after the same delay. A recalibration never judges a turn: the next confirm
 press is judged as always, against the last accepted position.
 
+Battery sides (R-23, option ``sides``, on by default): after an accepted turn
+the batteries the camera sees on their blank side are pointed at and named
+for the next player ("turn C3 back to its printed side") until the camera
+sees them printed side up or the next confirm press; a note on the accepted
+turn (logged as ``note``, journalled as a ``sides`` event) says when the
+batteries turned blank cannot be the energy the moves used. Silent where the
+camera cannot tell a side.
+
 Live watching (option): during the robot phase every stable reading updates
 the energy gauge (energy still available to the player to move) and warns
 (amber blink, pointer) when a robot stands where no legal robot phase can have
@@ -74,7 +82,8 @@ from .journal import Journal, JournalError
 from ..rules.moves import Turn
 from ..rules.position import Placement, Position
 from .referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
-from .referee import only_low_confidence
+from .referee import only_low_confidence, sides_of
+from ..rules.sides import PRINTED, turn_back_message
 from ..rules.options import Rules
 
 SETUP = "setup"
@@ -113,7 +122,7 @@ class LoopTimings:
 @dataclass(frozen=True)
 class LogEntry:
     """One line of the game's log: ``kind`` is accepted, rejected, unreadable, unchanged,
-    win, undo, hint, control, new-game, check, camera, setup, warning, energy or info."""
+    win, undo, hint, control, new-game, check, camera, setup, warning, energy, note, sides or info."""
 
     at: float
     kind: str
@@ -388,6 +397,7 @@ class Companion:
     ``calibrate``/``make_reader``: the vision functions (tests inject fakes).
     ``frames``: a :class:`companion.referee.frames.FrameArchive` keeping the start frame
     of each game and the frame of every judged confirm press (``--save-frames``). ``on_log``: called with every :class:`LogEntry`.
+    ``sides``: R-23, the battery sides (see the module docstring).
     """
 
     def __init__(
@@ -410,6 +420,7 @@ class Companion:
         frames: Any = None,
         on_log: Callable[[LogEntry], Any] | None = None,
         hints: bool = True,
+        sides: bool = True,
     ) -> None:
         self.panel = panel
         self.source = source
@@ -428,10 +439,12 @@ class Companion:
         self._attempts: dict[int, int] = {}
         self.on_log = on_log
         self.hints_enabled = hints
+        self.sides_enabled = sides
+        self.turn_back: tuple[int, ...] = ()  # R-23: blank batteries the player to move should turn back
         self.clock = panel.clock
         self.manual = bool(getattr(self.clock, "manual", False))
 
-        self.referee = Referee(rules, Position.start(starting_side))
+        self.referee = Referee(rules, Position.start(starting_side), sides=sides)
         self.game_id: int | None = None
         self.phase = SETUP
         self.check_purpose = START
@@ -490,7 +503,7 @@ class Companion:
         if game is not None:
             try:
                 rules = Rules.from_names(game.rules)
-                referee = Referee(rules, Position.from_string(game.start_position))
+                referee = Referee(rules, Position.from_string(game.start_position), sides=self.sides_enabled)
                 referee.replay([t.turn for t in game.turns])
             except Exception as exc:  # a journal the engine cannot replay: never guess, start afresh
                 self._log("info", f"game {game.id} of the journal cannot be replayed ({exc}); it stays as it is, "
@@ -649,6 +662,7 @@ class Companion:
             return
         if self.pending is None:
             self.pending = _Pending(side, self.clock.now())
+            self.turn_back = ()  # R-23: pointed at until the next confirm
             self.panel.clear_pointer()
             self._status(f"{side} confirmed: reading the board")
 
@@ -666,6 +680,7 @@ class Companion:
             return
         last = self.referee.undo()
         self.pending = None
+        self.turn_back = ()
         assert last is not None
         if reopen:  # the winning turn was confirmed by mistake: taking it back is not a turn (R-6), the game goes on
             self.panel.clear_win()
@@ -713,6 +728,7 @@ class Companion:
             self.expected = Placement.of(Position.start(self.starting_side))
             return
         self.pending = None
+        self.turn_back = ()
         self.panel.clear_win()
         self._log("new-game", "new game: set up the start position")
         self._begin_check(NEW_GAME, Position.start(self.starting_side))
@@ -769,8 +785,11 @@ class Companion:
             self._judge_pending(stable)
         elif self.phase == CHECK and stable:
             self._check_board()
-        elif self.phase == PLAYING and stable and self.live_watch:
-            self._watch()
+        elif self.phase == PLAYING and stable:
+            if self.turn_back:
+                self._follow_turn_back()
+            if self.live_watch:
+                self._watch()
 
     # ================================================================ setup
     def _try_setup(self, frame: Frame) -> None:
@@ -982,7 +1001,7 @@ class Companion:
         self.panel.clear_pointer()
         self._last_signal = None
         if purpose in (START, NEW_GAME):
-            self.referee = Referee(self.rules, start)
+            self.referee = Referee(self.rules, start, sides=self.sides_enabled)
             self.game_id = game_id
             self._log("new-game", f"game {self.game_id} begins ({self.rules.name}); {start.to_move.label} to move")
             self._attempts = {}
@@ -997,6 +1016,8 @@ class Companion:
             self._log("check", "the board matches the journal: play on")
         else:
             self._log("check", "the board is back as it was: play on")
+        if self.seen is not None:
+            self.referee.see_sides(self.seen.reading)  # R-23: the sides the next turn is compared with
         self.phase = PLAYING
         self._energy0 = energy_available(self.referee.position, self.rules)
         self._watch_key = None
@@ -1104,6 +1125,11 @@ class Companion:
         self._learn_bare(frame, verdict.position)
         st = verdict.status
         self._log("accepted", f"{before.to_move.label}: {verdict.turn}", ply=record.ply, turn=str(verdict.turn))
+        if verdict.note:
+            self._journal_event("sides", {"ply": record.ply, "note": verdict.note,
+                                          "points": [point_name(p) for p in verdict.note_points]})
+            self._log("note", f"{before.to_move.label}'s turn {record.ply}: {verdict.note} (R-23)", ply=record.ply,
+                      squares=verdict.note_squares, points=verdict.note_points)
         if st is not None and st.over and st.winner is not None:
             self._journal_finish(st.result, st.reason)
             self.phase = OVER
@@ -1115,6 +1141,7 @@ class Companion:
         self.panel.show_turn(self.referee.position.to_move.name.lower())
         if self.phase == CHECK:  # a turn confirmed during a resume/undo check settles it
             self.phase = PLAYING
+        self._show_turn_back(verdict.turn_back)
         self._energy0 = energy_available(self.referee.position, self.rules)
         self._watch_key = None
         self._show_energy(self._energy0)
@@ -1170,6 +1197,29 @@ class Companion:
             self.frames.save_press(frame.image, ply, self._attempts[ply])
         except Exception as exc:  # keeping frames is for a later audit: never lose the game over it
             self._log("info", f"frame not saved: {exc}")
+
+    # ================================================================ battery sides (R-23)
+    def _show_turn_back(self, points: tuple[int, ...]) -> None:
+        """Point at the blank batteries and name them for the player to move."""
+        self.turn_back = tuple(points)
+        if not points:
+            return
+        self.panel.show_sequence(_targets(points=points))
+        self._log("sides", f"{self.referee.position.to_move.label}: {turn_back_message(points)}", points=points)
+
+    def _follow_turn_back(self) -> None:
+        """Stop pointing at a battery once the camera sees it printed side up."""
+        seen = self.seen
+        assert seen is not None
+        sides = sides_of(seen.reading, set(self.turn_back))
+        left = tuple(p for p in self.turn_back if sides.get(p) != PRINTED)
+        if left == self.turn_back:
+            return
+        self.turn_back = left
+        if left:
+            self.panel.show_sequence(_targets(points=left))
+        else:
+            self.panel.clear_pointer()
 
     # ================================================================ live watching
     def _watch(self) -> None:

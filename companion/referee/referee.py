@@ -10,6 +10,12 @@ One object makes every decision for ``netzwerk run``, ``netzwerk demo`` and
   ``unchanged`` or ``game-over``.
 * :meth:`Referee.accept` makes an accepted verdict the new position (the
   caller writes its journal first), :meth:`Referee.undo` takes one back.
+* With ``sides`` on (R-23, :mod:`companion.rules.sides`), an accepted verdict
+  read from a camera that tells the batteries' sides carries a ``note`` when
+  the batteries turned blank cannot be the energy the moves used (never a
+  rejection) and ``turn_back``: the batteries the next player turns back.
+  The sides of the last accepted board are kept (:attr:`Referee.sides_seen`);
+  a side the camera cannot tell says nothing.
 
 The rules are a prior on the reading: a field the camera is unsure of is
 tried in each state it plausibly has; if exactly one of the resulting boards
@@ -21,7 +27,8 @@ none is, it asks too: an unsure board is never called illegal.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, Sequence
 
 from ..rules.engine import GameStatus, apply_turn, status
@@ -31,6 +38,10 @@ from ..rules.geometry import point_name, square_name
 from ..rules.moves import Turn
 from ..rules.position import BATTERY_COUNT, MAX_ROBOTS, Placement, Position
 from ..rules.options import ORIGINAL, Rules
+from ..rules.sides import BLANK, PRINTED, Sides, check_sides
+
+#: P(printed) at which a battery's side counts as seen (as ``vision.reading.BoardReading.battery_side``)
+SIDE_CONFIDENCE = 0.9
 
 ACCEPTED = "accepted"
 REJECTED = "rejected"
@@ -67,6 +78,13 @@ class Verdict:
     squares: tuple[int, ...] = ()  # where the panel should point
     points: tuple[int, ...] = ()
     confidences: dict = field(default_factory=dict, compare=False)
+    # R-23 on an accepted verdict: the note (never a rejection), where it points, the batteries
+    # left blank (the next player's to turn back) and the sides seen on the board
+    note: str | None = None
+    note_squares: tuple[int, ...] = ()
+    note_points: tuple[int, ...] = ()
+    turn_back: tuple[int, ...] = ()
+    sides: dict = field(default_factory=dict, compare=False)
 
     @property
     def accepted(self) -> bool:
@@ -76,7 +94,8 @@ class Verdict:
         """One readable line: the verdict and its turn or reason."""
         if self.kind == ACCEPTED:
             st = f" ({self.status.result})" if self.status is not None and self.status.over else ""
-            return f"accepted: {self.turn}{st}"
+            note = f" -- note: {self.note}" if self.note else ""
+            return f"accepted: {self.turn}{st}{note}"
         if self.kind == UNCHANGED:
             return "unchanged"
         return f"{self.kind}: {self.reason}"
@@ -94,6 +113,8 @@ class Verdict:
             "status": self.status.result if self.status is not None else None,
             "squares": [square_name(s) for s in self.squares],
             "points": [point_name(p) for p in self.points],
+            "note": self.note,
+            "turn_back": [point_name(p) for p in self.turn_back],
         }
 
 
@@ -102,19 +123,23 @@ class AcceptedTurn:
     before: Position
     turn: Turn
     after: Position
+    sides_before: Sides = field(default_factory=dict)  # R-23: the sides seen on ``before``
 
 
 @dataclass
 class Referee:
     """Referees one game.  ``min_field_prob``: a state the camera gives less
     probability than this is not considered for an unsure field;
-    ``max_uncertain``: more unsure fields than this make the board unreadable."""
+    ``max_uncertain``: more unsure fields than this make the board unreadable.
+    ``sides``: R-23 on (notes and the batteries to turn back on accepted verdicts)."""
 
     rules: Rules = ORIGINAL
     position: Position = field(default_factory=Position.start)
     min_field_prob: float = 0.12
     max_uncertain: int = 6
     history: list[AcceptedTurn] = field(default_factory=list)
+    sides: bool = True
+    sides_seen: dict = field(default_factory=dict)  # R-23: the sides of the last accepted board
 
     # -- state ------------------------------------------------------------
     @property
@@ -127,9 +152,15 @@ class Referee:
             raise ValueError(f"only an accepted verdict can be played, not {verdict.kind!r}")
         before = self.position
         after = apply_turn(before, verdict.turn, self.rules)  # re-checked: never trust a stale verdict
-        self.history.append(AcceptedTurn(before, verdict.turn, after))
+        self.history.append(AcceptedTurn(before, verdict.turn, after, dict(self.sides_seen)))
         self.position = after
+        self.sides_seen = dict(verdict.sides)
         return after
+
+    def see_sides(self, reading: object) -> None:
+        """R-23: take the battery sides of a reading of the current board (the start position
+        at the start of a game, the board put back after an undo) as those of the last accepted board."""
+        self.sides_seen = sides_of(reading, self.position.batteries) if self.sides else {}
 
     def undo(self) -> AcceptedTurn | None:
         """Take back the last accepted turn (the board must be put back)."""
@@ -137,6 +168,7 @@ class Referee:
             return None
         last = self.history.pop()
         self.position = last.before
+        self.sides_seen = dict(last.sides_before)
         return last
 
     def replay(self, turns: Sequence[Turn | str]) -> None:
@@ -181,7 +213,19 @@ class Referee:
                 points=low_p,
             )
         candidates = list(self._candidates(sp, pp, low_s, low_p))
-        return self._decide(candidates, uncertain=(low_s, low_p), confidences=confidences)
+        verdict = self._decide(candidates, uncertain=(low_s, low_p), confidences=confidences)
+        return self._with_sides(verdict, reading)
+
+    def _with_sides(self, verdict: Verdict, reading: object) -> Verdict:
+        """R-23 on an accepted verdict: the note and the batteries to turn back (never a rejection)."""
+        if not self.sides or verdict.kind != ACCEPTED or verdict.turn is None or verdict.board is None:
+            return verdict
+        seen = sides_of(reading, verdict.board.batteries)
+        if not seen:
+            return verdict
+        check = check_sides(self.position, verdict.turn, self.sides_seen, seen, self.rules)
+        return replace(verdict, note=check.note, note_squares=check.squares, note_points=check.points,
+                       turn_back=check.left_blank, sides=seen)
 
     def _candidates(self, sp, pp, low_s: Sequence[int], low_p: Sequence[int]):
         """Boards the reading plausibly shows, most likely first, with their likelihoods."""
@@ -296,6 +340,31 @@ class Referee:
     def _unreadable(self, reason: str, confidences: dict, squares=(), points=()) -> Verdict:
         return Verdict(UNREADABLE, self.position, reason=reason, status=status(self.position, self.rules),
                        squares=tuple(squares), points=tuple(points), confidences=confidences)
+
+
+def sides_of(reading: object, batteries: frozenset[int] | set[int]) -> dict[int, str]:
+    """R-23: the side each battery of ``batteries`` shows in a camera reading, where the camera
+    tells it with :data:`SIDE_CONFIDENCE` (``printed_probs``: P(printed side up), NaN where it
+    cannot tell); a point left out is unknown.  A reading without sides gives nothing."""
+    probs = getattr(reading, "printed_probs", None)
+    if probs is None:
+        return {}
+    try:
+        values = [float(v) for v in probs]
+    except (TypeError, ValueError):
+        return {}
+    if len(values) != 49:
+        return {}
+    out: dict[int, str] = {}
+    for p in sorted(batteries):
+        v = values[p]
+        if math.isnan(v):
+            continue
+        if v >= SIDE_CONFIDENCE:
+            out[p] = PRINTED
+        elif 1.0 - v >= SIDE_CONFIDENCE:
+            out[p] = BLANK
+    return out
 
 
 def _stack_refused(board: Placement, rules: Rules) -> Explanation | None:

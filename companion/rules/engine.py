@@ -414,6 +414,34 @@ def _check_battery_move(
     return rules.place(batteries, m.src, m.dst), (moved & ~sb) | db, used_lines | (1 << line)
 
 
+def _play_robot_phase(
+    pos: Position, moves: tuple[RobotMove, ...], rules: Rules
+) -> tuple[PhaseContext, PhaseState, bool]:
+    """The robot moves played in order, each checked (:class:`IllegalTurn` otherwise): the phase's
+    context, its final state (``demands``: start square and cost of every move) and whether it captured."""
+    ctx = PhaseContext.of(pos, rules)
+    st = initial_state(pos)
+    captured = False
+    labels: list[tuple[int, int, str]] = []
+    for m in moves:
+        step, st = _check_robot_move(st, ctx, m, labels)
+        labels.append((m.src, step.cost, move_label(m.src, m.dst)))
+        captured |= step.capture
+    return ctx, st, captured
+
+
+def robot_phase_demands(
+    pos: Position, turn: Turn, rules: Rules = ORIGINAL
+) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """The energy the robot moves of ``turn`` draw: the energy sources of every start square
+    (:func:`.energy.sources_by_square`, layered) and, per move in order, (start square, cost)
+    as :func:`.robot_moves.robot_steps` and :func:`.robot_moves.move_cost` give it.
+
+    Raises :class:`IllegalTurn` when the robot moves are not a legal robot phase."""
+    ctx, st, _ = _play_robot_phase(pos, turn.robot_moves, rules)
+    return ctx.sources, st.demands
+
+
 def apply_turn(pos: Position, turn: Turn | str, rules: Rules = ORIGINAL) -> Position:
     """Play ``turn`` on ``pos`` and return the new position (the other side to move).
 
@@ -425,14 +453,7 @@ def apply_turn(pos: Position, turn: Turn | str, rules: Rules = ORIGINAL) -> Posi
     st_status = status(pos, rules)
     if st_status.over:
         raise IllegalTurn(f"the game is over: {st_status.result} ({st_status.reason}) (R-6)")
-    ctx = PhaseContext.of(pos, rules)
-    st = initial_state(pos)
-    captured = False
-    labels: list[tuple[int, int, str]] = []
-    for m in turn.robot_moves:
-        step, st = _check_robot_move(st, ctx, m, labels)
-        labels.append((m.src, step.cost, move_label(m.src, m.dst)))
-        captured |= step.capture
+    ctx, st, captured = _play_robot_phase(pos, turn.robot_moves, rules)
     cap = missed_capture(pos, rules, captured)
     if cap is not None:
         raise IllegalTurn(

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from .control import control_counts, may_move, movable_batteries
 from .energy import energy_message, hall_violation
-from .battery_moves import battery_steps, line_label, line_of_battery_move
+from .battery_moves import BATTERY_RAYS, battery_steps, line_label, line_of_battery_move
 from .engine import ORIGINAL, PhaseContext, capture_available, initial_state, missed_capture, state_key, status, successors
 from .geometry import BLACK, WHITE, Color, point_name, square_name
 from .masks import LAYER, POINTS, bits, height, layered, mask_of
@@ -102,9 +102,13 @@ def explain(before: Position, after: Position | Placement, rules: Rules = ORIGIN
     if nb != BATTERY_COUNT:
         if nb < BATTERY_COUNT:
             miss = BATTERY_COUNT - nb
-            problems.append(Problem(
-                f"{nb} batteries on the board: {'one is' if miss == 1 else f'{miss} are'} missing or misread"
-            ))
+            full = _onto_full_stack(before, board, rules) if miss == 1 else None
+            if full is not None:
+                problems.append(full)
+            else:
+                problems.append(Problem(
+                    f"{nb} batteries on the board: {'one is' if miss == 1 else f'{miss} are'} missing or misread"
+                ))
         else:
             extra = nb - BATTERY_COUNT
             problems.append(Problem(
@@ -134,6 +138,29 @@ def explain(before: Position, after: Position | Placement, rules: Rules = ORIGIN
     turn = Turn(robot_moves, battery_moves or ())
     after_pos = Position(board.white, board.black, board.batteries, mover.other, board.stacks)
     return Explanation(turn, (), after_pos)
+
+
+def _onto_full_stack(before: Position, board: Placement, rules: Rules) -> Problem | None:
+    """R-19: one battery gone from a point beside a stack of three along a line (a stacking
+    step's target, R-20), that stack unchanged: the battery was put on a stack that takes no more,
+    and a fourth battery cannot be seen or written.  The stack is named by the profile's
+    ``destination_fault`` (``C3 holds three batteries: nothing can be put on it``)."""
+    start = layered(before.batteries, before.stacks)
+    left = [p for p in before.batteries if board.height(p) == before.height(p) - 1]
+    if len(left) != 1 or any(board.height(p) > before.height(p) for p in board.batteries):
+        return None
+    p = left[0]
+    for _line, ray in BATTERY_RAYS[p]:
+        q = ray[0]
+        if before.height(q) == 3 and board.height(q) == 3:
+            fault = rules.destination_fault(start, p, q, ray)
+            if fault is not None:
+                return Problem(
+                    f"{fault[0]}; the battery that left {point_name(p)} is not on the board "
+                    f"({board.battery_count()} batteries)",
+                    points=(p, q),
+                )
+    return None
 
 
 # --------------------------------------------------------------------------

@@ -93,9 +93,12 @@ def test_the_start_line_says_how_the_setup_was_calibrated(folder, monkeypatch):
     assert calibration_note(SimpleNamespace(method="markers")) == "calibrated from the corner markers"
 
     class FakeAudit:
-        def __init__(self, cal, rules, start=None) -> None:
+        def __init__(self, cal, rules, start=None, sides=True) -> None:
             self.referee = SimpleNamespace(position=start, status=None)
             self.ply = 0
+
+        def see_start(self, image) -> None:
+            pass
 
     import companion.referee.audit as audit
 

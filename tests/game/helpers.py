@@ -4,7 +4,9 @@ The fake camera encodes the board into a tiny image; the fake reader decodes it
 into a real ``vision.reading.BoardReading`` (one-hot probabilities), so that the
 companion, the referee, the journal and the panel run exactly as with the
 real camera, only without rendering and image analysis. A hand over the board,
-black frames, a camera that raises or stalls are modes of the table.
+black frames, a camera that raises or stalls are modes of the table. The table's
+``sides`` (point -> "printed" or "blank") are the batteries' sides the camera
+tells (R-23); a point left out is a side it cannot tell.
 """
 
 from __future__ import annotations
@@ -34,12 +36,16 @@ HAND = 1
 BLACK_FRAME = 2
 
 
-def encode(board: Placement, flags: int = 0) -> np.ndarray:
+SIDE_CODES = {"printed": 1, "blank": 2}
+
+
+def encode(board: Placement, flags: int = 0, sides: dict[int, str] | None = None) -> np.ndarray:
     img = np.full((1, 86, 3), 50, np.uint8)
     for s in range(36):
         img[0, s, 0] = 1 if s in board.white else 2 if s in board.black else 0
     for p in range(49):
         img[0, 36 + p, 0] = 1 if p in board.batteries else 0
+        img[0, 36 + p, 1] = SIDE_CODES.get((sides or {}).get(p, ""), 0) if p in board.batteries else 0
     img[0, 85, 0] = flags
     if flags == BLACK_FRAME:
         img[:] = 0
@@ -75,7 +81,9 @@ class FakeReader:
         for p in range(49):
             pp[p, 1 if p in board.batteries else 0] = 1.0
         layout = BoardLayout.from_sets(board.white, board.black, board.batteries)
-        return BoardReading(layout, sp, pp, (1.0,) * 36, (1.0,) * 49, True)
+        code = image[0, 36:85, 1]
+        printed = np.where(code == 1, 0.99, np.where(code == 2, 0.01, np.nan))
+        return BoardReading(layout, sp, pp, (1.0,) * 36, (1.0,) * 49, True, printed_probs=printed)
 
 
 def fake_calibrate(image: np.ndarray, expected: Placement, corners=None, white_side=None, colours=None) -> str:
@@ -94,6 +102,7 @@ class Table:
     board: Placement
     hand: bool = False
     mode: str = "ok"  # ok | raise | black | stall
+    sides: dict = None  # type: ignore[assignment]  # point -> "printed" | "blank" (R-23); None: none told
 
 
 class TableCamera:
@@ -112,7 +121,7 @@ class TableCamera:
             time.sleep(5)
         self.count += 1
         flags = BLACK_FRAME if t.mode == "black" else HAND if t.hand else 0
-        return Frame(encode(t.board, flags), self.clock.now(), self.count)
+        return Frame(encode(t.board, flags, t.sides), self.clock.now(), self.count)
 
     def close(self) -> None:
         pass

@@ -21,6 +21,11 @@ def test_demo_plays_a_whole_game_through_the_loop(capsys, tmp_path):
     assert "unreadable something covers the board" in out
     assert "undo turn" in out and "the board is back as it was" in out
     assert "hint " in out and "control " in out
+    # R-23: the players forget to turn a battery, turn the wrong one, forget to turn one back
+    assert "(the player forgets to turn " in out and re.search(r"note .*was turned", out)
+    assert re.search(r"\(the player turns [A-G]\d instead of [A-G]\d\)", out)
+    assert re.search(r"note .* is turned but no moved robot stands beside it", out)
+    assert re.search(r"sides (White|Black): turn [A-G]\d.* back to (its|their) printed sides?", out)
     # the record at the end parses and holds every accepted turn
     record = parse_record(out.split("== The record (netzwerk games export) ==\n", 1)[1].rsplit("\n\n", 1)[0] + "\n")
     accepted = int(re.search(r"(\d+) turns accepted", out).group(1))
@@ -51,3 +56,39 @@ def test_no_save_keeps_the_demo_out_of_the_journal(monkeypatch, capsys, tmp_path
     assert main(["demo", "--journal", str(tmp_path)]) == 2  # a folder: refused before the game begins
     err = capsys.readouterr().err
     assert "is a directory" in err and "--no-save" in err and len(seen) == 1
+
+
+def test_the_demo_players_turn_batteries_forget_and_turn_the_wrong_one() -> None:
+    """The simulated player's sides (R-23), judged by the rules: right, one forgotten, a wrong one."""
+    import random
+
+    from companion.demo import FORGET_TURN, WRONG_TURN, blank_steps, turned_for
+    from companion.rules.geometry import parse_point
+    from companion.rules.moves import Turn
+    from companion.rules.options import Rules
+    from companion.rules.position import Position
+    from companion.rules.sides import BLANK, PRINTED, check_sides
+
+    start = Position.start()
+    printed = {p: PRINTED for p in start.batteries}
+
+    def judged(turn: Turn, turned) -> str | None:
+        seen = dict(printed)
+        seen.update({p: BLANK for p in turned})
+        return check_sides(start, turn, printed, seen).note
+
+    turn = Turn.parse("c1-c3")
+    for seed in range(5):
+        rng = random.Random(seed)
+        turned, slip = turned_for(start, turn, Rules(), rng)
+        assert slip is None and turned == {parse_point("C2"), parse_point("D2")} and judged(turn, turned) is None
+        turned, slip = turned_for(start, turn, Rules(), rng, FORGET_TURN)
+        assert slip.startswith("forgets to turn ") and len(turned) == 1
+        assert judged(turn, turned).startswith("c1→c3 used 2 energy but only 1 battery beside c1 was turned")
+        turned, slip = turned_for(start, turn, Rules(), rng, WRONG_TURN, blank=frozenset({parse_point("A6")}))
+        wrong = slip.split()[1]
+        assert slip.startswith("turns ") and wrong != "A6" and parse_point(wrong) in turned
+        assert judged(turn, turned).startswith(f"{wrong} is turned but no moved robot stands beside it")
+    # a battery drawn on keeps its side when it moves
+    c2, c3, g6 = parse_point("C2"), parse_point("C3"), parse_point("G6")
+    assert blank_steps(Turn.parse("c1-c2 C2-C3"), frozenset({g6}), frozenset({c2})) == [{g6, c2}, {g6, c3}]

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from companion.rules.energy import sources_by_square
+from companion.rules.masks import layered, spread
 from companion.rules.engine import PhaseContext, PhaseState, apply_turn, successors
 from companion.rules.geometry import BLACK, WHITE
 from companion.hints import evaluate as ev
@@ -47,12 +48,27 @@ def random_positions(rules: Rules, count: int, seed: int) -> list[Position]:
     return _random_positions(rules, count, seed, max_turns=18)
 
 
-def _random_masks(rng: random.Random):
+def _random_masks(rng: random.Random, rules: Rules = ORIGINAL):
+    """Random robots and 14 batteries, layered (companion.rules.masks.layered); under ``stacking``
+    with stacks of two and three now and then (R-19)."""
     sq = rng.sample(range(36), 12)
     own = sum(1 << x for x in sq[: rng.randrange(0, 7)])
     enemy = sum(1 << x for x in sq[6: 6 + rng.randrange(0, 7)])  # at most 6 robots a side, as on the board
-    bats = sum(1 << x for x in rng.sample(range(49), 14))
+    heights: dict[int, int] = {}
+    points = rng.sample(range(49), 14)
+    left = 14
+    for p in points:
+        if not left:
+            break
+        h = min(left, rng.choice([1, 1, 2, 3]) if "stacking" in rules.options else 1)
+        heights[p] = h
+        left -= h
+    bats = layered(heights, [(p, h) for p, h in heights.items() if h > 1])
     return own, enemy, bats
+
+
+def _split(bats: int) -> tuple[int, int, int]:
+    return fc.split_batteries(bats)
 
 
 def _as_tuples(cands):
@@ -64,17 +80,18 @@ def test_evaluation_and_win_checks_equal_the_python_ones(rules: Rules) -> None:
     flags = fc.flags_of(rules)
     rng = random.Random(11)
     for _ in range(600):
-        own, enemy, bats = _random_masks(rng)
+        own, enemy, bats = _random_masks(rng, rules)
+        b1, b2, b3 = _split(bats)
         color = rng.choice([WHITE, BLACK])
         ci = fc.color_index(color)
-        assert fc.side_score(own, enemy, bats, ci, flags) == ev._side_score(own, enemy, bats, color, rules)
-        assert fc.capture_threats(own, enemy, bats, ci, flags) == ev._capture_threats(own, enemy, bats, color, rules)
-        assert fc.has_move(own, enemy, bats, ci, flags) == has_move(own, enemy, bats, color, rules)
+        assert fc.side_score(own, enemy, b1, ci, flags) == ev._side_score(own, enemy, bats, color, rules)
+        assert fc.capture_threats(own, enemy, b1, b2, b3, ci, flags) == ev._capture_threats(own, enemy, bats, color, rules)
+        assert fc.has_move(own, enemy, b1, b2, b3, ci, flags) == has_move(own, enemy, bats, color, rules)
         w = winner_after(own, enemy, bats, color, rules)
-        assert fc.winner_after(own, enemy, bats, ci, flags) == (0 if w is None else 1 if w is color else -1)
+        assert fc.winner_after(own, enemy, b1, b2, b3, ci, flags) == (0 if w is None else 1 if w is color else -1)
         if own and enemy:
-            assert fc.evaluate(own, enemy, bats, ci, flags) == ev.evaluate(own, enemy, bats, color, rules)
-        assert fc.value_after(own, enemy, bats, ci, flags) == value_after(own, enemy, bats, color, rules)
+            assert fc.evaluate(own, enemy, b1, b2, b3, ci, flags) == ev.evaluate(own, enemy, bats, color, rules)
+        assert fc.value_after(own, enemy, b1, b2, b3, ci, flags) == value_after(own, enemy, bats, color, rules)
 
 
 def _engine_steps(st: PhaseState, ctx: PhaseContext) -> list[tuple[int, ...]]:
@@ -83,14 +100,16 @@ def _engine_steps(st: PhaseState, ctx: PhaseContext) -> list[tuple[int, ...]]:
 
 
 def _compiled_steps(st: PhaseState, ctx: PhaseContext, flags: int) -> list[tuple[int, ...]]:
-    sources = np.array(ctx.sources, dtype=np.int64)  # judged at the start of the turn (R-10)
+    b1, b2, b3 = _split(ctx.batteries)
+    # judged at the start of the turn (R-10); the compiled ones are points (a stack's layers counted by energy_of)
+    sources = np.array([x & fc.POINTS for x in ctx.sources], dtype=np.int64)
     dsq = np.zeros(6, dtype=np.int64)
     dcost = np.zeros(6, dtype=np.int64)
     for k, (sq, cost) in enumerate(st.demands):
         dsq[k], dcost[k] = sq, cost
     out = np.zeros((fc.U_MAX, 9), dtype=np.int64)
     n = fc.gen_successors(st.own, st.enemy, st.moved, len(st.demands), dsq, dcost, sources, fc.color_index(ctx.color),
-                          flags, ctx.batteries, out, np.zeros(64, dtype=np.int64), np.zeros(64, dtype=np.int64))
+                          flags, b1, b2, b3, out, np.zeros(64, dtype=np.int64), np.zeros(64, dtype=np.int64))
     return [tuple(int(x) for x in row) for row in out[:n]]
 
 
@@ -102,12 +121,15 @@ def test_compiled_sources_and_steps_equal_the_rules(rules: Rules) -> None:
     flags = fc.flags_of(rules)
     rng = random.Random(5)
     compared = 0
+    stacked = 0
     for _ in range(300):
-        own, enemy, bats = _random_masks(rng)
+        own, enemy, bats = _random_masks(rng, rules)
+        stacked += bats != bats & fc.POINTS
         color = rng.choice([WHITE, BLACK])
         sources = np.zeros(36, dtype=np.int64)
-        fc.make_sources(own, enemy, bats, flags, sources)
-        assert tuple(int(x) for x in sources) == sources_by_square(own, enemy, bats, rules)
+        fc.make_sources(own, enemy, bats & fc.POINTS, flags, sources)
+        # the compiled sources are points, every battery on them drawable: the layered ones spread over the stacks
+        assert tuple(spread(int(x)) & bats for x in sources) == sources_by_square(own, enemy, bats, rules)
         ctx = PhaseContext(color, rules, bats, sources_by_square(own, enemy, bats, rules))
         st = PhaseState(own, enemy, 0, (), ((0, 0),))
         for _depth in range(3):
@@ -119,6 +141,7 @@ def test_compiled_sources_and_steps_equal_the_rules(rules: Rules) -> None:
                 break
             st = rng.choice(nexts)[1]
     assert compared > 1000
+    assert stacked > 100 or "stacking" not in rules.options
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
@@ -164,7 +187,8 @@ def test_replay_equals_the_python_replay(rules: Rules) -> None:
                     row[fc.ROW_BAT + 2 * k: fc.ROW_BAT + 2 * k + 2] = [p, q]
                 import numpy as np
 
-                ok, v = fc.replay_value(target.own, target.enemy, target.bats, fc.color_index(target.side), flags, np.array(row, dtype=np.int64))
+                ok, v = fc.replay_value(target.own, target.enemy, *_split(target.bats), fc.color_index(target.side), flags,
+                                        np.array(row, dtype=np.int64))
                 assert ok == (r is not None)
                 if ok:
                     assert v == value_after(r[0], r[1], r[2], target.side, rules)
@@ -204,8 +228,8 @@ def test_exact_replies_include_greedys_turn() -> None:
         key = (board.own, board.enemy, board.bats, fc.color_index(board.side))
         kids = s._strong_children(key)
         greedy = candidates(board, rules, root=True, limits=SearchLimits())
-        have = {tuple(int(x) for x in kids.rows[i, :3]) for i in range(len(kids))}
-        assert (greedy[0].robots.own, greedy[0].robots.enemy, greedy[0].battery.bats) in have
+        have = {tuple(int(x) for x in kids.rows[i, :fc.ROW_KEY]) for i in range(len(kids))}
+        assert (greedy[0].robots.own, greedy[0].robots.enemy, *_split(greedy[0].battery.bats)) in have
         assert kids.vals[0] == greedy[0].value
 
 
@@ -313,3 +337,44 @@ def test_a_fresh_hint_loads_the_core_before_its_clock_starts():
     jit._warm.clear()
     make_searcher(Rules(), None)
     assert jit._warm.is_set()
+
+
+
+@pytest.mark.parametrize("rules", [ORIGINAL, Rules.from_names(["stacking"]), Rules.from_names(["stacking", "no-line-limit"])],
+                         ids=lambda r: r.name)
+def test_compiled_battery_moves_equal_the_rules(rules: Rules) -> None:
+    """The compiled battery moves, placing and what stays movable against the rules package's hooks
+    (battery_moves.battery_steps, the profile's place and left_movable) on random boards with stacks."""
+    from companion.rules.battery_moves import battery_steps
+
+    flags = fc.flags_of(rules)
+    stacking = bool(flags & fc.FLAG_ST)
+    line_limit = not flags & fc.FLAG_NLL
+    rng = random.Random(17)
+    onto = 0
+    for _ in range(300):
+        _, _, bats = _random_masks(rng, rules)
+        movable = bats & fc.POINTS & sum(1 << p for p in rng.sample(range(49), 30))
+        used = sum(1 << line for line in rng.sample(range(14), rng.randrange(0, 4)))
+        out = np.zeros((128, 3), dtype=np.int64)
+        n = fc.battery_moves(*_split(bats), movable, used, line_limit, stacking, out)
+        expected = list(battery_steps(bats, movable, used, rules))
+        assert [tuple(int(x) for x in row) for row in out[:n]] == expected
+        for p, q, _line in expected:
+            after = rules.place(bats, p, q)
+            assert fc.join_batteries(*fc.place_c(*_split(bats), p, q)) == after
+            assert fc.left_movable_c(movable, after & fc.POINTS, p, q, stacking) == rules.left_movable(movable, after, p, q)
+            onto += bool(bats >> q & 1)
+    assert onto > 50 or not stacking
+
+
+def test_the_core_plays_stacking_and_leaves_stack_unsplit_to_python() -> None:
+    """Under ``stacking`` the compiled search runs and its turns are legal; ``stack-unsplit`` (not
+    compiled) is searched in Python."""
+    stacking = Rules.from_names(["stacking"])
+    assert isinstance(make_searcher(stacking), FastSearcher)
+    assert type(make_searcher(Rules.from_names(["stack-unsplit"]))) is Searcher
+    pos = Position.from_string("BBBBBB/6/6/6/6/WWWWWW 7/xyxxxx1/7/7/7/xxxzx2/7 w")
+    for c in fast_candidates(Board.of(pos), stacking, root=True, limits=SearchLimits()):
+        after = apply_turn(pos, make_turn(c.robots.steps, c.battery.moves), stacking)
+        assert Board.of(after).bats == c.battery.bats

@@ -218,6 +218,23 @@ def test_explain_diagnoses_a_move_over_a_stack():
     assert "stack on D2 (3 batteries) is in the way" in ex.diagnosis
 
 
+def test_explain_names_a_full_stack_a_battery_was_put_on():
+    """R-19: C2's battery put on D2's stack of three: D2 still reads three, C2 is empty, 13 batteries."""
+    board = Placement.from_string("BBBBBB/6/6/6/W5/1WWWWW 7/xyxxxx1/7/7/7/xx1zx2/7")
+    for rules in (STACKING, UNSPLIT):
+        ex = explain(pos(P1), board, rules)
+        assert not ex.legal
+        assert ex.diagnosis == ("D2 holds three batteries: nothing can be put on it (R-19); the battery that left C2 "
+                                "is not on the board (13 batteries)")
+        assert set(ex.points) == {parse_point("C2"), parse_point("D2")}
+    # a battery gone from beside no full stack (B6 is a stack of two): only the count is said
+    ex = explain(pos(P1), Placement.from_string("BBBBBB/6/6/6/W5/1WWWWW 7/xyx1xx1/7/7/7/xxxzx2/7"), STACKING)
+    assert ex.diagnosis == "13 batteries on the board: one is missing or misread"
+    # gone from beside D2, but D2 changed too: no stacking step onto it explains that
+    ex = explain(pos(P1), Placement.from_string("BBBBBB/6/6/6/W5/1WWWWW 7/xyxxxx1/7/7/7/xx1yx1x/7"), STACKING)
+    assert "holds three" not in ex.diagnosis
+
+
 def test_explain_stack_unsplit_names_the_stack():
     board = Placement.of(after(P1, "c1-c4 d1-d3"))
     ex = explain(pos(P1), board, UNSPLIT)

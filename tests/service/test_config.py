@@ -193,6 +193,7 @@ ERRORS = [
     ("[rules]\noptions = ['must-capture', 'must-capture']\n", "rules.options", 2, "named twice"),
     ("[rules]\noptions = [1]\n", "rules.options", 2, "option names"),
     ("[rules]\nstarting_side = 'White'\n", "rules.starting_side", 2, 'expected "white" or "black"'),
+    ("[rules]\nbattery_sides = 'on'\n", "rules.battery_sides", 2, "expected true or false, not a string"),
     ("[timings]\nstable_seconds = -1\n", "timings.stable_seconds", 2, "greater than 0"),
     ("[timings]\nconfirm_timeout = 0\n", "timings.confirm_timeout", 2, "greater than 0"),
     ("[timings]\nwatchdog_seconds = -0.5\n", "timings.watchdog_seconds", 2, "0 or more"),
