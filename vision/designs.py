@@ -30,6 +30,7 @@ RGB = tuple[int, int, int]
 TEXTURES = ("plain", "paper", "wood", "felt")
 FIELD_STYLES = ("none", "dot", "disc", "ring", "ring_dot")
 ROBOT_SHAPES = ("prism", "disc", "stone", "pawn", "cone")
+SQUARE_PRINTS = ("none", "circle", "frame")
 BATTERY_SYMBOLS = ("bolt", "plus", "ring", "dot")
 TABLES = ("wood", "cloth", "laminate")
 
@@ -81,6 +82,10 @@ class Design:
     # original renderer's palettes (the colours above are their first entries) and the
     # pieces stand exactly as the original renderer put them.
     classic_palette: bool = False
+    # -- a print inside every square (some boards have a circle or a frame in each square)
+    square_print: str = "none"    # none | circle | frame
+    square_print_size: float = 0.0   # circle: radius; frame: half the side (0.2..0.42)
+    square_print_color: RGB | None = None
 
     def __post_init__(self) -> None:
         checks = (
@@ -97,6 +102,9 @@ class Design:
             (0.01 <= self.battery_height <= 0.3, f"battery_height {self.battery_height}: 0.01..0.3"),
             (0.005 <= self.line_width <= 0.15, f"line_width {self.line_width}: 0.005..0.15"),
             (0.0 <= self.field_radius <= 0.3, f"field_radius {self.field_radius}: 0..0.3"),
+            (self.square_print in SQUARE_PRINTS, f"square_print {self.square_print!r}: one of {SQUARE_PRINTS}"),
+            (self.square_print == "none" or (0.1 <= self.square_print_size <= 0.45 and self.square_print_color is not None),
+             f"square_print_size {self.square_print_size}: 0.1..0.45, with a colour"),
         )
         for ok, message in checks:
             if not ok:
@@ -107,6 +115,8 @@ class Design:
         board = f"{color_name(self.board_color)} {_SURFACE_NOUN[self.board_texture]}"
         if self.checker_color is not None:
             board += f" checkered {color_name(self.checker_color)}"
+        if self.square_print != "none":
+            board += f" with {color_name(self.square_print_color)} {self.square_print}s in the squares"
         if self.field_style == "none":
             fields = "no fields"
         else:
@@ -361,6 +371,15 @@ def sample_design(seed: int) -> Design:
     palette = {"wood": _TABLE_WOODS, "cloth": _CLOTHS, "laminate": _LAMINATES}[table_kind]
     table = _pick(rng, lambda: _jitter(rng, palette[int(rng.integers(len(palette)))], 16), far_from=[(board, 14)])
 
+    # a print in every square: its own stream, so the looks above stay what they were for every seed
+    xrng = _rng("design-square-print", int(seed))
+    square_print, square_print_size, square_print_color = "none", 0.0, None
+    if xrng.random() < 0.18:
+        square_print = "circle" if xrng.random() < 0.65 else "frame"
+        square_print_size = round(float(xrng.uniform(0.2, 0.42)), 3)
+        square_print_color = _pick(xrng, lambda: _rgb(np.asarray(board) + xrng.uniform(-70, 70, 3)),
+                                   far_from=[(board, 8)], near=(board, 40), tries=100)
+
     return Design(
         name=f"design {int(seed)}",
         board_color=board, board_texture=texture, texture_strength=round(strength, 3), checker_color=checker,
@@ -374,6 +393,7 @@ def sample_design(seed: int) -> Design:
         battery_color=battery, battery_radius=round(battery_radius, 3), battery_height=round(battery_height, 3),
         battery_symbol=symbol, symbol_color=symbol_color,
         table=table_kind, table_color=table,
+        square_print=square_print, square_print_size=square_print_size, square_print_color=square_print_color,
     )
 
 

@@ -335,6 +335,17 @@ def _design_texture(rng, markers: bool, marker_size: float, d: Design) -> tuple[
             f, r = i % 6, i // 6
             if (f + r) % 2 == 0:
                 cv2.fillConvexPoly(base, rect(f, r, f + 1, r + 1), [float(c) for c in d.checker_color], cv2.LINE_8, 4)
+    if d.square_print != "none":       # a circle or a frame printed in every square
+        ink = [float(c) for c in d.square_print_color]
+        k = d.square_print_size
+        for i in range(36):
+            f, r = i % 6 + 0.5, i // 6 + 0.5
+            if d.square_print == "circle":
+                (cu, cv), = local([[f, r]])
+                cv2.circle(base, (int(cu), int(cv)), int(k * TEX_PPU * 16), ink, -1, cv2.LINE_AA, 4)
+            else:
+                cv2.polylines(base, [rect(f - k, r - k, f + k, r + k)], True, ink,
+                              max(2, int(round(0.035 * TEX_PPU))), cv2.LINE_AA, 4)
     mod = _surface(rng, shape, d.board_texture, d.texture_strength)
     board = base * mod[..., None]
     mask = np.zeros(shape, np.float32)
@@ -860,8 +871,15 @@ def render(
     pieces = []  # (kind, x, y, extra)
     if look.classic_palette:
         robot_offset = cond.offset
-    else:  # wide robots keep to their square and clear of the batteries at its corners
-        robot_offset = min(cond.offset, max(0.02, min(0.49 - look.robot_radius, np.sqrt(0.5) - look.robot_radius - look.battery_radius - 0.1)))
+        battery_offset = min(cond.offset, 0.25) * 0.3
+    else:
+        # how carelessly this table sets its batteries down: players put a battery near its point, not
+        # on it (up to a good quarter of a square off at the usual offset 0.25, nothing at offset 0;
+        # the set-up's own stream, so cameras stay as they were)
+        battery_offset = min(cond.offset, 0.25) * (0.3 + _rng("battery-care", seed).uniform(0.0, 0.88))
+        # wide robots keep to their square and clear of the batteries at its corners
+        robot_offset = min(cond.offset, max(0.02, min(0.49 - look.robot_radius, np.sqrt(0.5) - look.robot_radius
+                                                      - look.battery_radius - max(0.1, battery_offset))))
     for i, s in enumerate(layout.squares):
         r = robot_offset * np.sqrt(prng.random())
         a = prng.uniform(0, 2 * np.pi)
@@ -870,7 +888,7 @@ def render(
             pieces.append(("robot", i % 6 + 0.5 + r * np.cos(a), i // 6 + 0.5 + r * np.sin(a), (s, turn, i)))
     sides = []
     for i, p in enumerate(layout.points):
-        r = min(cond.offset, 0.25) * 0.3 * np.sqrt(prng.random())
+        r = battery_offset * np.sqrt(prng.random())
         a = prng.uniform(0, 2 * np.pi)
         pr = bool(prng.random() < 0.5)
         turn = prng.uniform(0, 2 * np.pi)

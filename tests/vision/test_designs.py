@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from vision.designs import (BATTERY_SYMBOLS, CLASSIC, FIELD_STYLES, MIN_ROBOT_DELTA_E, ROBOT_SHAPES, TEXTURES, Design,
-                            delta_e, resolve_design, sample_design)
+from vision.designs import (BATTERY_SYMBOLS, CLASSIC, FIELD_STYLES, MIN_ROBOT_DELTA_E, ROBOT_SHAPES, SQUARE_PRINTS, TEXTURES,
+                            Design, delta_e, resolve_design, sample_design)
 from vision.layout import BoardLayout
 from vision.render import render
 
@@ -36,6 +36,8 @@ def test_every_style_occurs_within_its_ranges():
     assert any(d.checker_color is not None for d in DESIGNS) and any(d.checker_color is None for d in DESIGNS)
     assert {d.frame_lines for d in DESIGNS} == {0, 1, 2} and {d.labels for d in DESIGNS} == {True, False}
     assert {d.board_gloss for d in DESIGNS} == {True, False}
+    assert {d.square_print for d in DESIGNS} == set(SQUARE_PRINTS)
+    assert 10 < sum(d.square_print != "none" for d in DESIGNS) < 80
     # the 1984 board: large printed circles of a strong colour at the points
     assert any(d.field_style == "disc" and d.field_radius >= 0.18 and d.field_color != d.line_color for d in DESIGNS)
     assert any(d.field_color == d.line_color for d in DESIGNS if d.field_style != "none")
@@ -45,6 +47,7 @@ def test_every_style_occurs_within_its_ranges():
         assert 0.09 <= d.battery_radius <= 0.17 and 0.03 <= d.battery_height <= 0.10
         assert d.battery_radius < d.robot_radius - 0.05                    # batteries visibly smaller
         assert d.field_style == "none" or 0.04 <= d.field_radius <= 0.22
+        assert d.square_print == "none" or (0.2 <= d.square_print_size <= 0.42 and d.square_print_color is not None)
         assert delta_e(d.line_color, d.board_color) >= 30                   # the lines are visible
         assert delta_e(d.battery_color, d.board_color) >= 20                # ... and the batteries
     shapes = {d.robot_shape: d for d in DESIGNS}
@@ -150,3 +153,26 @@ def test_summary_names_the_look():
     d = sample_design(17)
     s = d.summary()
     assert isinstance(d, Design) and d.robot_shape in s and f"r{d.robot_radius:.2f}" in s and "batteries" in s
+
+
+@pytest.mark.parametrize("kind", ["circle", "frame"])
+def test_a_print_in_every_square_is_drawn(kind):
+    """Some boards print a circle or a frame in each square: the renderer draws it where it says."""
+    plain = replace(sample_design(3), square_print="none", board_texture="plain", texture_strength=0.15, checker_color=None)
+    printed = replace(plain, square_print=kind, square_print_size=0.35, square_print_color=(20, 200, 40))
+    empty = BoardLayout.from_sets(white=[], black=[35], batteries=[])
+    a = render(empty, 5, design=plain, markers=False, tilt=0.0, rotation=0.0, glare=0.0, shadow=0.0)
+    b = render(empty, 5, design=printed, markers=False, tilt=0.0, rotation=0.0, glare=0.0, shadow=0.0)
+    H = a.homography
+    for f, r in ((0, 0), (2, 3), (4, 1)):
+        centre = H @ [f + 0.5, r + 0.5, 1.0]
+        edge = H @ [f + 0.5 + (0.35 if kind == "frame" else 0.28), r + 0.5, 1.0]   # on the frame's line, inside the circle
+        x, y = (centre[:2] / centre[2]).round().astype(int)
+        ex, ey = (edge[:2] / edge[2]).round().astype(int)
+        inside_changed = np.abs(b.image[y, x].astype(int) - a.image[y, x].astype(int)).sum() > 40
+        edge_changed = np.abs(b.image[ey, ex].astype(int) - a.image[ey, ex].astype(int)).sum() > 40
+        assert inside_changed == (kind == "circle") and edge_changed
+    with pytest.raises(ValueError, match="square_print"):
+        replace(plain, square_print="star")
+    with pytest.raises(ValueError, match="square_print_size"):
+        replace(plain, square_print="circle", square_print_size=0.9, square_print_color=(0, 0, 0))
