@@ -20,8 +20,9 @@ confidence threshold, nothing covering it) and all 85 fields are right; a
 refused frame or one with doubtful fields is *not read*; a claimed frame with
 a wrong field is a **confident misread**. Frames are single photos read
 against the calibration frame (the harder case: in a game the reference is
-the last accepted board, one turn old); ``--game`` also reads each set-up's
-frames as a game would, each accepted board becoming the reference.
+the last accepted board, one turn old); ``--game`` also reads, per set-up,
+as many frames of a game (each board a turn or two after the one before)
+as a game would, each board becoming the reference once read.
 """
 
 from __future__ import annotations
@@ -102,11 +103,18 @@ def one_setup(args: tuple[int, int, int, bool]) -> dict:
     for lay, shot in zip(layouts, shots):
         out["frames"].append(_judge(reader.read(shot.image), lay))
     if game:
+        # a game: each board a turn or two after the one before (a few robots and a battery
+        # moved, now and then a robot taken), the reader learning every board the referee accepts
+        from training.fielddata import changed_layout
+
         reader = BoardReader(cal)
-        for lay, shot in zip(layouts, shots):
+        board = START
+        for f in range(frames):
+            board = changed_layout(rng, board)
+            shot = render(board, seed, design=design, markers=False, frame=100 + f)
             r = reader.read(shot.image)
-            out["game"].append(_judge(r, lay))
-            reader.learn_bare(shot.image, lay)     # the referee accepted this board (the truth)
+            out["game"].append(_judge(r, board))
+            reader.learn_bare(shot.image, board)     # the referee accepted this board (the truth)
     return out
 
 
@@ -156,7 +164,7 @@ def run_designs(design_base: int, designs: int, cameras: int, frames: int, game:
               f"{statistics.median(r['grid_error_px'] for r in acc):.2f} px")
     report_frames(results, "frames", "single frames read against the calibration frame")
     if game:
-        report_frames(results, "game", "frames read as in a game (each accepted board becomes the reference)")
+        report_frames(results, "game", "frames of a game, a turn or two apart (each accepted board becomes the reference)")
     bad = [(r["design"], r["camera"], i, f) for r in results for i, f in enumerate(r["frames"]) if f["status"] != "right"]
     why: dict[str, int] = {}
     for *_, f in bad:

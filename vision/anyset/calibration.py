@@ -63,6 +63,8 @@ VERSION = 1
 CONTRADICTS = 0.002     # the classifier gives the expected content of a field less than this: it is not there
 COVERED = 0.5           # a field covered with at least this probability is under a hand or an object
 TIE = 3.0               # log-likelihood: orientations closer than this look alike (the start position turned by 180)
+COVERED_SPOT = 2        # covered fields a calibration frame may have (a reflection of the lamp on a glossy board
+                        # covers a field or two where it stays all game: the reference then holds it there)
 MAX_CONTRADICTED = 0    # fields that clearly do not hold the expected layout: any one refuses
 
 
@@ -251,10 +253,10 @@ def _check_layout(fl, expected: BoardLayout) -> None:
     """Refuse a frame that clearly does not show ``expected`` (naming the fields) or is covered."""
     covered = [square_name(i) for i in range(36) if fl.squares[i, 2] >= COVERED]
     covered += [point_name(i) for i in range(49) if fl.points[i, 2] >= COVERED]
-    if len(covered) >= 2:
+    if len(covered) > COVERED_SPOT:
         raise CalibrationError(
             f"a hand or an object covers the board at {', '.join(covered[:8])}{' ...' if len(covered) > 8 else ''}: "
-            "clear the board and calibrate again")
+            "clear the board (or move a lamp that is mirrored in it) and calibrate again")
     want_s = [0 if s is SquareState.EMPTY else 1 for s in expected.squares]
     want_p = [0 if p is PointState.EMPTY else 1 for p in expected.points]
     wrong = [square_name(i) for i in range(36) if fl.squares[i, want_s[i]] < CONTRADICTS]
