@@ -319,7 +319,7 @@ class CalibrationConfig:
         ),
     )
     reader: str = field(
-        default="classic",
+        default="any",
         metadata=_key(
             'which board reader a new calibration uses: "any" (any set: the 1984 board, home-made boards, '
             'chess or go pieces; learns the set from the start position) or "classic" (only the look our '

@@ -27,7 +27,7 @@ from .errors import CalibrationError
 from .layout import BoardLayout
 
 READERS = ("any", "classic")
-DEFAULT_READER = "classic"
+DEFAULT_READER = "any"
 #: The ``format`` marker of each reader's calibration file.
 FORMATS = {"classic": classic_calibration.FORMAT, "any": any_calibration.FORMAT}
 

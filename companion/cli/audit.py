@@ -69,7 +69,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         first = None if args.first is None else (WHITE if args.first == "white" else BLACK)
         for item in audit_folder(args.folder, rules=rules, calibration=args.calibration, corners=corners,
                                  white_side=args.white_side, first=first, result=result,
-                                 reader=args.reader or "classic", sides=args.sides):
+                                 reader=args.reader or "any", sides=args.sides):
             if args.json:
                 _emit(item.to_json())
             else:
@@ -117,7 +117,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--reader",
         choices=VISION_READERS,
         help="the board reader when the first photo calibrates: any (any set: the 1984 board, home-made boards, "
-        "chess or go pieces) or classic (the look our renderer first drew; the default)",
+        "chess or go pieces; the default) or classic (only the look our renderer first drew)",
     )
     p.add_argument(
         "--white-side",

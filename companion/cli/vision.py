@@ -229,9 +229,9 @@ def register(subparsers) -> None:
     p.add_argument("--white-side", choices=WHITE_SIDES, metavar="bottom|top|left|right",
                    help="without markers and --corners: the image edge White's start row faces from the board's "
                         "centre (the start position looks alike turned round)")
-    p.add_argument("--reader", choices=VISION_READERS, default="classic",
+    p.add_argument("--reader", choices=VISION_READERS, default="any",
                    help="the board reader: any (any set: the 1984 board, home-made boards, chess or go pieces; "
-                        "learns the set from this photo) or classic (the look our renderer first drew; default)")
+                        "learns the set from this photo; default) or classic (only the look our renderer first drew)")
     p.add_argument("--position", default=start_string, metavar="POSITION",
                    help="the position the photo shows, a full position string (default: the start position, "
                         f'"{start_string}")')

@@ -36,18 +36,18 @@ def folder(tmp_path_factory):
 
 
 def test_notes_on_accepted_turns(folder, capsys) -> None:
-    assert main(["audit", str(folder)]) == 0
+    assert main(["audit", "--reader", "classic", str(folder)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1] == ("IMG_2.png: accepted 1. w: c1-c3 -- note: c1→c3 used 2 energy but only 1 battery beside c1 "
                         "was turned (D2): turn each battery you draw on to its blank side (R-23)")
     assert lines[2] == "IMG_3.png: accepted 2. b: c6-c5 -- note: A2 is turned but no moved robot stands beside it (R-23)"
-    assert main(["audit", str(folder), "--json"]) == 0
+    assert main(["audit", "--reader", "classic", str(folder), "--json"]) == 0
     items = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert items[1]["note"].startswith("c1→c3 used 2 energy") and items[1]["turn_back"] == ["D2"]
     assert items[2]["turn_back"] == ["A2", "C6"]
 
 
 def test_no_sides(folder, capsys) -> None:
-    assert main(["audit", str(folder), "--no-sides"]) == 0
+    assert main(["audit", "--reader", "classic", str(folder), "--no-sides"]) == 0
     out = capsys.readouterr().out
     assert "accepted 1. w: c1-c3\n" in out and "note" not in out

@@ -172,7 +172,7 @@ def test_an_undo_in_the_live_game_is_replayed(default_game, tmp_path, capsys):
     assert res.final == shots[accepted[2] - 1].after
     from companion.cli import main
 
-    assert main(["audit", str(game)]) == 0
+    assert main(["audit", "--reader", "classic", str(game)]) == 0
     assert "(undo: 2. b: " in capsys.readouterr().out
 
 
@@ -191,11 +191,11 @@ def test_who_moved_first_comes_from_the_archive(default_game, tmp_path, capsys):
 
     black_first = Position.start(BLACK)
     game = _archive(default_game, tmp_path, [(1, 1, 1)], start_position=black_first.to_string())
-    assert main(["audit", str(game), "--json"]) == 0
+    assert main(["audit", "--reader", "classic", str(game), "--json"]) == 0
     objs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert objs[0]["position"].endswith(" b")
     assert objs[1]["verdict"] == "rejected" and "during Black's turn" in objs[1]["reason"]
-    assert main(["audit", str(game), "--json", "--first", "white"]) == 0
+    assert main(["audit", "--reader", "classic", str(game), "--json", "--first", "white"]) == 0
     objs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert objs[1]["verdict"] == ACCEPTED
 

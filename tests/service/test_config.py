@@ -314,7 +314,7 @@ def test_readers_are_visions() -> None:
     from companion.config import VISION_READERS, load_config
 
     assert set(VISION_READERS) == set(READERS)
-    assert load_config(None).calibration.reader == "classic"
+    assert load_config(None).calibration.reader == "any"
 
 
 def test_camera_source_from_the_command_line() -> None:

@@ -174,7 +174,7 @@ def test_cli_round_trip(tmp_path, capsys):
     # calibrate and read frames of one (mild) synthetic set-up
     mild = dict(SETUP, uneven=0.1, noise=2.0)
     cv2.imwrite(str(start), render(START, SETUP_SEED, **mild).image)
-    assert main(["vision", "calibrate", "--image", str(start), "--out", str(cal)]) == 0
+    assert main(["vision", "calibrate", "--reader", "classic", "--image", str(start), "--out", str(cal)]) == 0
     capsys.readouterr()
     pos = Position.from_string("BBBBB1/5B/6/2W3/6/WW1WWW 7/xxxxxxx/7/7/7/xxxxxxx/7 b")
     img = tmp_path / "pos.png"
@@ -194,7 +194,7 @@ def test_cli_round_trip(tmp_path, capsys):
     nomark = tmp_path / "nomark.png"
     main(["vision", "render", START_STRING, "--out", str(nomark), "--seed", "78"])
     corners = capsys.readouterr().out.split("A7: ")[1].strip()
-    assert main(["vision", "calibrate", "--image", str(nomark), "--corners", corners, "--out", str(tmp_path / "c2.json")]) == 0
+    assert main(["vision", "calibrate", "--reader", "classic", "--image", str(nomark), "--corners", corners, "--out", str(tmp_path / "c2.json")]) == 0
     assert "calibrated from the field corners given" in capsys.readouterr().out
 
 
@@ -208,9 +208,9 @@ def test_cli_bad_input(tmp_path, capsys):
     cv2.imwrite(str(img), np.full((960, 1280, 3), 90, np.uint8))
     assert main(["vision", "read", "--image", str(img), "--calibration", str(tmp_path / "cal.json")]) == 2
     assert "not a valid vision calibration" in capsys.readouterr().err
-    assert main(["vision", "calibrate", "--image", str(img), "--out", str(tmp_path / "c.json")]) == 2
+    assert main(["vision", "calibrate", "--reader", "classic", "--image", str(img), "--out", str(tmp_path / "c.json")]) == 2
     assert "grey" in capsys.readouterr().err
-    assert main(["vision", "calibrate", "--image", str(img), "--corners", "1,2 3,4", "--out", str(tmp_path / "c.json")]) == 2
+    assert main(["vision", "calibrate", "--reader", "classic", "--image", str(img), "--corners", "1,2 3,4", "--out", str(tmp_path / "c.json")]) == 2
     assert "four" in capsys.readouterr().err
     assert main(["vision", "markers", "--out", str(tmp_path / "m.txt")]) == 2
     assert main(["vision", "read", "--image", str(img), "--calibration", "c.json", "--min-confidence", "5"]) == 2
@@ -236,7 +236,7 @@ def test_overlay_draws_the_grid_where_a_nudged_camera_now_sees_the_board(tmp_pat
 
     start, cal = tmp_path / "start.png", tmp_path / "cal.json"
     cv2.imwrite(str(start), render(START, SETUP_SEED, tilt=18.0, rotation=37.0, shadow=0.0, glare=0.0).image)
-    assert main(["vision", "calibrate", "--image", str(start), "--out", str(cal)]) == 0
+    assert main(["vision", "calibrate", "--reader", "classic", "--image", str(start), "--out", str(cal)]) == 0
     nudged = tmp_path / "nudged.png"
     frame = render(START, SETUP_SEED, frame=9, tilt=18.0, rotation=37.0, shadow=0.0, glare=0.0).image
     cv2.imwrite(str(nudged), np.roll(frame, (14, -18), axis=(0, 1)))
