@@ -95,7 +95,7 @@ def test_openings_are_open_and_distinct() -> None:
 
 
 def test_run_arena_alternates_colours_and_is_complete() -> None:
-    r = run_arena("greedy", "random", 4, seed=2, max_turns=60)
+    r = run_arena("greedy", "random", 4, seed=2, max_turns=20)
     assert r.n == 4
     assert [g.first_is_white for g in r.games] == [True, False, True, False]
     assert r.games[0].opening == r.games[1].opening  # each opening with both colour assignments
@@ -129,7 +129,7 @@ def test_players_under_stacking_make_stacks_and_every_turn_is_legal(option):
             break
     assert stacked.stacks, "the random player never made a stack"
     record: list[str] = []
-    play_game(make_player("search", 60.0, 300), randomly, stacked, rules, rng, max_turns=8, record=record)
+    play_game(make_player("search", 60.0, 150), randomly, stacked, rules, rng, max_turns=6, record=record)
     pos = stacked
     for turn in record:
         pos = apply_turn(pos, turn, rules)

@@ -91,7 +91,7 @@ def test_hint_game_over(capsys) -> None:
 
 
 def test_arena_json(capsys) -> None:
-    code, out, err = run(capsys, "arena", "--white", "greedy", "--black", "random", "--games", "2", "--max-turns", "40", "--json")
+    code, out, err = run(capsys, "arena", "--white", "greedy", "--black", "random", "--games", "2", "--max-turns", "16", "--json")
     assert code == 0, err
     data = json.loads(out)
     assert data["games"] == 2 and data["wins"] + data["draws"] + data["losses"] == 2
