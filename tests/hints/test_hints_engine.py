@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import zlib
 
 import pytest
 
@@ -42,7 +43,7 @@ def random_positions(rules: Rules, count: int, seed: int) -> list[Position]:
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
 def test_hint_is_legal_from_random_positions(rules: Rules) -> None:
-    for pos in random_positions(rules, 4, seed=hash(rules.name) % 1000):
+    for pos in random_positions(rules, 4, seed=zlib.crc32(rules.name.encode()) % 1000):  # the same positions every run
         h = hint(pos, rules, budget=TINY)
         after = apply_turn(pos, h.turn, rules)  # raises if illegal
         assert after.to_move is pos.to_move.other
