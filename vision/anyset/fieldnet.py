@@ -138,8 +138,8 @@ def net_input(now: np.ndarray, ref: np.ndarray | None, level_now: np.ndarray | N
 
 
 @lru_cache(maxsize=None)
-def _model_bytes(kind: str, files: tuple[tuple[str, str], ...] = tuple(MODEL_FILES.items())) -> bytes:
-    name = dict(files)[kind]
+def _model_bytes(name: str) -> bytes:
+    """The bytes of the model file ``name`` (one of the ``*_FILES`` values)."""
     folder = os.environ.get("NETZWERK_FIELD_MODELS")    # models being tried out (docs/readme-training.md)
     if folder:
         path = os.path.join(folder, name)
@@ -156,8 +156,8 @@ def _model_bytes(kind: str, files: tuple[tuple[str, str], ...] = tuple(MODEL_FIL
                           f"reinstall the package ({exc})") from None
 
 
-def _load(kind: str, files: dict[str, str]):
-    return cv2.dnn.readNetFromONNX(np.frombuffer(_model_bytes(kind, tuple(files.items())), np.uint8))
+def _load(name: str):
+    return cv2.dnn.readNetFromONNX(np.frombuffer(_model_bytes(name), np.uint8))
 
 
 class FieldNet:
@@ -165,9 +165,9 @@ class FieldNet:
     convolution (see :data:`KNOWN_FILES`)."""
 
     def __init__(self) -> None:
-        self._nets = {kind: _load(kind, MODEL_FILES) for kind in MODEL_FILES}
-        self._known = {kind: _load(kind, KNOWN_FILES) for kind in KNOWN_FILES}
-        self._fast = {kind: _load(kind, FAST_FILES) for kind in FAST_FILES}
+        self._nets = {kind: _load(name) for kind, name in MODEL_FILES.items()}
+        self._known = {kind: _load(name) for kind, name in KNOWN_FILES.items()}
+        self._fast = {kind: _load(name) for kind, name in FAST_FILES.items()}
 
     def _run(self, kind: str, x: np.ndarray, s: np.ndarray) -> np.ndarray:
         net = self._nets[kind]

@@ -42,22 +42,17 @@ def _both_ways(run, x: np.ndarray, s: np.ndarray) -> np.ndarray:
     return (z[: len(x)] + z[len(x):]) / 2
 
 
-def _both_ways_known(net, kind: str, now: np.ndarray, known_c1: np.ndarray, s: np.ndarray) -> np.ndarray:
-    """As :func:`_both_ways`, with the known channels' share of the first convolution given
-    (``known_c1``: for the patches, then for their mirror images when mirroring)."""
-    if not MIRROR:
-        return net.with_known(kind, now, known_c1, s)
-    n = len(now)
-    z = net.with_known(kind, np.concatenate([now, now[..., ::-1]]), known_c1, np.concatenate([s, s]))
-    return (z[:n] + z[n:]) / 2
-
-
 def _known_c1(net, kind: str, known: np.ndarray) -> np.ndarray:
     """The known channels' share of the first convolution, for the patches and (when mirroring)
-    their mirror images, stacked as :func:`_both_ways_known` takes them."""
+    their mirror images, stacked as :func:`_both_ways` hands the patches now to its ``run``."""
     if not MIRROR:
         return net.known_part(kind, known)
     return net.known_part(kind, np.concatenate([known, known[..., ::-1]]))
+
+
+def _with_known(net, kind: str, known_c1: np.ndarray):
+    """The net ``kind`` as :func:`_both_ways` runs it, the known part of its first layer given."""
+    return lambda x, s: net.with_known(kind, x, known_c1, s)
 
 
 _SQUARE_DIST = field_distances(square_centers())
@@ -112,20 +107,19 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Referen
         xp, _ = net_input(pt, None, level)
         ss = scalars(np.full(36, REF_UNKNOWN), cutter.square_lean)
         ps = scalars(np.full(49, REF_UNKNOWN), cutter.point_lean)
+        run_s, run_p = net.squares, net.points
     else:
         # the reference's share of the nets' first layer is computed once per reference
         (ks, ts, ids, kcs), (kp, tp, idp, kcp) = _parts_of(reference, own)
-        a, level = normalise(sq, level)
-        b, _ = normalise(pt, level)
+        xs, level = normalise(sq, level)
+        xp, _ = normalise(pt, level)
         ss = scalars(ts, cutter.square_lean, ids)
         ps = scalars(tp, cutter.point_lean, idp)
         background = np.where((ts == REF_EMPTY)[:, None, None, None], ks[:, 0:3], ks[:, 3:6])
-        zs = _both_ways_known(net, "squares", a, kcs, ss) / temperature
-        zp = _both_ways_known(net, "points", b, kcp, ps) / temperature
-        return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
-                         sq, pt, a, level, background)
-    zs = _both_ways(net.squares, xs, ss) / temperature
-    zp = _both_ways(net.points, xp, ps) / temperature
+        run_s = _with_known(net, "squares", kcs)
+        run_p = _with_known(net, "points", kcp)
+    zs = _both_ways(run_s, xs, ss) / temperature
+    zp = _both_ways(run_p, xp, ps) / temperature
     return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
                      sq, pt, xs[:, :3], level, background)
 
