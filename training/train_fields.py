@@ -37,6 +37,7 @@ DROP_EXAMPLE = 0.04        # each example missing (a board without batteries, wi
 
 
 WIDTHS = {"sq": (16, 32, 48, 64), "pt": (16, 32, 48, 64)}
+N_OUT = {"sq": 3, "pt": 4}      # squares: empty, robot, covered; points: empty, battery, covered, printed side
 
 
 class FieldModel(nn.Module):
@@ -215,8 +216,7 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print) ->
     tr, va = Pairs(data, kind, train_setups), Pairs(data, kind, val_setups)
     val_draw = va.draw(np.random.default_rng(seed + 1), 40_000)
     Xv, Sv, Yv, Pv = va.tensors(val_draw)
-    n_out = 3 if kind == "sq" else 4
-    model = FieldModel(n_out, WIDTHS[kind])
+    model = FieldModel(N_OUT[kind], WIDTHS[kind])
     opt = torch.optim.Adam(model.parameters(), lr=2e-3, weight_decay=1e-5)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     t0 = time.time()
@@ -301,7 +301,7 @@ def from_onnx(path: Path, kind: str) -> FieldModel:
     from onnx import numpy_helper
 
     weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in onnx.load(str(path)).graph.initializer}
-    model = FieldModel(3 if kind == "sq" else 4, WIDTHS[kind])
+    model = FieldModel(N_OUT[kind], WIDTHS[kind])
     model.load_state_dict(weights)
     return model
 
@@ -320,7 +320,10 @@ def main(argv=None) -> int:
     if a.reexport:
         for kind in ("sq", "pt"):
             if not a.only or kind == a.only:
-                export(from_onnx(Path(a.reexport) / f"{NAMES[kind]}.onnx", kind), kind, Path(a.reexport))
+                whole = Path(a.reexport) / f"{NAMES[kind]}.onnx"
+                if not whole.is_file():
+                    ap.error(f"--reexport: {whole} is not a file (the whole net this writes the other forms of)")
+                export(from_onnx(whole, kind), kind, Path(a.reexport))
         return 0
     if not a.data:
         ap.error("--data is needed to train")
