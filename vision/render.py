@@ -865,9 +865,17 @@ def render(
 
     backdrop, tex, span = _cached_texture(seed, markers, float(cond.marker_size), look)
 
-    # where the pieces stand: fixed by seed and layout, so a still board renders alike
+    # where each piece stands: fixed by seed, field and piece, so a piece nobody touched stands where it
+    # stood in the frame before (as on a real table) while the others move; the sides of the batteries
+    # (when not given) are drawn per board. The classic set keeps its first renderer's placement,
+    # drawn per board (its reader, tests and demo were made on those frames)
     key = (tuple(s.value for s in layout.squares), tuple(p.value for p in layout.points))
-    prng = _rng("pieces", seed, key)
+    side_rng = _rng("pieces", seed, key)
+    per_board = look.classic_palette
+
+    def piece_rng(*what: object) -> np.random.Generator:
+        return side_rng if per_board else _rng(*what)
+
     pieces = []  # (kind, x, y, extra)
     if look.classic_palette:
         robot_offset = cond.offset
@@ -881,22 +889,27 @@ def render(
         robot_offset = min(cond.offset, max(0.02, min(0.49 - look.robot_radius, np.sqrt(0.5) - look.robot_radius
                                                       - look.battery_radius - max(0.1, battery_offset))))
     for i, s in enumerate(layout.squares):
+        prng = piece_rng("robot", seed, i, s.value)
         r = robot_offset * np.sqrt(prng.random())
         a = prng.uniform(0, 2 * np.pi)
         turn = prng.uniform(0, 2 * np.pi) if cond.piece_rotation else (np.pi / 2 if s is SquareState.WHITE else -np.pi / 2)
         if s is not SquareState.EMPTY:
-            pieces.append(("robot", i % 6 + 0.5 + r * np.cos(a), i // 6 + 0.5 + r * np.sin(a), (s, turn, i)))
+            pieces.append(["robot", i % 6 + 0.5 + r * np.cos(a), i // 6 + 0.5 + r * np.sin(a), (s, turn, i, 1.0)])
+            if not per_board:
+                pieces[-1][3] = (s, turn, i, prng.uniform(0.96, 1.03))
     sides = []
     for i, p in enumerate(layout.points):
+        prng = piece_rng("battery", seed, i)
         r = battery_offset * np.sqrt(prng.random())
         a = prng.uniform(0, 2 * np.pi)
-        pr = bool(prng.random() < 0.5)
+        pr = bool(side_rng.random() < 0.5)
         turn = prng.uniform(0, 2 * np.pi)
         if printed is not None:
             pr = printed[i]
         sides.append(pr)
         if p is PointState.BATTERY:
             pieces.append(("battery", i % 7 + r * np.cos(a), i // 7 + r * np.sin(a), (pr, turn, i)))
+    pieces = [tuple(q) for q in pieces]
 
     # contact shadows and cast shadows go into the plane texture
     shade = np.ones(tex.shape[:2], np.float32)
@@ -946,9 +959,10 @@ def render(
     black = np.array(look.black_color, np.float32)
     for kind, x, y, extra in pieces:
         if kind == "robot":
-            state, turn, _ = extra
+            state, turn, _, shade = extra
             base = white if state is SquareState.WHITE else black
-            _draw_piece_robot(img, cam, x, y, base * prng.uniform(0.96, 1.03), light, turn, look)
+            _draw_piece_robot(img, cam, x, y, base * (side_rng.uniform(0.96, 1.03) if per_board else shade), light, turn,
+                              look)
         else:
             pr, turn, _ = extra
             _draw_battery(img, cam, x, y, light, pr, turn, look)

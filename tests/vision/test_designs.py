@@ -176,3 +176,32 @@ def test_a_print_in_every_square_is_drawn(kind):
         replace(plain, square_print="star")
     with pytest.raises(ValueError, match="square_print_size"):
         replace(plain, square_print="circle", square_print_size=0.9, square_print_color=(0, 0, 0))
+
+
+def _disc(frame, x: float, y: float, r: float = 0.3) -> np.ndarray:
+    """The pixels of ``frame`` within ``r`` squares of board point (x, y)."""
+    import cv2
+    h, w = frame.image.shape[:2]
+    gx, gy = np.meshgrid(np.arange(w), np.arange(h))
+    inv = np.linalg.inv(frame.homography)
+    b = cv2.perspectiveTransform(np.stack([gx, gy], -1).reshape(-1, 1, 2).astype(np.float64), inv).reshape(h, w, 2)
+    return frame.image[np.hypot(b[..., 0] - x, b[..., 1] - y) < r].astype(int)
+
+
+def test_a_piece_nobody_moved_stands_where_it_stood():
+    """As on a real table: between two boards, the pieces that did not move are drawn where they
+    were (only the moved one is elsewhere); the classic set keeps its per-board placement."""
+    before = BoardLayout.from_sets(white=range(6), black=range(30, 36), batteries=list(range(7, 14)) + list(range(35, 42)))
+    after = BoardLayout.from_sets(white=[1, 2, 3, 4, 5, 14], black=range(30, 36),
+                                  batteries=list(range(7, 13)) + [20] + list(range(35, 42)))
+    plain = dict(size=(480, 360), noise=0.0, jpeg=100, frame=3, offset=0.25, printed=[True] * 49)
+    for design, still in ((23, True), (None, False)):
+        a, b = render(before, 9, design=design, **plain), render(after, 9, design=design, **plain)
+        # far from the moves: the black robot on f6, the batteries on g6 and a6
+        diffs = [np.abs(_disc(a, x, y) - _disc(b, x, y)).mean() for x, y in ((5.5, 5.5), (6, 5), (0, 5))]
+        if still:
+            assert max(diffs) < 1.0, diffs
+        else:
+            assert max(diffs) > 3.0, diffs
+    moved = render(after, 9, design=23, **plain)
+    assert np.abs(_disc(moved, 0.5, 0.5) - _disc(render(before, 9, design=23, **plain), 0.5, 0.5)).mean() > 10  # a1 emptied
