@@ -226,3 +226,31 @@ def test_calibration_refuses_a_hand_over_the_start_position():
     shot = render(START, SEED, design=DESIGN, markers=False, printed=[True] * 49, hand=True)
     with pytest.raises(CalibrationError, match="covers the board at"):
         calibrate(shot.image, START, white_side=white_side_of(shot.homography))
+
+
+def test_only_the_unsure_fields_are_looked_at_again_mirrored():
+    """A field the nets are sure of is looked at once; an unsure one again as its mirror image,
+    the two looks' log-odds averaged (vision/anyset/fields.py: _both_ways)."""
+    from vision.anyset import fields
+
+    if not fields.MIRROR:
+        pytest.skip("mirroring switched off (NETZWERK_FIELD_MIRROR=0)")
+    rng = np.random.default_rng(5)
+    x = rng.normal(0, 1, (6, 3, 4, 4)).astype(np.float32)
+    s = rng.random((6, 2)).astype(np.float32)
+    sure = np.array([8.0, -4.0, -4.0])
+    unsure = np.array([0.5, 0.0, -3.0])
+    first = np.stack([sure, unsure, sure, unsure, unsure, sure])
+    calls = []
+
+    def run(patches, scalars, rows, mirrored):
+        calls.append((None if rows is None else rows.tolist(), mirrored))
+        if not mirrored:
+            return first.copy()
+        assert np.array_equal(patches, x[rows][..., ::-1]) and np.array_equal(scalars, s[rows])
+        return np.tile([-2.0, 1.0, -3.0], (len(rows), 1))
+
+    z = fields._both_ways(run, x, s)
+    assert calls == [(None, False), ([1, 3, 4], True)]
+    assert np.array_equal(z[[0, 2, 5]], first[[0, 2, 5]])
+    assert np.allclose(z[[1, 3, 4]], (unsure + np.array([-2.0, 1.0, -3.0])) / 2)

@@ -14,7 +14,8 @@ from ..layout import BoardLayout
 from .patches import PatchCutter
 from .reference import Reference
 
-MIRROR = os.environ.get("NETZWERK_FIELD_MIRROR", "1") != "0"   # read each patch and its mirror image
+MIRROR = os.environ.get("NETZWERK_FIELD_MIRROR", "1") != "0"   # read unsure patches again as their mirror image
+MIRROR_BELOW = 0.995     # a field whose first look is less sure than this is looked at again, mirrored
 
 
 @dataclass(frozen=True)
@@ -33,26 +34,44 @@ class FieldLook:
 
 
 def _both_ways(run, x: np.ndarray, s: np.ndarray) -> np.ndarray:
-    """The nets' log-odds on the patches and on their mirror images (left and right swapped, the
-    lean's axis kept), averaged: a field looks the same either way round, and the average
-    is steadier than either look alone."""
+    """The nets' log-odds on the patches; where a field's first look is unsure (its likeliest state
+    below :data:`MIRROR_BELOW`), averaged with the log-odds on its mirror image (left and right
+    swapped, the lean's axis kept): a field looks the same either way round, and the average is
+    steadier than either look alone. The sure fields (most of them) are looked at once: half the
+    time of looking at every field twice, and as many frames read right (measured on development
+    designs: 4% of the fields looked at again at 0.99, the same frames read, no misread more).
+
+    ``run(x, s, rows, mirrored)`` runs the net on patches ``x`` of the fields ``rows`` (None: all)."""
+    z = run(x, s, None, False)
     if not MIRROR:
-        return run(x, s)
-    z = run(np.ascontiguousarray(np.concatenate([x, x[..., ::-1]])), np.concatenate([s, s]))
-    return (z[: len(x)] + z[len(x):]) / 2
+        return z
+    p = softmax(z[:, :3])
+    rows = np.flatnonzero(p.max(axis=1) < MIRROR_BELOW)
+    if len(rows):
+        z[rows] = (z[rows] + run(np.ascontiguousarray(x[rows][..., ::-1]), s[rows], rows, True)) / 2
+    return z
 
 
 def _known_c1(net, kind: str, known: np.ndarray) -> np.ndarray:
-    """The known channels' share of the first convolution, for the patches and (when mirroring)
-    their mirror images, stacked as :func:`_both_ways` hands the patches now to its ``run``."""
+    """The known channels' share of the first convolution for the patches and (when mirroring) for
+    their mirror images: (2, n, ...) as :func:`_with_known` takes it."""
     if not MIRROR:
-        return net.known_part(kind, known)
-    return net.known_part(kind, np.concatenate([known, known[..., ::-1]]))
+        return net.known_part(kind, known)[None]
+    c1 = net.known_part(kind, np.concatenate([known, known[..., ::-1]]))
+    return c1.reshape((2, len(known)) + c1.shape[1:])
 
 
 def _with_known(net, kind: str, known_c1: np.ndarray):
     """The net ``kind`` as :func:`_both_ways` runs it, the known part of its first layer given."""
-    return lambda x, s: net.with_known(kind, x, known_c1, s)
+    def run(x: np.ndarray, s: np.ndarray, rows: np.ndarray | None, mirrored: bool) -> np.ndarray:
+        part = known_c1[1 if mirrored else 0]
+        return net.with_known(kind, x, part if rows is None else part[rows], s)
+    return run
+
+
+def _whole(net_run):
+    """The whole net (no reference) as :func:`_both_ways` runs it."""
+    return lambda x, s, rows, mirrored: net_run(x, s)
 
 
 _SQUARE_DIST = field_distances(square_centers())
@@ -107,7 +126,7 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Referen
         xp, _ = net_input(pt, None, level)
         ss = scalars(np.full(36, REF_UNKNOWN), cutter.square_lean)
         ps = scalars(np.full(49, REF_UNKNOWN), cutter.point_lean)
-        run_s, run_p = net.squares, net.points
+        run_s, run_p = _whole(net.squares), _whole(net.points)
     else:
         # the reference's share of the nets' first layer is computed once per reference
         (ks, ts, ids, kcs), (kp, tp, idp, kcp) = _parts_of(reference, own)
