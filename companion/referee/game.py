@@ -59,7 +59,6 @@ brought it.
 
 from __future__ import annotations
 
-import functools
 import queue
 import re
 import time
@@ -70,83 +69,40 @@ from typing import Any, Callable
 
 import numpy as np
 
+from hardware.pointer import PointerTarget, move_steps, targets_at
+
 from ..cameras import CameraError, Frame, FrameSource
 from ..rules.control import movable_batteries
-from ..rules.energy import drawable
-from ..rules.engine import PhaseContext, initial_state, robot_phase_outcomes, successors
-from ..rules.masks import CORNER_MASK, layered, mask_of, spread
+from ..rules.energy import energy_available
+from ..rules.engine import robot_phase_cost, robot_phase_outcomes
+from ..rules.masks import mask_of
 from ..rules.errors import NotationError
 from ..rules.explain import explain
-from ..rules.geometry import WHITE, Color, point_name, square_name
-from .journal import Journal, JournalError
+from ..rules.geometry import WHITE, Color, point_name
 from ..rules.moves import Turn
+from .journal import Journal, JournalError
 from ..rules.position import Placement, Position
+from .boards import count_differences, first_difference
+from .log import LogEntry
+from .phases import CHECK, NEW_GAME, OVER, PLAYING, RESUME, SETUP, START, UNDO
+from .recalibration import MAX_BACKOFF, MOVED, UNSURE, frame_trouble, picture_moved, thumbnail
 from .referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
 from .referee import only_low_confidence, sides_of
+from .timings import LoopTimings
 from ..rules.sides import PRINTED, turn_back_message
 from ..rules.options import Rules
+from ..vision_bridge import default_calibrate, default_reader, white_side_of
 
-SETUP = "setup"
-CHECK = "check"
-PLAYING = "playing"
-OVER = "over"
-
-# Why a check is running.
-START = "start"        # the first game of this run
-NEW_GAME = "new-game"  # new game pressed
-RESUME = "resume"      # restarted with an open game in the journal
-UNDO = "undo"          # a turn was taken back: the board must be put back
+__all__ = ["CHECK", "MOVED", "NEW_GAME", "OVER", "PLAYING", "RESUME", "SETUP", "START", "UNDO", "UNSURE",
+           "Companion", "LogEntry", "LoopTimings", "frame_trouble"]
 
 
-@dataclass(frozen=True)
-class LoopTimings:
-    """The loop's timings in seconds (``[timings]`` of the config file)."""
-
-    stable_seconds: float = 0.5
-    confirm_timeout: float = 10.0
-    camera_timeout: float = 5.0
-    poll_interval: float = 0.1
-    watchdog_seconds: float = 0.0  # 0: from $WATCHDOG_USEC
-    calibration_retry: float = 1.0
-    hint_budget: float = 1.0
-    camera_giveup: float = 60.0  # run(): a camera failing this long ends the loop (the service restarts it)
-    recalibrate_after: float = 5.0  # unreadable (board moved, no confident reading) this long: calibrate again; 0: never
-
-    @classmethod
-    def from_config(cls, t: Any, **kw: Any) -> "LoopTimings":
-        return cls(stable_seconds=t.stable_seconds, confirm_timeout=t.confirm_timeout,
-                   camera_timeout=t.camera_timeout, poll_interval=t.poll_interval,
-                   watchdog_seconds=t.watchdog_seconds, recalibrate_after=t.recalibrate_after, **kw)
+def turn_steps(turn: Turn) -> list[PointerTarget]:
+    """Pointer steps showing a turn: each move's source blinking, then its destination steady."""
+    return move_steps([(m.src, m.dst) for m in turn.robot_moves], [(m.src, m.dst) for m in turn.battery_moves])
 
 
-@dataclass(frozen=True)
-class LogEntry:
-    """One line of the game's log: ``kind`` is accepted, rejected, unreadable, unchanged,
-    win, undo, hint, control, new-game, check, camera, setup, warning, energy, note, sides or info."""
-
-    at: float
-    kind: str
-    text: str
-    ply: int | None = None
-    turn: str | None = None
-    squares: tuple[int, ...] = ()
-    points: tuple[int, ...] = ()
-
-    def line(self) -> str:
-        where = [square_name(s) for s in self.squares] + [point_name(p) for p in self.points]
-        at = f" [pointer: {' '.join(where)}]" if where else ""
-        return f"{self.kind:>10}  {self.text}{at}"
-
-
-# -- layouts -------------------------------------------------------------------------------------
-
-
-def layout_of(board: Placement | Position):
-    """The ``vision`` layout of a board."""
-    from vision.layout import BoardLayout
-
-    b = Placement.of(board)
-    return BoardLayout.from_sets(b.white, b.black, b.batteries)
+# -- the reading of frames ---------------------------------------------------------------------
 
 
 def placement_of(reading: Any) -> Placement | None:
@@ -187,78 +143,6 @@ def shows(reading: Any, expected: Placement, min_prob: float) -> bool:
     return True
 
 
-def first_difference(expected: Placement, seen: Placement) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
-    """(description, squares, points) of the first field where ``seen`` differs from ``expected``."""
-
-    def sq_text(b: Placement, s: int) -> str:
-        return "a White robot" if s in b.white else "a Black robot" if s in b.black else "empty"
-
-    for s in range(36):
-        if (s in expected.white, s in expected.black) != (s in seen.white, s in seen.black):
-            return f"{square_name(s)} should be {sq_text(expected, s)}, the board shows {sq_text(seen, s)}", (s,), ()
-    for p in range(49):
-        if (p in expected.batteries) != (p in seen.batteries):
-            want = "a battery" if p in expected.batteries else "empty"
-            got = "a battery" if p in seen.batteries else "empty"
-            return f"{point_name(p)} should be {want}, the board shows {got}", (), (p,)
-    return "", (), ()
-
-
-def count_differences(a: Placement, b: Placement) -> int:
-    n = sum(1 for s in range(36) if (s in a.white, s in a.black) != (s in b.white, s in b.black))
-    return n + len(a.batteries ^ b.batteries)
-
-
-def _targets(squares=(), points=(), blink: bool = False):
-    from hardware.pointer import PointerTarget
-
-    out = [PointerTarget.square(s % 6, s // 6, blink) for s in squares]
-    out += [PointerTarget.point(p % 7, p // 7, blink) for p in points]
-    return out
-
-
-def turn_targets(turn: Turn):
-    """Pointer steps showing a turn: each move's source blinking, then its target steady."""
-    from hardware.pointer import PointerTarget
-
-    steps = []
-    for m in turn.robot_moves:
-        steps += [PointerTarget.square(m.src % 6, m.src // 6, True), PointerTarget.square(m.dst % 6, m.dst // 6)]
-    for m in turn.battery_moves:
-        steps += [PointerTarget.point(m.src % 7, m.src // 7, True), PointerTarget.point(m.dst % 7, m.dst // 7)]
-    return steps
-
-
-# -- energy (live watching) -------------------------------------------------------------------
-
-
-def energy_available(pos: Position, rules: Rules) -> int:
-    """Energy the player to move can draw this turn: the batteries on a corner of one of their
-    robots (each gives one point per turn, every battery of a stack one, R-21); with
-    ``controlled-energy`` only controlled ones."""
-    own = mask_of(pos.robots(pos.to_move))
-    enemy = mask_of(pos.robots(pos.to_move.other))
-    allowed = spread(drawable(own, enemy, mask_of(pos.batteries), rules)) & layered(pos.batteries, pos.stacks)
-    reach = 0
-    for s in pos.robots(pos.to_move):
-        reach |= CORNER_MASK[s]
-    return (spread(reach) & allowed).bit_count()
-
-
-def robot_phase_cost(pos: Position, turn: Turn, rules: Rules) -> int | None:
-    """Energy spent by the robot moves of ``turn`` (None if they are not a legal robot phase)."""
-    ctx = PhaseContext.of(pos, rules)
-    st = initial_state(pos)
-    cost = 0
-    for mv in turn.robot_moves:
-        for step, nxt in successors(st, ctx):
-            if step.src == mv.src and step.dst == mv.dst:
-                cost += step.cost
-                st = nxt
-                break
-        else:
-            return None
-    return cost
 
 
 # -- the reading of frames ---------------------------------------------------------------------
@@ -296,93 +180,6 @@ class _Pending:
 
 def _gist(message: str | None) -> str | None:
     return None if message is None else re.sub(r"\d+(\.\d+)?", "#", message)
-
-
-# -- recalibration ----------------------------------------------------------------------------
-
-MOVED = "moved"    # the board is not where the calibration put it (camera or board bumped)
-UNSURE = "unsure"  # the board is in place, but fields stay unsure (e.g. the lamp was moved)
-MOTION_CELL = 6.0     # grey levels: a thumbnail cell changed by more than this moved
-MOTION_SHARE = 0.01   # share of changed cells above which the picture is not still
-MAX_BACKOFF = 8       # recalibrations that did not bring a readable board stretch the delay up to this factor
-
-
-def _vision_limits() -> tuple[float, float]:
-    try:
-        from vision.reader import MIN_ALIGNMENT, OCCLUDED_BOARD
-    except ImportError:  # pragma: no cover - vision is part of the distribution
-        return 0.4, 0.02
-    return MIN_ALIGNMENT, OCCLUDED_BOARD
-
-
-def frame_trouble(reading: Any) -> str | None:
-    """Why a reading is unreadable for a reason of the whole frame that a new calibration may cure:
-    :data:`MOVED` (alignment below ``vision.reader.MIN_ALIGNMENT``), :data:`UNSURE` (the board in
-    place, no hand, but fields unsure), or None (readable, a hand or an object over the board, a
-    blank frame: nothing a calibration cures)."""
-    if getattr(reading, "readable", False):
-        return None
-    sp = getattr(reading, "square_probs", None)
-    pp = getattr(reading, "point_probs", None)
-    if sp is None or pp is None:
-        return None
-    sp, pp = np.asarray(sp, float), np.asarray(pp, float)
-    if np.allclose(sp, 1 / 3) and np.allclose(pp, 1 / 2):
-        return None  # the board was not located at all (black or blank frame)
-    min_alignment, occluded_board = _vision_limits()
-    if float(getattr(reading, "alignment", 1.0)) < min_alignment:
-        return MOVED
-    if float(getattr(reading, "occluded_fraction", 0.0)) > occluded_board:
-        return None  # a hand: it goes away by itself
-    return UNSURE
-
-
-def _thumbnail(image: np.ndarray) -> np.ndarray:
-    import cv2
-
-    img = np.asarray(image)
-    gray = img if img.ndim == 2 else cv2.cvtColor(img[..., :3], cv2.COLOR_BGR2GRAY)
-    return cv2.resize(gray, (32, 24), interpolation=cv2.INTER_AREA).astype(np.float32)
-
-
-def _picture_moved(a: np.ndarray, b: np.ndarray) -> bool:
-    """Did the picture change between two thumbnails (a hand, a piece moved, the camera shaking)?"""
-    return float(np.mean(np.abs(a - b) > MOTION_CELL)) > MOTION_SHARE
-
-
-def _white_side_of(calibration: Any) -> str | None:
-    """The image edge White's start row faces under a calibration (None for a fake or no calibration)."""
-    try:
-        from vision.calibration import white_side_of
-
-        return white_side_of(np.asarray(calibration.H, np.float64))
-    except Exception:
-        return None
-
-
-def default_calibrate(image: np.ndarray, expected: Placement, corners=None, white_side: str | None = None,
-                      colours: Any = None, *, reader: str = "classic"):
-    """Calibrate from a frame showing ``expected`` (``vision.readers.calibrate``, with the board
-    reader named by ``reader``): ``corners`` (A1 G1 G7 A7 in pixels) or the markers win; without
-    them the grid is found in the frame and ``white_side`` names the image edge White's start row
-    faces. ``colours``: the robot colours of an earlier calibration (for a position that lacks one
-    colour)."""
-    from vision.readers import calibrate
-
-    return calibrate(image, layout_of(expected), reader=reader, corners=corners, white_side=white_side,
-                     colours=colours)
-
-
-def calibrator(reader: str) -> Callable[..., Any]:
-    """:func:`default_calibrate` with the board reader ``reader`` ("any" or "classic")."""
-    return functools.partial(default_calibrate, reader=reader)
-
-
-def default_reader(calibration):
-    """The board reader of the reader that made ``calibration`` (vision.readers.board_reader)."""
-    from vision.readers import board_reader
-
-    return board_reader(calibration)
 
 
 class Companion:
@@ -705,7 +502,7 @@ class Companion:
         except Exception as exc:  # the game is over, or the engine failed: the game goes on
             self._log("hint", f"no hint: {exc}")
             return
-        self.panel.show_sequence(turn_targets(h.turn))
+        self.panel.show_sequence(turn_steps(h.turn))
         self._log("hint", f"{self.referee.position.to_move.label} could play {h.turn} ({h.reason})", turn=str(h.turn))
 
     def _on_control(self) -> None:
@@ -719,7 +516,7 @@ class Companion:
             self.panel.blink_wrong_player()
             self._log("control", f"{pos.to_move.label} controls no battery")
             return
-        self.panel.show_sequence(_targets(points=points))
+        self.panel.show_sequence(targets_at(points=points))
         self._log("control", f"{pos.to_move.label} controls {len(points)} batteries", points=points)
 
     def _on_new_game(self) -> None:
@@ -861,8 +658,8 @@ class Companion:
         if self._trouble_since is None:
             self._trouble_since = now
         self._trouble_reason = getattr(reading, "reason", None) or kind
-        thumb = _thumbnail(frame.image)
-        if self._prev_thumb is None or _picture_moved(self._prev_thumb, thumb):
+        thumb = thumbnail(frame.image)
+        if self._prev_thumb is None or picture_moved(self._prev_thumb, thumb):
             self._still_since = now
         self._prev_thumb = thumb
         if self.pending is not None:
@@ -881,7 +678,7 @@ class Companion:
         target, name = self._recalibration_target()
         old = getattr(self.reader, "calibration", None) or self.calibration
         colours = getattr(old, "colours", None)
-        side = _white_side_of(old) or self.white_side
+        side = white_side_of(old) or self.white_side
         lasted = frame.at - (self._trouble_since if self._trouble_since is not None else frame.at)
         if self._last_recalibration_error is None:
             self._log("camera", f"the board has been unreadable for {lasted:.0f} s ({self._trouble_reason}): "
@@ -1074,7 +871,7 @@ class Companion:
         pending.shown.add(reason)
         self.panel.signal_unreadable()
         if squares or points:
-            self.panel.show_sequence(_targets(squares, points, blink=True))
+            self.panel.show_sequence(targets_at(squares, points, blink=True))
         else:
             self.panel.clear_pointer()
         self._journal_rejection(UNREADABLE, reason, None)
@@ -1086,7 +883,7 @@ class Companion:
         points = verdict.points if verdict is not None else ()
         self.panel.signal_unreadable()
         if squares or points:
-            self.panel.show_sequence(_targets(squares, points, blink=True))
+            self.panel.show_sequence(targets_at(squares, points, blink=True))
         self._journal_rejection(UNREADABLE, reason, None)
         self._log("unreadable", f"{reason}; press confirm again", ply=self._ply(), squares=squares, points=points)
 
@@ -1150,7 +947,7 @@ class Companion:
     def _rejected(self, verdict: Verdict) -> None:
         reason = verdict.reason or "illegal turn"
         self.panel.signal_illegal()
-        targets = _targets(verdict.squares, verdict.points, blink=False)
+        targets = targets_at(verdict.squares, verdict.points, blink=False)
         if targets:
             self.panel.show_sequence(targets)
         else:
@@ -1204,7 +1001,7 @@ class Companion:
         self.turn_back = tuple(points)
         if not points:
             return
-        self.panel.show_sequence(_targets(points=points))
+        self.panel.show_sequence(targets_at(points=points))
         self._log("sides", f"{self.referee.position.to_move.label}: {turn_back_message(points)}", points=points)
 
     def _follow_turn_back(self) -> None:
@@ -1217,7 +1014,7 @@ class Companion:
             return
         self.turn_back = left
         if left:
-            self.panel.show_sequence(_targets(points=left))
+            self.panel.show_sequence(targets_at(points=left))
         else:
             self.panel.clear_pointer()
 
@@ -1253,7 +1050,7 @@ class Companion:
         squares = ex.squares or tuple(sorted((board.robots(color) - pos.robots(color))))
         self.panel.blink_wrong_player()
         if squares:
-            self.panel.show_sequence(_targets(squares, blink=True))
+            self.panel.show_sequence(targets_at(squares, blink=True))
         self._log("warning", f"no legal robot phase leads here: {ex.diagnosis or 'check the robots'}", squares=squares)
 
     def _show_energy(self, value: int) -> None:
@@ -1273,7 +1070,7 @@ class Companion:
         if kind == "unreadable":
             self.panel.signal_unreadable()
         if squares or points:
-            self.panel.show_sequence(_targets(tuple(squares), tuple(points), blink=True))
+            self.panel.show_sequence(targets_at(tuple(squares), tuple(points), blink=True))
         else:
             self.panel.clear_pointer()
         self._log(log_kind, text, squares=tuple(squares), points=tuple(points))
