@@ -26,3 +26,11 @@ def first_difference(expected: Placement, seen: Placement) -> tuple[str, tuple[i
 def count_differences(a: Placement, b: Placement) -> int:
     n = sum(1 for s in range(36) if (s in a.white, s in a.black) != (s in b.white, s in b.black))
     return n + len(a.batteries ^ b.batteries)
+
+
+def differing_fields(a: Placement, b: Placement) -> list[str]:
+    """Names of the fields where two boards differ, squares first (e.g. ``['c3', 'D4']``)."""
+    out = [square_name(s) for s in range(36)
+           if (s in a.white, s in a.black) != (s in b.white, s in b.black)]
+    out += [point_name(p) for p in range(49) if (p in a.batteries) != (p in b.batteries)]
+    return out

@@ -32,7 +32,7 @@ Phases:
 Recalibration (``check`` and ``playing``): a bumped camera or a moved lamp
 must not end the game. When the readings stay unreadable for a reason of the
 whole frame -- the board is not where the calibration put it (alignment below
-``vision.reader.MIN_ALIGNMENT``), or no confident reading although every field
+the camera's limit: ``TableReading.moved``), or no confident reading although every field
 the camera is sure of shows the expected board -- for ``recalibrate_after``
 seconds, while the picture keeps still (no hand, no motion) and no confirm
 press is pending, the loop calibrates again from that frame, expecting the
@@ -86,12 +86,13 @@ from .boards import count_differences, first_difference
 from .log import LogEntry
 from .phases import CHECK, NEW_GAME, OVER, PLAYING, RESUME, SETUP, START, UNDO
 from .recalibration import MAX_BACKOFF, MOVED, UNSURE, frame_trouble, picture_moved, thumbnail
+from .reading import TableReading
 from .referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
-from .referee import only_low_confidence, sides_of
 from .timings import LoopTimings
 from ..rules.sides import PRINTED, turn_back_message
 from ..rules.options import Rules
-from ..vision_bridge import default_calibrate, default_reader, white_side_of
+from ..vision_bridge import (calibration_of, colours_of, default_calibrate, default_reader, load_calibration,
+                             method_of, table_reading, teach_bare, white_side_of)
 
 __all__ = ["CHECK", "MOVED", "NEW_GAME", "OVER", "PLAYING", "RESUME", "SETUP", "START", "UNDO", "UNSURE",
            "Companion", "LogEntry", "LoopTimings", "frame_trouble"]
@@ -105,68 +106,15 @@ def turn_steps(turn: Turn) -> list[PointerTarget]:
 # -- the reading of frames ---------------------------------------------------------------------
 
 
-def placement_of(reading: Any) -> Placement | None:
-    """The board a reading shows with confidence, or None."""
-    layout = getattr(reading, "layout", None)
-    if layout is None or not getattr(reading, "readable", False):
-        return None
-    return Placement(frozenset(layout.white), frozenset(layout.black), frozenset(layout.batteries))
-
-
-def board_guess(reading: Any) -> Placement | None:
-    """The most likely board of a reading (also an unsure one), or None when the board was not found."""
-    sp = getattr(reading, "square_probs", None)
-    pp = getattr(reading, "point_probs", None)
-    if sp is None or pp is None:
-        return None
-    sq = np.asarray(sp).argmax(axis=1)
-    pt = np.asarray(pp).argmax(axis=1)
-    return Placement(frozenset(int(i) for i in np.flatnonzero(sq == 1)), frozenset(int(i) for i in np.flatnonzero(sq == 2)),
-                     frozenset(int(i) for i in np.flatnonzero(pt == 1)))
-
-
-def shows(reading: Any, expected: Placement, min_prob: float) -> bool:
-    """Does an unsure reading (low confidence its only problem) fit ``expected``? Every sure field
-    must read as expected, every unsure one must give the expected state at least ``min_prob``."""
-    sp = np.asarray(reading.square_probs)
-    pp = np.asarray(reading.point_probs)
-    low_s = set(reading.low_confidence_squares)
-    low_p = set(reading.low_confidence_points)
-    for s in range(36):
-        k = 1 if s in expected.white else 2 if s in expected.black else 0
-        if (sp[s].argmax() != k) and not (s in low_s and sp[s][k] >= min_prob):
-            return False
-    for p in range(49):
-        k = 1 if p in expected.batteries else 0
-        if (pp[p].argmax() != k) and not (p in low_p and pp[p][k] >= min_prob):
-            return False
-    return True
-
-
-
-
-# -- the reading of frames ---------------------------------------------------------------------
-
-
 @dataclass
 class _Seen:
     """The latest reading and how long the board has looked like this."""
 
     frame: Frame
-    reading: Any
+    reading: TableReading
     signature: tuple
     since: float  # clock time of the first frame with this signature (consecutive frames)
     board: Placement | None
-
-
-def _signature(reading: Any) -> tuple:
-    sp = getattr(reading, "square_probs", None)
-    pp = getattr(reading, "point_probs", None)
-    if sp is None or pp is None:
-        return ("none", getattr(reading, "reason", None))
-    return (np.asarray(sp).argmax(axis=1).tobytes(), np.asarray(pp).argmax(axis=1).tobytes(),
-            bool(getattr(reading, "readable", False)),
-            tuple(getattr(reading, "low_confidence_squares", ())), tuple(getattr(reading, "low_confidence_points", ())))
 
 
 @dataclass
@@ -327,8 +275,6 @@ class Companion:
             # Resuming mid-game: the board no longer shows the start position to learn from,
             # so the calibration saved when this setup was calibrated is used.
             try:
-                from vision.readers import load_calibration
-
                 self.calibration = load_calibration(self.calibration_path)
                 self.reader = self._make_reader(self.calibration)
                 self._log("setup", f"calibration loaded from {self.calibration_path}")
@@ -565,18 +511,18 @@ class Companion:
             self._try_setup(frame)
             return
         try:
-            reading = self.reader.read(frame.image)
+            reading = table_reading(self.reader.read(frame.image))
         except Exception as exc:  # a frame the reader refuses (wrong size...): report, keep going
             self._camera_failed(f"the frame cannot be read: {exc}")
             return
         self.frames_read += 1
         if self._recalibration_due(frame, reading) and self._recalibrate(frame):
             return
-        sig = _signature(reading)
+        sig = reading.signature
         if self.seen is not None and self.seen.signature == sig:
             self.seen = _Seen(frame, reading, sig, self.seen.since, self.seen.board)
         else:
-            self.seen = _Seen(frame, reading, sig, frame.at, placement_of(reading))
+            self.seen = _Seen(frame, reading, sig, frame.at, reading.placement)
         stable = frame.at - self.seen.since >= self.timings.stable_seconds - 1e-9
         if self.pending is not None:
             self._judge_pending(stable)
@@ -634,22 +580,20 @@ class Companion:
         self._still_since = None
         self._last_recalibration_error = None
 
-    def _recalibration_due(self, frame: Frame, reading: Any) -> bool:
+    def _recalibration_due(self, frame: Frame, reading: TableReading) -> bool:
         """Follow the run of unreadable frames; True when it is time to calibrate again."""
         delay = self.timings.recalibrate_after
         if delay <= 0 or self.phase not in (CHECK, PLAYING):
             self._reset_trouble()
             return False
-        if getattr(reading, "readable", False):
+        if reading.readable:
             self._recalibrated_unread = 0
         kind = frame_trouble(reading)
         if kind == UNSURE:
             target, _ = self._recalibration_target()
-            unsure = bool(getattr(reading, "low_confidence_squares", ())) or \
-                bool(getattr(reading, "low_confidence_points", ()))
-            if not shows(reading, target, 0.0):
+            if not reading.shows(target, 0.0):
                 kind = None  # a field the camera is sure of shows another board: the players moved pieces
-            elif unsure and shows(reading, target, self.referee.min_field_prob):
+            elif reading.unsure and reading.shows(target, self.referee.min_field_prob):
                 kind = None  # unsure, but the referee can settle it with the rules
         if kind is None:
             self._reset_trouble()
@@ -657,7 +601,7 @@ class Companion:
         now = frame.at
         if self._trouble_since is None:
             self._trouble_since = now
-        self._trouble_reason = getattr(reading, "reason", None) or kind
+        self._trouble_reason = reading.reason or kind
         thumb = thumbnail(frame.image)
         if self._prev_thumb is None or picture_moved(self._prev_thumb, thumb):
             self._still_since = now
@@ -676,8 +620,8 @@ class Companion:
         """Calibrate again from ``frame``, expecting the last accepted board. True if it worked."""
         self._last_recalibration_try = self.clock.now()
         target, name = self._recalibration_target()
-        old = getattr(self.reader, "calibration", None) or self.calibration
-        colours = getattr(old, "colours", None)
+        old = calibration_of(self.reader) or self.calibration
+        colours = colours_of(old)
         side = white_side_of(old) or self.white_side
         lasted = frame.at - (self._trouble_since if self._trouble_since is not None else frame.at)
         if self._last_recalibration_error is None:
@@ -710,9 +654,7 @@ class Companion:
         self._log("camera", f"camera recalibrated from {name}")
         if self.game_id is not None:
             try:  # so that `netzwerk games show` tells why the readings changed here
-                method = getattr(cal, "method", None)
-                self.journal.record_event(self.game_id, "recalibrated",
-                                          {"ply": self._ply(), "method": method if isinstance(method, str) else None})
+                self.journal.record_event(self.game_id, "recalibrated", {"ply": self._ply(), "method": method_of(cal)})
             except JournalError as exc:
                 self._log("info", f"recalibration not journalled: {exc}")
         self._last_recalibration_error = None
@@ -750,12 +692,11 @@ class Companion:
         seen = self.seen
         assert seen is not None
         reading = seen.reading
-        if seen.board is None and only_low_confidence(reading) and board_guess(reading) is not None:
-            if shows(reading, self.expected, self.referee.min_field_prob):
+        guess = reading.guess
+        if seen.board is None and reading.only_unsure and guess is not None:
+            if reading.shows(self.expected, self.referee.min_field_prob):
                 self._board_matches()
                 return
-            guess = board_guess(reading)
-            assert guess is not None
             text, squares, points = first_difference(self.expected, guess)
             n = count_differences(self.expected, guess)
             self._signal(("check", squares, points, n), "unreadable",
@@ -765,8 +706,7 @@ class Companion:
         if seen.board is None:
             self._signal(("check-unreadable", seen.reading.reason), "unreadable",
                          f"cannot read the board: {seen.reading.reason}", "check",
-                         getattr(seen.reading, "low_confidence_squares", ()),
-                         getattr(seen.reading, "low_confidence_points", ()))
+                         reading.unsure_squares, reading.unsure_points)
             return
         if seen.board == self.expected:
             self._board_matches()
@@ -832,7 +772,7 @@ class Companion:
         if not after_press:
             return
         if not stable:
-            reason = None if getattr(seen.reading, "readable", True) else seen.reading.reason
+            reason = None if seen.reading.readable else seen.reading.reason
             if timed_out:  # never judge a board that would not keep still
                 self._final_unreadable(reason or f"the board did not keep still for {self.timings.stable_seconds:g} s "
                                                  f"within {self.timings.confirm_timeout:g} s", None)
@@ -891,16 +831,11 @@ class Companion:
         """Let the camera learn the bare board of squares this accepted turn left empty.
 
         The calibration frame shows the bare board only off the start ranks;
-        each accepted frame shows more of it (vision.reader.BoardReader.learn_bare).
+        each accepted frame shows more of it (:func:`companion.vision_bridge.teach_bare`).
         Information only: a failure is logged, never stops the game.
         """
-        learn = getattr(self.reader, "learn_bare", None)
-        if learn is None:
-            return
         try:
-            from ..vision_bridge import layout_from_position
-
-            learn(frame.image, layout_from_position(position))
+            teach_bare(self.reader, frame.image, position)
         except Exception as exc:  # the turn is accepted and journaled either way
             self._log("camera", f"the bare board was not learned from this frame ({exc})")
 
@@ -1008,7 +943,7 @@ class Companion:
         """Stop pointing at a battery once the camera sees it printed side up."""
         seen = self.seen
         assert seen is not None
-        sides = sides_of(seen.reading, set(self.turn_back))
+        sides = seen.reading.sides_of(set(self.turn_back))
         left = tuple(p for p in self.turn_back if sides.get(p) != PRINTED)
         if left == self.turn_back:
             return

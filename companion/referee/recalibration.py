@@ -3,9 +3,9 @@ calibration may cure, and whether the picture keeps still (see :mod:`companion.r
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
+
+from .reading import TableReading
 
 MOVED = "moved"    # the board is not where the calibration put it (camera or board bumped)
 UNSURE = "unsure"  # the board is in place, but fields stay unsure (e.g. the lamp was moved)
@@ -14,32 +14,16 @@ MOTION_SHARE = 0.01   # share of changed cells above which the picture is not st
 MAX_BACKOFF = 8       # recalibrations that did not bring a readable board stretch the delay up to this factor
 
 
-def _vision_limits() -> tuple[float, float]:
-    try:
-        from vision.reader import MIN_ALIGNMENT, OCCLUDED_BOARD
-    except ImportError:  # pragma: no cover - vision is part of the distribution
-        return 0.4, 0.02
-    return MIN_ALIGNMENT, OCCLUDED_BOARD
-
-
-def frame_trouble(reading: Any) -> str | None:
+def frame_trouble(reading: TableReading) -> str | None:
     """Why a reading is unreadable for a reason of the whole frame that a new calibration may cure:
-    :data:`MOVED` (alignment below ``vision.reader.MIN_ALIGNMENT``), :data:`UNSURE` (the board in
+    :data:`MOVED` (the board is not where the calibration put it), :data:`UNSURE` (the board in
     place, no hand, but fields unsure), or None (readable, a hand or an object over the board, a
     blank frame: nothing a calibration cures)."""
-    if getattr(reading, "readable", False):
-        return None
-    sp = getattr(reading, "square_probs", None)
-    pp = getattr(reading, "point_probs", None)
-    if sp is None or pp is None:
-        return None
-    sp, pp = np.asarray(sp, float), np.asarray(pp, float)
-    if np.allclose(sp, 1 / 3) and np.allclose(pp, 1 / 2):
-        return None  # the board was not located at all (black or blank frame)
-    min_alignment, occluded_board = _vision_limits()
-    if float(getattr(reading, "alignment", 1.0)) < min_alignment:
+    if reading.readable or not reading.located:
+        return None  # readable, or the board was not located at all (black or blank frame)
+    if reading.moved:
         return MOVED
-    if float(getattr(reading, "occluded_fraction", 0.0)) > occluded_board:
+    if reading.covered:
         return None  # a hand: it goes away by itself
     return UNSURE
 

@@ -3,8 +3,10 @@
 One object makes every decision for ``netzwerk run``, ``netzwerk demo`` and
 ``netzwerk audit``:
 
-* :meth:`Referee.judge` looks at a reading (per-field probabilities from
-  ``vision``, or a plain board) and returns a :class:`Verdict` without
+* :meth:`Referee.judge` looks at a reading (a
+  :class:`~companion.referee.reading.TableReading`: per-field probabilities
+  from the camera, through :func:`companion.vision_bridge.table_reading`; or a
+  plain board) and returns a :class:`Verdict` without
   changing anything: ``accepted`` (with the turn), ``rejected`` (with a
   diagnosis naming pieces and rules), ``unreadable`` (why, never a guess),
   ``unchanged`` or ``game-over``.
@@ -27,9 +29,8 @@ none is, it asks too: an unsure board is never called illegal.
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, Sequence
+from typing import Sequence
 
 from ..rules.engine import GameStatus, apply_turn, status
 from ..rules.errors import NotationError
@@ -38,10 +39,9 @@ from ..rules.geometry import point_name, square_name
 from ..rules.moves import Turn
 from ..rules.position import BATTERY_COUNT, MAX_ROBOTS, Placement, Position
 from ..rules.options import ORIGINAL, Rules
-from ..rules.sides import BLANK, PRINTED, Sides, check_sides
-
-#: P(printed) at which a battery's side counts as seen (as ``vision.reading.BoardReading.battery_side``)
-SIDE_CONFIDENCE = 0.9
+from ..rules.sides import Sides, check_sides
+from .boards import differing_fields
+from .reading import TableReading
 
 ACCEPTED = "accepted"
 REJECTED = "rejected"
@@ -52,17 +52,6 @@ VERDICT_KINDS = (ACCEPTED, REJECTED, UNREADABLE, UNCHANGED, GAME_OVER)
 
 _SQUARE_STATES = ("empty", "white", "black")
 _POINT_STATES = ("empty", "battery")
-
-
-class ReadingLike(Protocol):
-    """What the referee needs of a camera reading (``vision.reading.BoardReading``)."""
-
-    readable: bool
-    reason: str | None
-    square_probs: Any  # (36, 3): empty, white, black
-    point_probs: Any  # (49, 2): empty, battery
-    low_confidence_squares: tuple[int, ...]
-    low_confidence_points: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -157,10 +146,10 @@ class Referee:
         self.sides_seen = dict(verdict.sides)
         return after
 
-    def see_sides(self, reading: object) -> None:
+    def see_sides(self, reading: TableReading) -> None:
         """R-23: take the battery sides of a reading of the current board (the start position
         at the start of a game, the board put back after an undo) as those of the last accepted board."""
-        self.sides_seen = sides_of(reading, self.position.batteries) if self.sides else {}
+        self.sides_seen = reading.sides_of(self.position.batteries) if self.sides else {}
 
     def undo(self) -> AcceptedTurn | None:
         """Take back the last accepted turn (the board must be put back)."""
@@ -184,19 +173,19 @@ class Referee:
         """Judge a board read with full confidence (tests, the CLI, a typed-in board)."""
         return self._decide([(Placement.of(board), 1.0)], uncertain=(), confidences={}, camera=False)
 
-    def judge(self, reading: ReadingLike | Placement | Position) -> Verdict:
+    def judge(self, reading: TableReading | Placement | Position) -> Verdict:
         """Judge what the camera read.  Pure: nothing changes until :meth:`accept`."""
         if isinstance(reading, (Placement, Position)):
             return self.judge_board(reading)
         sp, pp = reading.square_probs, reading.point_probs
-        confidences = _confidences(reading)
+        confidences = reading.confidences()
         if sp is None or pp is None:
             return self._unreadable(reading.reason or "the board could not be read", confidences)
-        low_s = tuple(reading.low_confidence_squares)
-        low_p = tuple(reading.low_confidence_points)
+        low_s = reading.unsure_squares
+        low_p = reading.unsure_points
         if not reading.readable and not (low_s or low_p):
             return self._unreadable(reading.reason or "the board could not be read", confidences)
-        if not reading.readable and not only_low_confidence(reading):
+        if not reading.readable and not reading.only_unsure:
             return self._unreadable(reading.reason or "the board could not be read", confidences)
         n_unsure = len(low_s) + len(low_p)
         if n_unsure > self.max_uncertain and not reading.readable and reading.reason \
@@ -216,11 +205,11 @@ class Referee:
         verdict = self._decide(candidates, uncertain=(low_s, low_p), confidences=confidences)
         return self._with_sides(verdict, reading)
 
-    def _with_sides(self, verdict: Verdict, reading: object) -> Verdict:
+    def _with_sides(self, verdict: Verdict, reading: TableReading) -> Verdict:
         """R-23 on an accepted verdict: the note and the batteries to turn back (never a rejection)."""
         if not self.sides or verdict.kind != ACCEPTED or verdict.turn is None or verdict.board is None:
             return verdict
-        seen = sides_of(reading, verdict.board.batteries)
+        seen = reading.sides_of(verdict.board.batteries)
         if not seen:
             return verdict
         check = check_sides(self.position, verdict.turn, self.sides_seen, seen, self.rules)
@@ -298,7 +287,7 @@ class Referee:
             return self._verdict(kind, board, ex, confidences)
         if len(distinct) > 1:
             a, b = good[0][0], next(r[0] for r in good if r[0] != good[0][0])
-            diff = _differences(a, b)
+            diff = differing_fields(a, b)
             return self._unreadable(
                 f"unsure at {', '.join(names)}: the board could be read as more than one legal position "
                 f"(they differ at {', '.join(diff)}); check those fields and confirm again",
@@ -342,31 +331,6 @@ class Referee:
                        squares=tuple(squares), points=tuple(points), confidences=confidences)
 
 
-def sides_of(reading: object, batteries: frozenset[int] | set[int]) -> dict[int, str]:
-    """R-23: the side each battery of ``batteries`` shows in a camera reading, where the camera
-    tells it with :data:`SIDE_CONFIDENCE` (``printed_probs``: P(printed side up), NaN where it
-    cannot tell); a point left out is unknown.  A reading without sides gives nothing."""
-    probs = getattr(reading, "printed_probs", None)
-    if probs is None:
-        return {}
-    try:
-        values = [float(v) for v in probs]
-    except (TypeError, ValueError):
-        return {}
-    if len(values) != 49:
-        return {}
-    out: dict[int, str] = {}
-    for p in sorted(batteries):
-        v = values[p]
-        if math.isnan(v):
-            continue
-        if v >= SIDE_CONFIDENCE:
-            out[p] = PRINTED
-        elif 1.0 - v >= SIDE_CONFIDENCE:
-            out[p] = BLANK
-    return out
-
-
 def _stack_refused(board: Placement, rules: Rules) -> Explanation | None:
     """R-19: in a game without ``stacking`` a board read with a stack is a
     rejected turn, the pointer at the stack (not an input error)."""
@@ -399,36 +363,3 @@ def _count_problems(board: Placement) -> str:
         if len(robots) > MAX_ROBOTS:
             out.append(f"{len(robots)} {label} robots read, at most {MAX_ROBOTS} exist")
     return "; ".join(out)
-
-
-def _differences(a: Placement, b: Placement) -> list[str]:
-    out = [square_name(s) for s in range(36)
-           if (s in a.white, s in a.black) != (s in b.white, s in b.black)]
-    out += [point_name(p) for p in range(49) if (p in a.batteries) != (p in b.batteries)]
-    return out
-
-
-def only_low_confidence(reading: ReadingLike) -> bool:
-    """Is low confidence at some fields the reading's only problem (no hand, board in place)?"""
-    try:
-        from vision.reader import MIN_ALIGNMENT, OCCLUDED_BOARD
-    except ImportError:  # pragma: no cover - vision is part of the distribution
-        MIN_ALIGNMENT, OCCLUDED_BOARD = 0.4, 0.02
-    occluded = float(getattr(reading, "occluded_fraction", 0.0))
-    alignment = float(getattr(reading, "alignment", 1.0))
-    return occluded <= OCCLUDED_BOARD and alignment >= MIN_ALIGNMENT
-
-
-def _confidences(reading: ReadingLike) -> dict:
-    out: dict = {}
-    sc = getattr(reading, "square_confidence", None)
-    pc = getattr(reading, "point_confidence", None)
-    if sc:
-        out["min_square"] = round(float(min(sc)), 4)
-    if pc:
-        out["min_point"] = round(float(min(pc)), 4)
-    low = [square_name(s) for s in getattr(reading, "low_confidence_squares", ())]
-    low += [point_name(p) for p in getattr(reading, "low_confidence_points", ())]
-    if low:
-        out["unsure"] = low
-    return out

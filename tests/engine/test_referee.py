@@ -60,9 +60,9 @@ def test_unsure_and_illegal_is_unreadable_not_rejected():
 
 def test_hand_over_the_board_is_unreadable():
     ref = Referee()
-    r = reading_of(START, {s: [0.34, 0.33, 0.33] for s in range(12, 20)})
-    r.reason = "something covers the board (30% of it unexplained): a hand or an object over the board?"
-    r.occluded_fraction = 0.3
+    r = reading_of(START, {s: [0.34, 0.33, 0.33] for s in range(12, 20)},
+                   reason="something covers the board (30% of it unexplained): a hand or an object over the board?",
+                   occluded_fraction=0.3)
     v = ref.judge(r)
     assert v.kind == UNREADABLE and "hand" in v.reason
 
