@@ -74,6 +74,7 @@ class Verdict:
     note_points: tuple[int, ...] = ()
     turn_back: tuple[int, ...] = ()
     sides: dict = field(default_factory=dict, compare=False)
+    before: Position | None = None  # the position judged (an accepted verdict): accept() plays it only there
 
     @property
     def accepted(self) -> bool:
@@ -140,7 +141,9 @@ class Referee:
         if verdict.kind != ACCEPTED or verdict.turn is None:
             raise ValueError(f"only an accepted verdict can be played, not {verdict.kind!r}")
         before = self.position
-        after = apply_turn(before, verdict.turn, self.rules)  # re-checked: never trust a stale verdict
+        if verdict.before != before:  # never trust a stale verdict: its turn was checked on another position
+            raise ValueError(f"the verdict {verdict.turn} was judged on another position: judge the board again")
+        after = verdict.position  # the turn was played on ``before`` once, when it was judged
         self.history.append(AcceptedTurn(before, verdict.turn, after, dict(self.sides_seen)))
         self.position = after
         self.sides_seen = dict(verdict.sides)
@@ -322,7 +325,7 @@ class Referee:
             assert ex.turn is not None
             after = apply_turn(pos, ex.turn, self.rules)
             return Verdict(ACCEPTED, after, turn=ex.turn, board=board, status=status(after, self.rules),
-                           confidences=confidences)
+                           confidences=confidences, before=pos)
         return Verdict(REJECTED, pos, reason=ex.diagnosis, board=board, status=status(pos, self.rules),
                        squares=ex.squares, points=ex.points, confidences=confidences)
 

@@ -117,3 +117,14 @@ def test_a_stacking_step_is_accepted_under_stacking():
     v = ref.judge(board)
     assert v.kind == ACCEPTED and str(v.turn) == "c1-c2 D2-C2"
     assert v.position.height(9) == 2
+
+
+def test_a_stale_verdict_is_not_played():
+    """accept() plays a verdict only on the position it was judged on (the turn is not played a second time)."""
+    ref = Referee()
+    first = ref.judge(reading_of(apply_turn(START, "c1-c3")))
+    other = ref.judge(reading_of(apply_turn(START, "d1-d3")))
+    ref.accept(first)
+    with pytest.raises(ValueError, match="judged on another position"):
+        ref.accept(other)
+    assert ref.position == apply_turn(START, "c1-c3") and len(ref.history) == 1
