@@ -459,7 +459,7 @@ class Audit:
             reading = self._read(image)
         except VisionError as exc:
             return Verdict(UNREADABLE, self.referee.position, reason=str(exc), status=self.referee.status)
-        verdict = self.referee.judge(reading)
+        verdict = self.referee.judge(reading).unasked()  # a folder of photos has nobody to ask
         if verdict.kind == ACCEPTED:
             self.referee.accept(verdict)
             self.ply += 1

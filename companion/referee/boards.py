@@ -34,3 +34,12 @@ def differing_fields(a: Placement, b: Placement) -> list[str]:
            if (s in a.white, s in a.black) != (s in b.white, s in b.black)]
     out += [point_name(p) for p in range(49) if (p in a.batteries) != (p in b.batteries)]
     return out
+
+
+def differing_indices(boards: list[Placement]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(squares, points) where some of ``boards`` differ from the first."""
+    first = boards[0]
+    squares = tuple(s for s in range(36)
+                    if any((s in b.white, s in b.black) != (s in first.white, s in first.black) for b in boards[1:]))
+    points = tuple(p for p in range(49) if any((p in b.batteries) != (p in first.batteries) for b in boards[1:]))
+    return squares, points

@@ -73,22 +73,21 @@ from hardware.pointer import PointerTarget, move_steps, targets_at
 
 from ..cameras import CameraError, Frame, FrameSource
 from ..rules.control import movable_batteries
-from ..rules.energy import energy_available
-from ..rules.engine import robot_phase_cost, robot_phase_outcomes
 from ..rules.masks import mask_of
 from ..rules.errors import NotationError
-from ..rules.explain import explain
 from ..rules.geometry import WHITE, Color, point_name
 from ..rules.moves import Turn
 from .journal import Journal, JournalError
 from ..rules.position import Placement, Position
 from .boards import count_differences, first_difference
 from .log import LogEntry
-from .phases import CHECK, NEW_GAME, OVER, PLAYING, RESUME, SETUP, START, UNDO
+from .phases import ASKING, CHECK, IDLE, NEW_GAME, OVER, PLAYING, RESUME, SETUP, START, UNDO, WAITING, check_step
+from .question import Question
 from .recalibration import MAX_BACKOFF, MOVED, UNSURE, frame_trouble, picture_moved, thumbnail
 from .reading import TableReading
-from .referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
+from .referee import ACCEPTED, GAME_OVER, QUESTION, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
 from .timings import LoopTimings
+from .watch import LiveWatch
 from ..rules.sides import PRINTED, turn_back_message
 from ..rules.options import Rules
 from ..vision_bridge import (calibration_of, colours_of, default_calibrate, default_reader, load_calibration,
@@ -191,7 +190,7 @@ class Companion:
 
         self.referee = Referee(rules, Position.start(starting_side), sides=sides)
         self.game_id: int | None = None
-        self.phase = SETUP
+        self.phase = SETUP  # the state machine's phase (phases.py); changed only by _enter
         self.check_purpose = START
         self.expected: Placement = Placement.of(self.referee.position)
         self.calibration = calibration
@@ -199,6 +198,7 @@ class Companion:
         self.log: list[LogEntry] = []
         self.seen: _Seen | None = None
         self.pending: _Pending | None = None
+        self.question: Question | None = None  # an open amber question (question.py)
         self.stopped = False
         self.started = False
         self.frames_read = 0
@@ -210,9 +210,7 @@ class Companion:
         self._last_camera_error: str | None = None
         self._failing_since: float | None = None
         self._last_setup_error: str | None = None
-        self._watch_key: tuple | None = None
-        self._outcomes: tuple[Position, set] | None = None
-        self._energy0 = 0
+        self.watch = LiveWatch(panel, self._log, live_watch)
         self._watchdog_every: float | None = None
         self._last_watchdog = -1e18
         # recalibration mid-game (see the module docstring)
@@ -283,12 +281,12 @@ class Companion:
         if self.game_id is None:
             self.check_purpose = START
             self.expected = Placement.of(self.referee.position)
-        self.phase = CHECK if self.reader is not None else SETUP
+        self._enter(CHECK if self.reader is not None else SETUP)
         st = self.referee.status
         if self.game_id is not None and st.over and st.winner is not None:
             # Killed between the winning turn's commit and closing the game: close it now.
             self._journal_finish(st.result, st.reason)
-            self.phase = OVER
+            self._enter(OVER)
             self.panel.show_win(st.winner.name.lower())
             self._log("win", f"{st.result}: {st.reason}")
         if self.notifier is not None:
@@ -392,6 +390,16 @@ class Companion:
         elif kind == "new_game":
             self._on_new_game()
 
+    def _enter(self, phase: str) -> None:
+        """Step the state machine to ``phase`` (phases.NEXT says which steps exist)."""
+        check_step(self.phase, phase)
+        self.phase = phase
+
+    @property
+    def step(self) -> str:
+        """The turn's step: idle, waiting (a confirm press waits for its reading) or asking (a question)."""
+        return ASKING if self.question is not None else WAITING if self.pending is not None else IDLE
+
     def _in_game(self) -> bool:
         """Is there a game to play on (not waiting for the start of a new one, not over)?"""
         if self.game_id is None or self.phase in (SETUP, OVER):
@@ -402,6 +410,9 @@ class Companion:
         if not self._in_game():
             return
         if side != self.referee.position.to_move.name.lower():  # the panel checks too; never trust a stale event
+            return
+        if self.question is not None:
+            self._chosen()
             return
         if self.pending is None:
             self.pending = _Pending(side, self.clock.now())
@@ -423,6 +434,7 @@ class Companion:
             return
         last = self.referee.undo()
         self.pending = None
+        self._drop_question()
         self.turn_back = ()
         assert last is not None
         if reopen:  # the winning turn was confirmed by mistake: taking it back is not a turn (R-6), the game goes on
@@ -433,7 +445,7 @@ class Companion:
         self._begin_check(UNDO, self.referee.position)
 
     def _on_hint(self) -> None:
-        if not self._in_game() or self.pending is not None:
+        if not self._in_game() or self.step != IDLE:
             return
         if not self.hints_enabled:
             self._log("hint", "hints are off")
@@ -452,7 +464,7 @@ class Companion:
         self._log("hint", f"{self.referee.position.to_move.label} could play {h.turn} ({h.reason})", turn=str(h.turn))
 
     def _on_control(self) -> None:
-        if not self._in_game():
+        if not self._in_game() or self.question is not None:
             return
         pos = self.referee.position
         own, enemy = mask_of(pos.robots(pos.to_move)), mask_of(pos.robots(pos.to_move.other))
@@ -471,6 +483,7 @@ class Companion:
             self.expected = Placement.of(Position.start(self.starting_side))
             return
         self.pending = None
+        self._drop_question()
         self.turn_back = ()
         self.panel.clear_win()
         self._log("new-game", "new game: set up the start position")
@@ -524,15 +537,16 @@ class Companion:
         else:
             self.seen = _Seen(frame, reading, sig, frame.at, reading.placement)
         stable = frame.at - self.seen.since >= self.timings.stable_seconds - 1e-9
-        if self.pending is not None:
+        if self.question is not None:
+            self._follow_question(stable)
+        elif self.pending is not None:
             self._judge_pending(stable)
         elif self.phase == CHECK and stable:
             self._check_board()
         elif self.phase == PLAYING and stable:
             if self.turn_back:
                 self._follow_turn_back()
-            if self.live_watch:
-                self._watch()
+            self.watch.see(self.seen.board, self.referee.position, self.rules)
 
     # ================================================================ setup
     def _try_setup(self, frame: Frame) -> None:
@@ -560,7 +574,7 @@ class Companion:
                 self._log("setup", f"calibration not saved ({exc})")
         self._log("setup", "camera calibrated from the board")
         if self.phase == SETUP:
-            self.phase = CHECK
+            self._enter(CHECK)
         self.seen = None
         self._last_signal = None
         self._enter_phase_signals()
@@ -606,8 +620,8 @@ class Companion:
         if self._prev_thumb is None or picture_moved(self._prev_thumb, thumb):
             self._still_since = now
         self._prev_thumb = thumb
-        if self.pending is not None:
-            return False  # a press is being judged: never change the camera under it
+        if self.step != IDLE:
+            return False  # a press is being judged or a question asked: never change the camera under it
         wait = delay * min(MAX_BACKOFF, 2 ** self._recalibrated_unread)
         if now - self._trouble_since < wait - 1e-9:
             return False
@@ -661,7 +675,7 @@ class Companion:
         self._reset_trouble()
         self.seen = None
         self._last_signal = None
-        self._watch_key = None
+        self.watch.forget()
         if self.phase == PLAYING:
             self.panel.clear_status()
             self.panel.clear_pointer()
@@ -672,7 +686,7 @@ class Companion:
     def _begin_check(self, purpose: str, expected: Position) -> None:
         self.check_purpose = purpose
         self.expected = Placement.of(expected)
-        self.phase = CHECK if self.reader is not None else SETUP
+        self._enter(CHECK if self.reader is not None else SETUP)
         self._last_signal = None
         self._enter_phase_signals()
 
@@ -755,11 +769,9 @@ class Companion:
             self._log("check", "the board is back as it was: play on")
         if self.seen is not None:
             self.referee.see_sides(self.seen.reading)  # R-23: the sides the next turn is compared with
-        self.phase = PLAYING
-        self._energy0 = energy_available(self.referee.position, self.rules)
-        self._watch_key = None
+        self._enter(PLAYING)
         self._enter_phase_signals()
-        self._show_energy(self._energy0)
+        self.watch.restart(self.referee.position, self.rules)
 
     # ================================================================ judging
     def _judge_pending(self, stable: bool) -> None:
@@ -790,6 +802,8 @@ class Companion:
         self._save_frame(seen.frame, verdict)
         if verdict.kind == ACCEPTED:
             self._accepted(verdict, seen.frame)
+        elif verdict.kind == QUESTION:
+            self._ask(verdict, seen)
         elif verdict.kind == REJECTED:
             self._rejected(verdict)
         elif verdict.kind == UNREADABLE:
@@ -800,6 +814,64 @@ class Companion:
         elif verdict.kind == GAME_OVER:  # pragma: no cover - the panel takes no confirm after a win
             self._log("info", verdict.reason or "the game is over")
         self.verdict_times.append(time.perf_counter() - t0)
+
+    # ================================================================ the amber question
+    def _ask(self, verdict: Verdict, seen: _Seen) -> None:
+        """Two or more legal turns fit the reading: show them in turn, a confirm press takes one."""
+        self.question = Question(verdict, seen.frame, seen.signature, self.clock.now())
+        self.panel.signal_unreadable()
+        turns = " or ".join(str(c.turn) for c in verdict.candidates)
+        self._journal_event("question", {"ply": self._ply(), "candidates": [str(c.turn) for c in verdict.candidates],
+                                         "fields": self.question.fields()})
+        self._log("question", f"unsure at {', '.join(self.question.fields())}: which turn was it, {turns}? "
+                              "Each is shown in turn; confirm takes the one shown", ply=self._ply(),
+                  squares=verdict.squares, points=verdict.points)
+        self._show_candidate()
+
+    def _show_candidate(self) -> None:
+        question = self.question
+        assert question is not None
+        shown = question.shown
+        assert shown.turn is not None
+        n = len(question.candidates)
+        self.panel.show_sequence(turn_steps(shown.turn))
+        self.panel.show_gauge(question.index + 1, n)
+        self._status(f"which turn? {question.index + 1} of {n}: {shown.turn} (confirm takes it)")
+
+    def _follow_question(self, stable: bool) -> None:
+        """Show the next candidate when it is time; drop the question when the board changed."""
+        question = self.question
+        seen = self.seen
+        assert question is not None and seen is not None
+        if stable and seen.signature != question.signature:
+            self._drop_question()
+            self._log("question", "the board changed: the question is dropped; confirm again", ply=self._ply())
+            self.panel.clear_status()
+            self.panel.clear_pointer()
+            self.watch.restart(self.referee.position, self.rules)
+            return
+        if question.due(self.clock.now(), self.timings.question_seconds):
+            question.next(self.clock.now())
+            self._show_candidate()
+
+    def _chosen(self) -> None:
+        """A confirm press during a question: the candidate shown is the turn."""
+        question = self.question
+        assert question is not None
+        self.question = None
+        t0 = time.perf_counter()
+        self.panel.clear_gauge()  # it showed the candidate's number; the energy gauge comes back with the turn
+        record = question.record(self._ply())
+        if self._accepted(question.shown, question.frame):
+            self._journal_event("chosen", record)
+            self._log("chosen", f"a player chose {record['turn']} of {' or '.join(record['candidates'])}",
+                      ply=record["ply"], turn=record["turn"])
+        self.verdict_times.append(time.perf_counter() - t0)
+
+    def _drop_question(self) -> None:
+        if self.question is not None:
+            self.question = None
+            self.panel.clear_gauge()
 
     def _interim_unreadable(self, reason: str, verdict: Verdict | None = None) -> None:
         pending = self.pending
@@ -839,7 +911,8 @@ class Companion:
         except Exception as exc:  # the turn is accepted and journaled either way
             self._log("camera", f"the bare board was not learned from this frame ({exc})")
 
-    def _accepted(self, verdict: Verdict, frame: Frame) -> None:
+    def _accepted(self, verdict: Verdict, frame: Frame) -> bool:
+        """Journal first, then the panel; False when the journal could not take the turn."""
         before = self.referee.position
         assert verdict.turn is not None and self.game_id is not None
         try:
@@ -850,7 +923,7 @@ class Companion:
             self.panel.signal_unreadable()
             self._log("unreadable", f"the turn {verdict.turn} could not be written to the journal ({exc}); "
                                     "press confirm again")
-            return
+            return False
         self.referee.accept(verdict)
         self.panel.clear_pointer()
         self.panel.signal_accepted()
@@ -864,20 +937,19 @@ class Companion:
                       squares=verdict.note_squares, points=verdict.note_points)
         if st is not None and st.over and st.winner is not None:
             self._journal_finish(st.result, st.reason)
-            self.phase = OVER
+            self._enter(OVER)
             self.panel.clear_gauge()
             self.panel.show_win(st.winner.name.lower())
             self._log("win", f"{st.result}: {st.reason}")
             self._status(f"game {self.game_id}: {st.result}")
-            return
+            return True
         self.panel.show_turn(self.referee.position.to_move.name.lower())
         if self.phase == CHECK:  # a turn confirmed during a resume/undo check settles it
-            self.phase = PLAYING
+            self._enter(PLAYING)
         self._show_turn_back(verdict.turn_back)
-        self._energy0 = energy_available(self.referee.position, self.rules)
-        self._watch_key = None
-        self._show_energy(self._energy0)
+        self.watch.restart(self.referee.position, self.rules)
         self._status(self.status_text())
+        return True
 
     def _rejected(self, verdict: Verdict) -> None:
         reason = verdict.reason or "illegal turn"
@@ -952,49 +1024,6 @@ class Companion:
             self.panel.show_sequence(targets_at(points=left))
         else:
             self.panel.clear_pointer()
-
-    # ================================================================ live watching
-    def _watch(self) -> None:
-        seen = self.seen
-        assert seen is not None
-        board = seen.board
-        pos = self.referee.position
-        if board is None:
-            return
-        key = (board.white, board.black)
-        if key == self._watch_key:
-            return
-        self._watch_key = key
-        color = pos.to_move
-        if board.white == pos.white and board.black == pos.black:
-            self._show_energy(self._energy0)
-            return
-        if len(board.robots(color)) != len(pos.robots(color)):
-            return  # a robot in a hand: wait until it is set down
-        if self._outcomes is None or self._outcomes[0] != pos:
-            self._outcomes = (pos, robot_phase_outcomes(pos, self.rules))
-        if (board.white, board.black) in self._outcomes[1]:
-            ex = explain(pos, Placement(board.white, board.black, pos.batteries), self.rules)
-            cost = robot_phase_cost(pos, ex.turn, self.rules) if ex.turn is not None else None
-            if cost is not None:
-                left = max(0, self._energy0 - cost)
-                self._show_energy(left)
-                self._log("energy", f"{color.label}: {left} of {self._energy0} energy left after {ex.turn}")
-            return
-        ex = explain(pos, Placement(board.white, board.black, pos.batteries), self.rules)
-        squares = ex.squares or tuple(sorted((board.robots(color) - pos.robots(color))))
-        self.panel.blink_wrong_player()
-        if squares:
-            self.panel.show_sequence(targets_at(squares, blink=True))
-        self._log("warning", f"no legal robot phase leads here: {ex.diagnosis or 'check the robots'}", squares=squares)
-
-    def _show_energy(self, value: int) -> None:
-        if not self.live_watch:
-            return
-        if self._energy0 > 0:
-            self.panel.show_gauge(min(value, self._energy0), self._energy0)
-        else:
-            self.panel.clear_gauge()
 
     # ================================================================ helpers
     def _signal(self, key: tuple, kind: str, text: str, log_kind: str, squares=(), points=()) -> None:

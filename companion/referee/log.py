@@ -10,7 +10,8 @@ from ..rules.geometry import point_name, square_name
 @dataclass(frozen=True)
 class LogEntry:
     """One line of the game's log: ``kind`` is accepted, rejected, unreadable, unchanged,
-    win, undo, hint, control, new-game, check, camera, setup, warning, energy, note, sides or info."""
+    win, undo, hint, control, new-game, check, camera, setup, warning, energy, note, sides, question,
+    chosen or info."""
 
     at: float
     kind: str

@@ -9,7 +9,8 @@ One object makes every decision for ``netzwerk run``, ``netzwerk demo`` and
   plain board) and returns a :class:`Verdict` without
   changing anything: ``accepted`` (with the turn), ``rejected`` (with a
   diagnosis naming pieces and rules), ``unreadable`` (why, never a guess),
-  ``unchanged`` or ``game-over``.
+  ``question`` (two or more legal turns fit a doubtful reading: the players
+  pick one, see below), ``unchanged`` or ``game-over``.
 * :meth:`Referee.accept` makes an accepted verdict the new position (the
   caller writes its journal first), :meth:`Referee.undo` takes one back.
 * With ``sides`` on (R-23, :mod:`companion.rules.sides`), an accepted verdict
@@ -22,8 +23,12 @@ One object makes every decision for ``netzwerk run``, ``netzwerk demo`` and
 The rules are a prior on the reading: a field the camera is unsure of is
 tried in each state it plausibly has; if exactly one of the resulting boards
 is explained by a legal turn (or is the unchanged board), that one is taken;
-if several are, the referee asks (``unreadable``) rather than guesses, and if
-none is, it asks too: an unsure board is never called illegal.
+if several are, the referee asks rather than guesses: when every one is a
+legal turn (at most :data:`MAX_CANDIDATES`), a ``question`` whose
+``candidates`` are their accepted verdicts (the game loop shows them in turn
+and a confirm press picks one; :meth:`Verdict.unasked` is the ``unreadable``
+form for a caller with nobody to ask, as the audit); else ``unreadable``.
+If none is, it asks too: an unsure board is never called illegal.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from ..rules.moves import Turn
 from ..rules.position import BATTERY_COUNT, MAX_ROBOTS, Placement, Position
 from ..rules.options import ORIGINAL, Rules
 from ..rules.sides import Sides, check_sides
-from .boards import differing_fields
+from .boards import differing_fields, differing_indices
 from .reading import TableReading
 
 ACCEPTED = "accepted"
@@ -48,7 +53,10 @@ REJECTED = "rejected"
 UNREADABLE = "unreadable"
 UNCHANGED = "unchanged"
 GAME_OVER = "game-over"
-VERDICT_KINDS = (ACCEPTED, REJECTED, UNREADABLE, UNCHANGED, GAME_OVER)
+QUESTION = "question"
+VERDICT_KINDS = (ACCEPTED, REJECTED, UNREADABLE, UNCHANGED, GAME_OVER, QUESTION)
+#: a question offers at most this many turns (more: unreadable, check the board)
+MAX_CANDIDATES = 4
 
 _SQUARE_STATES = ("empty", "white", "black")
 _POINT_STATES = ("empty", "battery")
@@ -75,6 +83,9 @@ class Verdict:
     turn_back: tuple[int, ...] = ()
     sides: dict = field(default_factory=dict, compare=False)
     before: Position | None = None  # the position judged (an accepted verdict): accept() plays it only there
+    # a question: the accepted verdicts that fit the reading, most likely first (squares/points: where they differ)
+    candidates: tuple["Verdict", ...] = ()
+    unasked_reason: str | None = None
 
     @property
     def accepted(self) -> bool:
@@ -88,7 +99,15 @@ class Verdict:
             return f"accepted: {self.turn}{st}{note}"
         if self.kind == UNCHANGED:
             return "unchanged"
+        if self.kind == QUESTION:
+            return f"question: {' or '.join(str(c.turn) for c in self.candidates)}?"
         return f"{self.kind}: {self.reason}"
+
+    def unasked(self) -> "Verdict":
+        """A question as ``unreadable`` (check the fields, confirm again): for a caller with nobody to ask."""
+        if self.kind != QUESTION:
+            return self
+        return replace(self, kind=UNREADABLE, reason=self.unasked_reason, candidates=(), unasked_reason=None)
 
     def to_json(self) -> dict:
         return {
@@ -105,6 +124,7 @@ class Verdict:
             "points": [point_name(p) for p in self.points],
             "note": self.note,
             "turn_back": [point_name(p) for p in self.turn_back],
+            **({"candidates": [str(c.turn) for c in self.candidates]} if self.kind == QUESTION else {}),
         }
 
 
@@ -206,6 +226,8 @@ class Referee:
             )
         candidates = list(self._candidates(sp, pp, low_s, low_p))
         verdict = self._decide(candidates, uncertain=(low_s, low_p), confidences=confidences)
+        if verdict.kind == QUESTION:
+            return replace(verdict, candidates=tuple(self._with_sides(c, reading) for c in verdict.candidates))
         return self._with_sides(verdict, reading)
 
     def _with_sides(self, verdict: Verdict, reading: TableReading) -> Verdict:
@@ -291,13 +313,13 @@ class Referee:
         if len(distinct) > 1:
             a, b = good[0][0], next(r[0] for r in good if r[0] != good[0][0])
             diff = differing_fields(a, b)
-            return self._unreadable(
-                f"unsure at {', '.join(names)}: the board could be read as more than one legal position "
-                f"(they differ at {', '.join(diff)}); check those fields and confirm again",
-                confidences,
-                squares=low_s,
-                points=low_p,
-            )
+            why = (f"unsure at {', '.join(names)}: the board could be read as more than one legal position "
+                   f"(they differ at {', '.join(diff)})")
+            unasked = self._unreadable(f"{why}; check those fields and confirm again", confidences,
+                                       squares=low_s, points=low_p)
+            if camera and all(r[2] == ACCEPTED for r in good) and len(good) <= MAX_CANDIDATES:
+                return self._question(why, good, unasked, confidences)
+            return unasked
         why = ""
         if results:
             first = results[0]
@@ -310,6 +332,15 @@ class Referee:
             squares=low_s,
             points=low_p,
         )
+
+    def _question(self, why: str, good: list, unasked: Verdict, confidences: dict) -> Verdict:
+        """Two or more legal turns fit: their accepted verdicts, for the players to pick one."""
+        candidates = tuple(self._verdict(ACCEPTED, board, ex, confidences) for board, _, _, ex in good)
+        squares, points = differing_indices([c.board for c in candidates if c.board is not None])
+        turns = " or ".join(str(c.turn) for c in candidates)
+        return Verdict(QUESTION, self.position, reason=f"{why}: which turn was it, {turns}?", status=self.status,
+                       squares=squares, points=points, confidences=confidences, candidates=candidates,
+                       unasked_reason=unasked.reason)
 
     def _verdict(self, kind: str, board: Placement, ex: Explanation | None, confidences: dict) -> Verdict:
         pos = self.position

@@ -18,6 +18,7 @@ class LoopTimings:
     calibration_retry: float = 1.0
     hint_budget: float = 1.0
     camera_giveup: float = 60.0  # run(): a camera failing this long ends the loop (the service restarts it)
+    question_seconds: float = 3.0  # an amber question shows each candidate turn this long
     recalibrate_after: float = 5.0  # unreadable (board moved, no confident reading) this long: calibrate again; 0: never
 
     @classmethod
