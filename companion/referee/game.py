@@ -25,7 +25,16 @@ Phases:
   maybe the win), rejected (red, buzzer, the pointer at the pieces, the turn
   stays), unreadable (amber, the reason, the pointer at unsure fields; the
   board is read again until ``confirm_timeout``), unchanged (amber: nothing
-  moved).
+  moved), question (two to four legal turns fit a doubtful reading: amber,
+  the candidates shown in turn, a confirm press takes the one shown; see
+  :mod:`companion.referee.question`).
+
+The phases and the turn's steps are the state machine of
+:mod:`companion.referee.phases`. The loop knows a frame only as a
+:class:`~companion.referee.reading.TableReading` (made by
+:func:`companion.vision_bridge.table_reading`); live watching is
+:class:`~companion.referee.watch.LiveWatch`, the recalibration rule
+:mod:`companion.referee.recalibration`.
 * ``over``: the win pattern; new game (both confirms held, or the new-game
   button) waits for the start position, then starts the next game.
 
