@@ -181,6 +181,23 @@ def blank_steps(turn: Turn, blank: frozenset[int], turned: frozenset[int]) -> li
     return out
 
 
+def answer(companion: Companion, panel, board: Placement, side: str, say: Callable[[str], None]) -> None:  # noqa: ANN001
+    """An amber question: the player waits until the panel shows the turn they made, then confirms;
+    when none of the candidates is it, they straighten the pieces (the question is dropped)."""
+    question = companion.question
+    assert question is not None
+    for _ in range(len(question.candidates)):
+        if companion.question is None:
+            return
+        if companion.question.shown.board == board:
+            say(f"  (the player confirms when the pointer shows their turn: {companion.question.shown.turn})")
+            press(panel, f"confirm_{side}")
+            companion.run_for(0.2)
+            return
+        companion.run_for(companion.timings.question_seconds)
+    say("  (none of the turns shown is the one made: the player straightens the pieces)")
+
+
 def press(panel, name: str, hold: float = 0.12) -> None:  # noqa: ANN001
     """Press a button on the mock pins (held ``hold`` seconds of the panel's clock)."""
     pin = panel.button_pin(name)
@@ -229,7 +246,8 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
 
     def on_log(entry: LogEntry) -> None:
         if entry.kind in ("accepted", "rejected", "unreadable", "unchanged", "win", "undo", "hint", "control",
-                          "warning", "new-game", "check", "setup", "camera", "energy", "note", "sides"):
+                          "warning", "new-game", "check", "setup", "camera", "energy", "note", "sides", "question",
+                          "chosen"):
             say(f"  {_paint(entry.kind, color)} {entry.line().strip()[len(entry.kind):].strip()}")
 
     companion = Companion(panel, camera, journal, rules=rules, timings=DEMO_TIMINGS, live_watch=True, on_log=on_log,
@@ -347,6 +365,8 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
             else:
                 press(panel, f"confirm_{side}")
                 companion.run_for(0.2)
+            if companion.question is not None:
+                answer(companion, panel, Placement.of(apply_turn(pos, turn, rules)), side, say)
             if event in ("slip", "hand") or not fast and ply <= 2:
                 show("after the press")
             if event == "undo" and not did_undo and companion.phase != OVER:

@@ -9,6 +9,11 @@ ranks: ``1 1 2 2 … 6 6 7`` — line (row) ``y`` is LED ``2y``, rank ``r`` is L
 On the shift-register chain (see ``shift_register``) bottom LED ``k`` is output
 ``k`` (chip 0 QA.. chip 1 QE) and left LED ``k`` is output ``16 + k`` (chip 2
 QA .. chip 3 QE); outputs 13-15 and 29-31 are unused.
+
+Squares and points are also named by index, as the rules number them (square
+``6 * rank + file``, point ``7 * row + col``): :func:`targets_at` and
+:func:`move_steps` turn indices into pointer steps (the hardware knows
+nothing of the game: plain integers in, targets out).
 """
 
 from __future__ import annotations
@@ -87,6 +92,18 @@ class PointerTarget:
         return cls("point", col, row, blink)
 
     @classmethod
+    def at_square(cls, index: int, blink: bool = False) -> "PointerTarget":
+        """The square numbered ``index`` = 6 * rank + file (0..35)."""
+        _check("square index", index, 36)
+        return cls.square(index % 6, index // 6, blink)
+
+    @classmethod
+    def at_point(cls, index: int, blink: bool = False) -> "PointerTarget":
+        """The point numbered ``index`` = 7 * row + col (0..48)."""
+        _check("point index", index, 49)
+        return cls.point(index % 7, index // 7, blink)
+
+    @classmethod
     def parse(cls, text: str, blink: bool = False) -> "PointerTarget":
         """``c3`` (square, lower case) or ``C3`` (point, upper case); a trailing ``*`` blinks."""
         raw = text.strip()
@@ -116,6 +133,25 @@ class PointerTarget:
 
     def __str__(self) -> str:
         return self.name + ("*" if self.blink else "")
+
+
+def targets_at(squares: Iterable[int] = (), points: Iterable[int] = (), blink: bool = False) -> list[PointerTarget]:
+    """Pointer steps at squares, then points, by index (shown in turn)."""
+    out = [PointerTarget.at_square(s, blink) for s in squares]
+    out += [PointerTarget.at_point(p, blink) for p in points]
+    return out
+
+
+def move_steps(square_moves: Iterable[tuple[int, int]] = (),
+               point_moves: Iterable[tuple[int, int]] = ()) -> list[PointerTarget]:
+    """Pointer steps showing moves given as (source, destination) indices: each source blinking,
+    then its destination steady; robot moves (squares) first, then battery moves (points)."""
+    steps = []
+    for src, dst in square_moves:
+        steps += [PointerTarget.at_square(src, True), PointerTarget.at_square(dst)]
+    for src, dst in point_moves:
+        steps += [PointerTarget.at_point(src, True), PointerTarget.at_point(dst)]
+    return steps
 
 
 def win_sweep_frames() -> list[int]:

@@ -5,13 +5,22 @@ overrides the probabilities of some fields (a square ``s`` or a point ``("p", p)
 and fields whose best state falls under ``threshold`` are reported low-confidence
 as ``vision.reader.BoardReader`` does.  ``blank``/``printed``: battery points whose side the
 camera tells (R-23); every other side is unknown (NaN), as from a reader that cannot tell.
+
+``camera_reading_of`` gives the camera-side :class:`FakeReading` (the fields of
+``vision.reading.BoardReading``); ``reading_of`` hands it through the companion's
+one adapter (``companion.vision_bridge.table_reading``) to the typed reading the
+referee takes, as the game loop does with every frame.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+
+from companion.referee.reading import TableReading
+from companion.vision_bridge import table_reading
 
 
 @dataclass
@@ -27,10 +36,18 @@ class FakeReading:
     square_confidence: tuple[float, ...] = ()
     point_confidence: tuple[float, ...] = ()
     printed_probs: np.ndarray | None = None
+    layout: Any = None  # the camera's layout of a readable board (the referee does not use it)
 
 
-def reading_of(board, unsure: dict | None = None, threshold: float = 0.9, *, blank=(), printed=(), **kw) -> FakeReading:
-    """A confident reading of ``board``; ``unsure`` maps a square (int) or point ('p', int) to probabilities."""
+def reading_of(board, unsure: dict | None = None, threshold: float = 0.9, **kw) -> TableReading:
+    """The referee's reading of :func:`camera_reading_of` (same arguments)."""
+    return table_reading(camera_reading_of(board, unsure, threshold, **kw))
+
+
+def camera_reading_of(board, unsure: dict | None = None, threshold: float = 0.9, *, blank=(), printed=(),
+                      reason: str | None = None, **kw) -> FakeReading:
+    """A confident reading of ``board``; ``unsure`` maps a square (int) or point ('p', int) to probabilities;
+    ``reason`` replaces the reader's "low confidence" of an unsure reading."""
     sp = np.full((36, 3), 0.005)
     pp = np.full((49, 2), 0.005)
     for s in range(36):
@@ -48,6 +65,6 @@ def reading_of(board, unsure: dict | None = None, threshold: float = 0.9, *, bla
     sides = np.full(49, np.nan)
     sides[list(printed)] = 0.99
     sides[list(blank)] = 0.01
-    return FakeReading(readable, None if readable else "low confidence", sp, pp, low_s, low_p,
+    return FakeReading(readable, None if readable else reason or "low confidence", sp, pp, low_s, low_p,
                        square_confidence=tuple(sp.max(axis=1)), point_confidence=tuple(pp.max(axis=1)),
                        printed_probs=sides, **kw)

@@ -180,13 +180,26 @@ def _show_inner(args: argparse.Namespace) -> int:
     for r in game.rejections:
         entries.append((r.at, 1, f"     {r.verdict} (ply {r.ply}): {r.diagnosis}"))
     for e in game.events:
-        detail = "" if e.detail_json is None else f" {e.detail_json}"
-        entries.append((e.at, 2, f"     event {e.kind}{detail}"))
+        entries.append((e.at, 2, f"     event {e.kind}{_event_detail(e.kind, e.detail_json)}"))
     if entries:
         print()
     for at, _, text in sorted(entries, key=lambda x: (x[0], x[1])):
         print(f"{at[11:23]}  {text}")
     return 0
+
+
+def _event_detail(kind: str, detail_json: str | None) -> str:
+    """An event's detail for `games show`: a sentence for a player's choice, else its JSON."""
+    if detail_json is None:
+        return ""
+    if kind == "chosen":
+        try:
+            d = json.loads(detail_json)
+            return (f" (ply {int(d['ply'])}): a player chose {d['turn']} of {' or '.join(d['candidates'])}, "
+                    f"unsure at {', '.join(d['fields'])}")
+        except (ValueError, KeyError, TypeError):
+            pass  # a detail written otherwise: shown as it is
+    return f" {detail_json}"
 
 
 def _export(args: argparse.Namespace) -> int:

@@ -144,7 +144,8 @@ def _run(args: argparse.Namespace) -> int:
 
     from ..cameras import CameraError, open_camera
     from ..config import ConfigError, check_camera_source, load_config
-    from ..referee.game import Companion, LogEntry, LoopTimings, calibrator
+    from ..referee.game import Companion, LogEntry, LoopTimings
+    from ..vision_bridge import calibrator
     from ..rules.geometry import BLACK, WHITE
     from ..referee.journal import Journal, JournalError
     from ..rules.options import Rules

@@ -32,8 +32,10 @@ import numpy as np
 
 from ..rules.engine import GameStatus, status
 from ..rules.geometry import WHITE, Color
-from ..rules.position import Position
+from ..rules.position import Placement, Position
 from ..record import GameText, format_record
+from .boards import differing_fields
+from .reading import TableReading
 from .referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
 from ..rules.options import Rules
 
@@ -403,17 +405,23 @@ class Audit:
         self.reader = board_reader(calibration)
         self.ply = len(self.referee.history)
 
+    def _read(self, image: np.ndarray) -> TableReading:
+        """The photo as the referee sees it (scaled to the calibration's size, through the adapter)."""
+        from ..vision_bridge import table_reading
+
+        return table_reading(self.reader.read(fit(image, self.size)))
+
     def check_start(self, image: np.ndarray, name: str) -> None:
         """The first photo must read as the start position (with a given calibration)."""
         from vision.errors import VisionError
 
         try:
-            reading = self.reader.read(fit(image, self.size))
+            reading = self._read(image)
         except VisionError as exc:
             raise AuditError(f"first photo {name} cannot be read with this calibration: {exc}") from None
-        if reading.layout is None:
+        if reading.placement is None:
             raise AuditError(f"first photo {name} does not show the start position clearly: {reading.reason}")
-        wrong = reading.layout.differences(start_layout())
+        wrong = differing_fields(reading.placement, Placement.of(Position.start()))
         if wrong:
             raise AuditError(
                 f"first photo {name} does not show the start position (differs at "
@@ -427,10 +435,10 @@ class Audit:
         from vision.errors import VisionError
 
         try:
-            reading = self.reader.read(fit(image, self.size))
+            reading = self._read(image)
         except VisionError:
             return
-        if reading.layout is not None and not reading.layout.differences(start_layout()):
+        if reading.placement == Placement.of(Position.start()):
             self.referee.see_sides(reading)
 
     def undo_to(self, ply: int) -> list[str]:
@@ -448,10 +456,10 @@ class Audit:
         from vision.errors import VisionError
 
         try:
-            reading = self.reader.read(fit(image, self.size))
+            reading = self._read(image)
         except VisionError as exc:
             return Verdict(UNREADABLE, self.referee.position, reason=str(exc), status=self.referee.status)
-        verdict = self.referee.judge(reading)
+        verdict = self.referee.judge(reading).unasked()  # a folder of photos has nobody to ask
         if verdict.kind == ACCEPTED:
             self.referee.accept(verdict)
             self.ply += 1

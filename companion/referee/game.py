@@ -25,14 +25,23 @@ Phases:
   maybe the win), rejected (red, buzzer, the pointer at the pieces, the turn
   stays), unreadable (amber, the reason, the pointer at unsure fields; the
   board is read again until ``confirm_timeout``), unchanged (amber: nothing
-  moved).
+  moved), question (two to four legal turns fit a doubtful reading: amber,
+  the candidates shown in turn, a confirm press takes the one shown; see
+  :mod:`companion.referee.question`).
+
+The phases and the turn's steps are the state machine of
+:mod:`companion.referee.phases`. The loop knows a frame only as a
+:class:`~companion.referee.reading.TableReading` (made by
+:func:`companion.vision_bridge.table_reading`); live watching is
+:class:`~companion.referee.watch.LiveWatch`, the recalibration rule
+:mod:`companion.referee.recalibration`.
 * ``over``: the win pattern; new game (both confirms held, or the new-game
   button) waits for the start position, then starts the next game.
 
 Recalibration (``check`` and ``playing``): a bumped camera or a moved lamp
 must not end the game. When the readings stay unreadable for a reason of the
 whole frame -- the board is not where the calibration put it (alignment below
-``vision.reader.MIN_ALIGNMENT``), or no confident reading although every field
+the camera's limit: ``TableReading.moved``), or no confident reading although every field
 the camera is sure of shows the expected board -- for ``recalibrate_after``
 seconds, while the picture keeps still (no hand, no motion) and no confirm
 press is pending, the loop calibrates again from that frame, expecting the
@@ -59,7 +68,6 @@ brought it.
 
 from __future__ import annotations
 
-import functools
 import queue
 import re
 import time
@@ -70,195 +78,37 @@ from typing import Any, Callable
 
 import numpy as np
 
+from hardware.pointer import PointerTarget, move_steps, targets_at
+
 from ..cameras import CameraError, Frame, FrameSource
 from ..rules.control import movable_batteries
-from ..rules.energy import drawable
-from ..rules.engine import PhaseContext, initial_state, robot_phase_outcomes, successors
-from ..rules.masks import CORNER_MASK, layered, mask_of, spread
+from ..rules.masks import mask_of
 from ..rules.errors import NotationError
-from ..rules.explain import explain
-from ..rules.geometry import WHITE, Color, point_name, square_name
-from .journal import Journal, JournalError
+from ..rules.geometry import WHITE, Color, point_name
 from ..rules.moves import Turn
+from .journal import Journal, JournalError
 from ..rules.position import Placement, Position
-from .referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
-from .referee import only_low_confidence, sides_of
+from .boards import count_differences, first_difference
+from .log import LogEntry
+from .phases import ASKING, CHECK, IDLE, NEW_GAME, OVER, PLAYING, RESUME, SETUP, START, UNDO, WAITING, check_step
+from .question import Question
+from .recalibration import MAX_BACKOFF, MOVED, UNSURE, frame_trouble, picture_moved, thumbnail
+from .reading import TableReading
+from .referee import ACCEPTED, GAME_OVER, QUESTION, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
+from .timings import LoopTimings
+from .watch import LiveWatch
 from ..rules.sides import PRINTED, turn_back_message
 from ..rules.options import Rules
+from ..vision_bridge import (calibration_of, colours_of, default_calibrate, default_reader, load_calibration,
+                             method_of, table_reading, teach_bare, white_side_of)
 
-SETUP = "setup"
-CHECK = "check"
-PLAYING = "playing"
-OVER = "over"
-
-# Why a check is running.
-START = "start"        # the first game of this run
-NEW_GAME = "new-game"  # new game pressed
-RESUME = "resume"      # restarted with an open game in the journal
-UNDO = "undo"          # a turn was taken back: the board must be put back
+__all__ = ["CHECK", "MOVED", "NEW_GAME", "OVER", "PLAYING", "RESUME", "SETUP", "START", "UNDO", "UNSURE",
+           "Companion", "LogEntry", "LoopTimings", "frame_trouble"]
 
 
-@dataclass(frozen=True)
-class LoopTimings:
-    """The loop's timings in seconds (``[timings]`` of the config file)."""
-
-    stable_seconds: float = 0.5
-    confirm_timeout: float = 10.0
-    camera_timeout: float = 5.0
-    poll_interval: float = 0.1
-    watchdog_seconds: float = 0.0  # 0: from $WATCHDOG_USEC
-    calibration_retry: float = 1.0
-    hint_budget: float = 1.0
-    camera_giveup: float = 60.0  # run(): a camera failing this long ends the loop (the service restarts it)
-    recalibrate_after: float = 5.0  # unreadable (board moved, no confident reading) this long: calibrate again; 0: never
-
-    @classmethod
-    def from_config(cls, t: Any, **kw: Any) -> "LoopTimings":
-        return cls(stable_seconds=t.stable_seconds, confirm_timeout=t.confirm_timeout,
-                   camera_timeout=t.camera_timeout, poll_interval=t.poll_interval,
-                   watchdog_seconds=t.watchdog_seconds, recalibrate_after=t.recalibrate_after, **kw)
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One line of the game's log: ``kind`` is accepted, rejected, unreadable, unchanged,
-    win, undo, hint, control, new-game, check, camera, setup, warning, energy, note, sides or info."""
-
-    at: float
-    kind: str
-    text: str
-    ply: int | None = None
-    turn: str | None = None
-    squares: tuple[int, ...] = ()
-    points: tuple[int, ...] = ()
-
-    def line(self) -> str:
-        where = [square_name(s) for s in self.squares] + [point_name(p) for p in self.points]
-        at = f" [pointer: {' '.join(where)}]" if where else ""
-        return f"{self.kind:>10}  {self.text}{at}"
-
-
-# -- layouts -------------------------------------------------------------------------------------
-
-
-def layout_of(board: Placement | Position):
-    """The ``vision`` layout of a board."""
-    from vision.layout import BoardLayout
-
-    b = Placement.of(board)
-    return BoardLayout.from_sets(b.white, b.black, b.batteries)
-
-
-def placement_of(reading: Any) -> Placement | None:
-    """The board a reading shows with confidence, or None."""
-    layout = getattr(reading, "layout", None)
-    if layout is None or not getattr(reading, "readable", False):
-        return None
-    return Placement(frozenset(layout.white), frozenset(layout.black), frozenset(layout.batteries))
-
-
-def board_guess(reading: Any) -> Placement | None:
-    """The most likely board of a reading (also an unsure one), or None when the board was not found."""
-    sp = getattr(reading, "square_probs", None)
-    pp = getattr(reading, "point_probs", None)
-    if sp is None or pp is None:
-        return None
-    sq = np.asarray(sp).argmax(axis=1)
-    pt = np.asarray(pp).argmax(axis=1)
-    return Placement(frozenset(int(i) for i in np.flatnonzero(sq == 1)), frozenset(int(i) for i in np.flatnonzero(sq == 2)),
-                     frozenset(int(i) for i in np.flatnonzero(pt == 1)))
-
-
-def shows(reading: Any, expected: Placement, min_prob: float) -> bool:
-    """Does an unsure reading (low confidence its only problem) fit ``expected``? Every sure field
-    must read as expected, every unsure one must give the expected state at least ``min_prob``."""
-    sp = np.asarray(reading.square_probs)
-    pp = np.asarray(reading.point_probs)
-    low_s = set(reading.low_confidence_squares)
-    low_p = set(reading.low_confidence_points)
-    for s in range(36):
-        k = 1 if s in expected.white else 2 if s in expected.black else 0
-        if (sp[s].argmax() != k) and not (s in low_s and sp[s][k] >= min_prob):
-            return False
-    for p in range(49):
-        k = 1 if p in expected.batteries else 0
-        if (pp[p].argmax() != k) and not (p in low_p and pp[p][k] >= min_prob):
-            return False
-    return True
-
-
-def first_difference(expected: Placement, seen: Placement) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
-    """(description, squares, points) of the first field where ``seen`` differs from ``expected``."""
-
-    def sq_text(b: Placement, s: int) -> str:
-        return "a White robot" if s in b.white else "a Black robot" if s in b.black else "empty"
-
-    for s in range(36):
-        if (s in expected.white, s in expected.black) != (s in seen.white, s in seen.black):
-            return f"{square_name(s)} should be {sq_text(expected, s)}, the board shows {sq_text(seen, s)}", (s,), ()
-    for p in range(49):
-        if (p in expected.batteries) != (p in seen.batteries):
-            want = "a battery" if p in expected.batteries else "empty"
-            got = "a battery" if p in seen.batteries else "empty"
-            return f"{point_name(p)} should be {want}, the board shows {got}", (), (p,)
-    return "", (), ()
-
-
-def count_differences(a: Placement, b: Placement) -> int:
-    n = sum(1 for s in range(36) if (s in a.white, s in a.black) != (s in b.white, s in b.black))
-    return n + len(a.batteries ^ b.batteries)
-
-
-def _targets(squares=(), points=(), blink: bool = False):
-    from hardware.pointer import PointerTarget
-
-    out = [PointerTarget.square(s % 6, s // 6, blink) for s in squares]
-    out += [PointerTarget.point(p % 7, p // 7, blink) for p in points]
-    return out
-
-
-def turn_targets(turn: Turn):
-    """Pointer steps showing a turn: each move's source blinking, then its target steady."""
-    from hardware.pointer import PointerTarget
-
-    steps = []
-    for m in turn.robot_moves:
-        steps += [PointerTarget.square(m.src % 6, m.src // 6, True), PointerTarget.square(m.dst % 6, m.dst // 6)]
-    for m in turn.battery_moves:
-        steps += [PointerTarget.point(m.src % 7, m.src // 7, True), PointerTarget.point(m.dst % 7, m.dst // 7)]
-    return steps
-
-
-# -- energy (live watching) -------------------------------------------------------------------
-
-
-def energy_available(pos: Position, rules: Rules) -> int:
-    """Energy the player to move can draw this turn: the batteries on a corner of one of their
-    robots (each gives one point per turn, every battery of a stack one, R-21); with
-    ``controlled-energy`` only controlled ones."""
-    own = mask_of(pos.robots(pos.to_move))
-    enemy = mask_of(pos.robots(pos.to_move.other))
-    allowed = spread(drawable(own, enemy, mask_of(pos.batteries), rules)) & layered(pos.batteries, pos.stacks)
-    reach = 0
-    for s in pos.robots(pos.to_move):
-        reach |= CORNER_MASK[s]
-    return (spread(reach) & allowed).bit_count()
-
-
-def robot_phase_cost(pos: Position, turn: Turn, rules: Rules) -> int | None:
-    """Energy spent by the robot moves of ``turn`` (None if they are not a legal robot phase)."""
-    ctx = PhaseContext.of(pos, rules)
-    st = initial_state(pos)
-    cost = 0
-    for mv in turn.robot_moves:
-        for step, nxt in successors(st, ctx):
-            if step.src == mv.src and step.dst == mv.dst:
-                cost += step.cost
-                st = nxt
-                break
-        else:
-            return None
-    return cost
+def turn_steps(turn: Turn) -> list[PointerTarget]:
+    """Pointer steps showing a turn: each move's source blinking, then its destination steady."""
+    return move_steps([(m.src, m.dst) for m in turn.robot_moves], [(m.src, m.dst) for m in turn.battery_moves])
 
 
 # -- the reading of frames ---------------------------------------------------------------------
@@ -269,20 +119,10 @@ class _Seen:
     """The latest reading and how long the board has looked like this."""
 
     frame: Frame
-    reading: Any
+    reading: TableReading
     signature: tuple
     since: float  # clock time of the first frame with this signature (consecutive frames)
     board: Placement | None
-
-
-def _signature(reading: Any) -> tuple:
-    sp = getattr(reading, "square_probs", None)
-    pp = getattr(reading, "point_probs", None)
-    if sp is None or pp is None:
-        return ("none", getattr(reading, "reason", None))
-    return (np.asarray(sp).argmax(axis=1).tobytes(), np.asarray(pp).argmax(axis=1).tobytes(),
-            bool(getattr(reading, "readable", False)),
-            tuple(getattr(reading, "low_confidence_squares", ())), tuple(getattr(reading, "low_confidence_points", ())))
 
 
 @dataclass
@@ -296,93 +136,6 @@ class _Pending:
 
 def _gist(message: str | None) -> str | None:
     return None if message is None else re.sub(r"\d+(\.\d+)?", "#", message)
-
-
-# -- recalibration ----------------------------------------------------------------------------
-
-MOVED = "moved"    # the board is not where the calibration put it (camera or board bumped)
-UNSURE = "unsure"  # the board is in place, but fields stay unsure (e.g. the lamp was moved)
-MOTION_CELL = 6.0     # grey levels: a thumbnail cell changed by more than this moved
-MOTION_SHARE = 0.01   # share of changed cells above which the picture is not still
-MAX_BACKOFF = 8       # recalibrations that did not bring a readable board stretch the delay up to this factor
-
-
-def _vision_limits() -> tuple[float, float]:
-    try:
-        from vision.reader import MIN_ALIGNMENT, OCCLUDED_BOARD
-    except ImportError:  # pragma: no cover - vision is part of the distribution
-        return 0.4, 0.02
-    return MIN_ALIGNMENT, OCCLUDED_BOARD
-
-
-def frame_trouble(reading: Any) -> str | None:
-    """Why a reading is unreadable for a reason of the whole frame that a new calibration may cure:
-    :data:`MOVED` (alignment below ``vision.reader.MIN_ALIGNMENT``), :data:`UNSURE` (the board in
-    place, no hand, but fields unsure), or None (readable, a hand or an object over the board, a
-    blank frame: nothing a calibration cures)."""
-    if getattr(reading, "readable", False):
-        return None
-    sp = getattr(reading, "square_probs", None)
-    pp = getattr(reading, "point_probs", None)
-    if sp is None or pp is None:
-        return None
-    sp, pp = np.asarray(sp, float), np.asarray(pp, float)
-    if np.allclose(sp, 1 / 3) and np.allclose(pp, 1 / 2):
-        return None  # the board was not located at all (black or blank frame)
-    min_alignment, occluded_board = _vision_limits()
-    if float(getattr(reading, "alignment", 1.0)) < min_alignment:
-        return MOVED
-    if float(getattr(reading, "occluded_fraction", 0.0)) > occluded_board:
-        return None  # a hand: it goes away by itself
-    return UNSURE
-
-
-def _thumbnail(image: np.ndarray) -> np.ndarray:
-    import cv2
-
-    img = np.asarray(image)
-    gray = img if img.ndim == 2 else cv2.cvtColor(img[..., :3], cv2.COLOR_BGR2GRAY)
-    return cv2.resize(gray, (32, 24), interpolation=cv2.INTER_AREA).astype(np.float32)
-
-
-def _picture_moved(a: np.ndarray, b: np.ndarray) -> bool:
-    """Did the picture change between two thumbnails (a hand, a piece moved, the camera shaking)?"""
-    return float(np.mean(np.abs(a - b) > MOTION_CELL)) > MOTION_SHARE
-
-
-def _white_side_of(calibration: Any) -> str | None:
-    """The image edge White's start row faces under a calibration (None for a fake or no calibration)."""
-    try:
-        from vision.calibration import white_side_of
-
-        return white_side_of(np.asarray(calibration.H, np.float64))
-    except Exception:
-        return None
-
-
-def default_calibrate(image: np.ndarray, expected: Placement, corners=None, white_side: str | None = None,
-                      colours: Any = None, *, reader: str = "classic"):
-    """Calibrate from a frame showing ``expected`` (``vision.readers.calibrate``, with the board
-    reader named by ``reader``): ``corners`` (A1 G1 G7 A7 in pixels) or the markers win; without
-    them the grid is found in the frame and ``white_side`` names the image edge White's start row
-    faces. ``colours``: the robot colours of an earlier calibration (for a position that lacks one
-    colour)."""
-    from vision.readers import calibrate
-
-    return calibrate(image, layout_of(expected), reader=reader, corners=corners, white_side=white_side,
-                     colours=colours)
-
-
-def calibrator(reader: str) -> Callable[..., Any]:
-    """:func:`default_calibrate` with the board reader ``reader`` ("any" or "classic")."""
-    return functools.partial(default_calibrate, reader=reader)
-
-
-def default_reader(calibration):
-    """The board reader of the reader that made ``calibration`` (vision.readers.board_reader)."""
-    from vision.readers import board_reader
-
-    return board_reader(calibration)
 
 
 class Companion:
@@ -446,7 +199,7 @@ class Companion:
 
         self.referee = Referee(rules, Position.start(starting_side), sides=sides)
         self.game_id: int | None = None
-        self.phase = SETUP
+        self.phase = SETUP  # the state machine's phase (phases.py); changed only by _enter
         self.check_purpose = START
         self.expected: Placement = Placement.of(self.referee.position)
         self.calibration = calibration
@@ -454,6 +207,7 @@ class Companion:
         self.log: list[LogEntry] = []
         self.seen: _Seen | None = None
         self.pending: _Pending | None = None
+        self.question: Question | None = None  # an open amber question (question.py)
         self.stopped = False
         self.started = False
         self.frames_read = 0
@@ -465,9 +219,7 @@ class Companion:
         self._last_camera_error: str | None = None
         self._failing_since: float | None = None
         self._last_setup_error: str | None = None
-        self._watch_key: tuple | None = None
-        self._outcomes: tuple[Position, set] | None = None
-        self._energy0 = 0
+        self.watch = LiveWatch(panel, self._log, live_watch)
         self._watchdog_every: float | None = None
         self._last_watchdog = -1e18
         # recalibration mid-game (see the module docstring)
@@ -530,8 +282,6 @@ class Companion:
             # Resuming mid-game: the board no longer shows the start position to learn from,
             # so the calibration saved when this setup was calibrated is used.
             try:
-                from vision.readers import load_calibration
-
                 self.calibration = load_calibration(self.calibration_path)
                 self.reader = self._make_reader(self.calibration)
                 self._log("setup", f"calibration loaded from {self.calibration_path}")
@@ -540,12 +290,12 @@ class Companion:
         if self.game_id is None:
             self.check_purpose = START
             self.expected = Placement.of(self.referee.position)
-        self.phase = CHECK if self.reader is not None else SETUP
+        self._enter(CHECK if self.reader is not None else SETUP)
         st = self.referee.status
         if self.game_id is not None and st.over and st.winner is not None:
             # Killed between the winning turn's commit and closing the game: close it now.
             self._journal_finish(st.result, st.reason)
-            self.phase = OVER
+            self._enter(OVER)
             self.panel.show_win(st.winner.name.lower())
             self._log("win", f"{st.result}: {st.reason}")
         if self.notifier is not None:
@@ -649,6 +399,16 @@ class Companion:
         elif kind == "new_game":
             self._on_new_game()
 
+    def _enter(self, phase: str) -> None:
+        """Step the state machine to ``phase`` (phases.NEXT says which steps exist)."""
+        check_step(self.phase, phase)
+        self.phase = phase
+
+    @property
+    def step(self) -> str:
+        """The turn's step: idle, waiting (a confirm press waits for its reading) or asking (a question)."""
+        return ASKING if self.question is not None else WAITING if self.pending is not None else IDLE
+
     def _in_game(self) -> bool:
         """Is there a game to play on (not waiting for the start of a new one, not over)?"""
         if self.game_id is None or self.phase in (SETUP, OVER):
@@ -659,6 +419,9 @@ class Companion:
         if not self._in_game():
             return
         if side != self.referee.position.to_move.name.lower():  # the panel checks too; never trust a stale event
+            return
+        if self.question is not None:
+            self._chosen()
             return
         if self.pending is None:
             self.pending = _Pending(side, self.clock.now())
@@ -680,6 +443,7 @@ class Companion:
             return
         last = self.referee.undo()
         self.pending = None
+        self._drop_question()
         self.turn_back = ()
         assert last is not None
         if reopen:  # the winning turn was confirmed by mistake: taking it back is not a turn (R-6), the game goes on
@@ -690,7 +454,7 @@ class Companion:
         self._begin_check(UNDO, self.referee.position)
 
     def _on_hint(self) -> None:
-        if not self._in_game() or self.pending is not None:
+        if not self._in_game() or self.step != IDLE:
             return
         if not self.hints_enabled:
             self._log("hint", "hints are off")
@@ -705,11 +469,11 @@ class Companion:
         except Exception as exc:  # the game is over, or the engine failed: the game goes on
             self._log("hint", f"no hint: {exc}")
             return
-        self.panel.show_sequence(turn_targets(h.turn))
+        self.panel.show_sequence(turn_steps(h.turn))
         self._log("hint", f"{self.referee.position.to_move.label} could play {h.turn} ({h.reason})", turn=str(h.turn))
 
     def _on_control(self) -> None:
-        if not self._in_game():
+        if not self._in_game() or self.question is not None:
             return
         pos = self.referee.position
         own, enemy = mask_of(pos.robots(pos.to_move)), mask_of(pos.robots(pos.to_move.other))
@@ -719,7 +483,7 @@ class Companion:
             self.panel.blink_wrong_player()
             self._log("control", f"{pos.to_move.label} controls no battery")
             return
-        self.panel.show_sequence(_targets(points=points))
+        self.panel.show_sequence(targets_at(points=points))
         self._log("control", f"{pos.to_move.label} controls {len(points)} batteries", points=points)
 
     def _on_new_game(self) -> None:
@@ -728,6 +492,7 @@ class Companion:
             self.expected = Placement.of(Position.start(self.starting_side))
             return
         self.pending = None
+        self._drop_question()
         self.turn_back = ()
         self.panel.clear_win()
         self._log("new-game", "new game: set up the start position")
@@ -768,28 +533,29 @@ class Companion:
             self._try_setup(frame)
             return
         try:
-            reading = self.reader.read(frame.image)
+            reading = table_reading(self.reader.read(frame.image))
         except Exception as exc:  # a frame the reader refuses (wrong size...): report, keep going
             self._camera_failed(f"the frame cannot be read: {exc}")
             return
         self.frames_read += 1
         if self._recalibration_due(frame, reading) and self._recalibrate(frame):
             return
-        sig = _signature(reading)
+        sig = reading.signature
         if self.seen is not None and self.seen.signature == sig:
             self.seen = _Seen(frame, reading, sig, self.seen.since, self.seen.board)
         else:
-            self.seen = _Seen(frame, reading, sig, frame.at, placement_of(reading))
+            self.seen = _Seen(frame, reading, sig, frame.at, reading.placement)
         stable = frame.at - self.seen.since >= self.timings.stable_seconds - 1e-9
-        if self.pending is not None:
+        if self.question is not None:
+            self._follow_question(stable)
+        elif self.pending is not None:
             self._judge_pending(stable)
         elif self.phase == CHECK and stable:
             self._check_board()
         elif self.phase == PLAYING and stable:
             if self.turn_back:
                 self._follow_turn_back()
-            if self.live_watch:
-                self._watch()
+            self.watch.see(self.seen.board, self.referee.position, self.rules)
 
     # ================================================================ setup
     def _try_setup(self, frame: Frame) -> None:
@@ -817,7 +583,7 @@ class Companion:
                 self._log("setup", f"calibration not saved ({exc})")
         self._log("setup", "camera calibrated from the board")
         if self.phase == SETUP:
-            self.phase = CHECK
+            self._enter(CHECK)
         self.seen = None
         self._last_signal = None
         self._enter_phase_signals()
@@ -837,22 +603,20 @@ class Companion:
         self._still_since = None
         self._last_recalibration_error = None
 
-    def _recalibration_due(self, frame: Frame, reading: Any) -> bool:
+    def _recalibration_due(self, frame: Frame, reading: TableReading) -> bool:
         """Follow the run of unreadable frames; True when it is time to calibrate again."""
         delay = self.timings.recalibrate_after
         if delay <= 0 or self.phase not in (CHECK, PLAYING):
             self._reset_trouble()
             return False
-        if getattr(reading, "readable", False):
+        if reading.readable:
             self._recalibrated_unread = 0
         kind = frame_trouble(reading)
         if kind == UNSURE:
             target, _ = self._recalibration_target()
-            unsure = bool(getattr(reading, "low_confidence_squares", ())) or \
-                bool(getattr(reading, "low_confidence_points", ()))
-            if not shows(reading, target, 0.0):
+            if not reading.shows(target, 0.0):
                 kind = None  # a field the camera is sure of shows another board: the players moved pieces
-            elif unsure and shows(reading, target, self.referee.min_field_prob):
+            elif reading.unsure and reading.shows(target, self.referee.min_field_prob):
                 kind = None  # unsure, but the referee can settle it with the rules
         if kind is None:
             self._reset_trouble()
@@ -860,13 +624,13 @@ class Companion:
         now = frame.at
         if self._trouble_since is None:
             self._trouble_since = now
-        self._trouble_reason = getattr(reading, "reason", None) or kind
-        thumb = _thumbnail(frame.image)
-        if self._prev_thumb is None or _picture_moved(self._prev_thumb, thumb):
+        self._trouble_reason = reading.reason or kind
+        thumb = thumbnail(frame.image)
+        if self._prev_thumb is None or picture_moved(self._prev_thumb, thumb):
             self._still_since = now
         self._prev_thumb = thumb
-        if self.pending is not None:
-            return False  # a press is being judged: never change the camera under it
+        if self.step != IDLE:
+            return False  # a press is being judged or a question asked: never change the camera under it
         wait = delay * min(MAX_BACKOFF, 2 ** self._recalibrated_unread)
         if now - self._trouble_since < wait - 1e-9:
             return False
@@ -879,9 +643,9 @@ class Companion:
         """Calibrate again from ``frame``, expecting the last accepted board. True if it worked."""
         self._last_recalibration_try = self.clock.now()
         target, name = self._recalibration_target()
-        old = getattr(self.reader, "calibration", None) or self.calibration
-        colours = getattr(old, "colours", None)
-        side = _white_side_of(old) or self.white_side
+        old = calibration_of(self.reader) or self.calibration
+        colours = colours_of(old)
+        side = white_side_of(old) or self.white_side
         lasted = frame.at - (self._trouble_since if self._trouble_since is not None else frame.at)
         if self._last_recalibration_error is None:
             self._log("camera", f"the board has been unreadable for {lasted:.0f} s ({self._trouble_reason}): "
@@ -913,16 +677,14 @@ class Companion:
         self._log("camera", f"camera recalibrated from {name}")
         if self.game_id is not None:
             try:  # so that `netzwerk games show` tells why the readings changed here
-                method = getattr(cal, "method", None)
-                self.journal.record_event(self.game_id, "recalibrated",
-                                          {"ply": self._ply(), "method": method if isinstance(method, str) else None})
+                self.journal.record_event(self.game_id, "recalibrated", {"ply": self._ply(), "method": method_of(cal)})
             except JournalError as exc:
                 self._log("info", f"recalibration not journalled: {exc}")
         self._last_recalibration_error = None
         self._reset_trouble()
         self.seen = None
         self._last_signal = None
-        self._watch_key = None
+        self.watch.forget()
         if self.phase == PLAYING:
             self.panel.clear_status()
             self.panel.clear_pointer()
@@ -933,7 +695,7 @@ class Companion:
     def _begin_check(self, purpose: str, expected: Position) -> None:
         self.check_purpose = purpose
         self.expected = Placement.of(expected)
-        self.phase = CHECK if self.reader is not None else SETUP
+        self._enter(CHECK if self.reader is not None else SETUP)
         self._last_signal = None
         self._enter_phase_signals()
 
@@ -953,12 +715,11 @@ class Companion:
         seen = self.seen
         assert seen is not None
         reading = seen.reading
-        if seen.board is None and only_low_confidence(reading) and board_guess(reading) is not None:
-            if shows(reading, self.expected, self.referee.min_field_prob):
+        guess = reading.guess
+        if seen.board is None and reading.only_unsure and guess is not None:
+            if reading.shows(self.expected, self.referee.min_field_prob):
                 self._board_matches()
                 return
-            guess = board_guess(reading)
-            assert guess is not None
             text, squares, points = first_difference(self.expected, guess)
             n = count_differences(self.expected, guess)
             self._signal(("check", squares, points, n), "unreadable",
@@ -968,8 +729,7 @@ class Companion:
         if seen.board is None:
             self._signal(("check-unreadable", seen.reading.reason), "unreadable",
                          f"cannot read the board: {seen.reading.reason}", "check",
-                         getattr(seen.reading, "low_confidence_squares", ()),
-                         getattr(seen.reading, "low_confidence_points", ()))
+                         reading.unsure_squares, reading.unsure_points)
             return
         if seen.board == self.expected:
             self._board_matches()
@@ -1018,11 +778,9 @@ class Companion:
             self._log("check", "the board is back as it was: play on")
         if self.seen is not None:
             self.referee.see_sides(self.seen.reading)  # R-23: the sides the next turn is compared with
-        self.phase = PLAYING
-        self._energy0 = energy_available(self.referee.position, self.rules)
-        self._watch_key = None
+        self._enter(PLAYING)
         self._enter_phase_signals()
-        self._show_energy(self._energy0)
+        self.watch.restart(self.referee.position, self.rules)
 
     # ================================================================ judging
     def _judge_pending(self, stable: bool) -> None:
@@ -1035,7 +793,7 @@ class Companion:
         if not after_press:
             return
         if not stable:
-            reason = None if getattr(seen.reading, "readable", True) else seen.reading.reason
+            reason = None if seen.reading.readable else seen.reading.reason
             if timed_out:  # never judge a board that would not keep still
                 self._final_unreadable(reason or f"the board did not keep still for {self.timings.stable_seconds:g} s "
                                                  f"within {self.timings.confirm_timeout:g} s", None)
@@ -1053,6 +811,8 @@ class Companion:
         self._save_frame(seen.frame, verdict)
         if verdict.kind == ACCEPTED:
             self._accepted(verdict, seen.frame)
+        elif verdict.kind == QUESTION:
+            self._ask(verdict, seen)
         elif verdict.kind == REJECTED:
             self._rejected(verdict)
         elif verdict.kind == UNREADABLE:
@@ -1064,6 +824,64 @@ class Companion:
             self._log("info", verdict.reason or "the game is over")
         self.verdict_times.append(time.perf_counter() - t0)
 
+    # ================================================================ the amber question
+    def _ask(self, verdict: Verdict, seen: _Seen) -> None:
+        """Two or more legal turns fit the reading: show them in turn, a confirm press takes one."""
+        self.question = Question(verdict, seen.frame, seen.signature, self.clock.now())
+        self.panel.signal_unreadable()
+        turns = " or ".join(str(c.turn) for c in verdict.candidates)
+        self._journal_event("question", {"ply": self._ply(), "candidates": [str(c.turn) for c in verdict.candidates],
+                                         "fields": self.question.fields()})
+        self._log("question", f"unsure at {', '.join(self.question.fields())}: which turn was it, {turns}? "
+                              "Each is shown in turn; confirm takes the one shown", ply=self._ply(),
+                  squares=verdict.squares, points=verdict.points)
+        self._show_candidate()
+
+    def _show_candidate(self) -> None:
+        question = self.question
+        assert question is not None
+        shown = question.shown
+        assert shown.turn is not None
+        n = len(question.candidates)
+        self.panel.show_sequence(turn_steps(shown.turn))
+        self.panel.show_gauge(question.index + 1, n)
+        self._status(f"which turn? {question.index + 1} of {n}: {shown.turn} (confirm takes it)")
+
+    def _follow_question(self, stable: bool) -> None:
+        """Show the next candidate when it is time; drop the question when the board changed."""
+        question = self.question
+        seen = self.seen
+        assert question is not None and seen is not None
+        if stable and seen.signature != question.signature:
+            self._drop_question()
+            self._log("question", "the board changed: the question is dropped; confirm again", ply=self._ply())
+            self.panel.clear_status()
+            self.panel.clear_pointer()
+            self.watch.restart(self.referee.position, self.rules)
+            return
+        if question.due(self.clock.now(), self.timings.question_seconds):
+            question.next(self.clock.now())
+            self._show_candidate()
+
+    def _chosen(self) -> None:
+        """A confirm press during a question: the candidate shown is the turn."""
+        question = self.question
+        assert question is not None
+        self.question = None
+        t0 = time.perf_counter()
+        self.panel.clear_gauge()  # it showed the candidate's number; the energy gauge comes back with the turn
+        record = question.record(self._ply())
+        if self._accepted(question.shown, question.frame):
+            self._journal_event("chosen", record)
+            self._log("chosen", f"a player chose {record['turn']} of {' or '.join(record['candidates'])}",
+                      ply=record["ply"], turn=record["turn"])
+        self.verdict_times.append(time.perf_counter() - t0)
+
+    def _drop_question(self) -> None:
+        if self.question is not None:
+            self.question = None
+            self.panel.clear_gauge()
+
     def _interim_unreadable(self, reason: str, verdict: Verdict | None = None) -> None:
         pending = self.pending
         assert pending is not None
@@ -1074,7 +892,7 @@ class Companion:
         pending.shown.add(reason)
         self.panel.signal_unreadable()
         if squares or points:
-            self.panel.show_sequence(_targets(squares, points, blink=True))
+            self.panel.show_sequence(targets_at(squares, points, blink=True))
         else:
             self.panel.clear_pointer()
         self._journal_rejection(UNREADABLE, reason, None)
@@ -1086,7 +904,7 @@ class Companion:
         points = verdict.points if verdict is not None else ()
         self.panel.signal_unreadable()
         if squares or points:
-            self.panel.show_sequence(_targets(squares, points, blink=True))
+            self.panel.show_sequence(targets_at(squares, points, blink=True))
         self._journal_rejection(UNREADABLE, reason, None)
         self._log("unreadable", f"{reason}; press confirm again", ply=self._ply(), squares=squares, points=points)
 
@@ -1094,20 +912,16 @@ class Companion:
         """Let the camera learn the bare board of squares this accepted turn left empty.
 
         The calibration frame shows the bare board only off the start ranks;
-        each accepted frame shows more of it (vision.reader.BoardReader.learn_bare).
+        each accepted frame shows more of it (:func:`companion.vision_bridge.teach_bare`).
         Information only: a failure is logged, never stops the game.
         """
-        learn = getattr(self.reader, "learn_bare", None)
-        if learn is None:
-            return
         try:
-            from ..vision_bridge import layout_from_position
-
-            learn(frame.image, layout_from_position(position))
+            teach_bare(self.reader, frame.image, position)
         except Exception as exc:  # the turn is accepted and journaled either way
             self._log("camera", f"the bare board was not learned from this frame ({exc})")
 
-    def _accepted(self, verdict: Verdict, frame: Frame) -> None:
+    def _accepted(self, verdict: Verdict, frame: Frame) -> bool:
+        """Journal first, then the panel; False when the journal could not take the turn."""
         before = self.referee.position
         assert verdict.turn is not None and self.game_id is not None
         try:
@@ -1118,7 +932,7 @@ class Companion:
             self.panel.signal_unreadable()
             self._log("unreadable", f"the turn {verdict.turn} could not be written to the journal ({exc}); "
                                     "press confirm again")
-            return
+            return False
         self.referee.accept(verdict)
         self.panel.clear_pointer()
         self.panel.signal_accepted()
@@ -1132,25 +946,24 @@ class Companion:
                       squares=verdict.note_squares, points=verdict.note_points)
         if st is not None and st.over and st.winner is not None:
             self._journal_finish(st.result, st.reason)
-            self.phase = OVER
+            self._enter(OVER)
             self.panel.clear_gauge()
             self.panel.show_win(st.winner.name.lower())
             self._log("win", f"{st.result}: {st.reason}")
             self._status(f"game {self.game_id}: {st.result}")
-            return
+            return True
         self.panel.show_turn(self.referee.position.to_move.name.lower())
         if self.phase == CHECK:  # a turn confirmed during a resume/undo check settles it
-            self.phase = PLAYING
+            self._enter(PLAYING)
         self._show_turn_back(verdict.turn_back)
-        self._energy0 = energy_available(self.referee.position, self.rules)
-        self._watch_key = None
-        self._show_energy(self._energy0)
+        self.watch.restart(self.referee.position, self.rules)
         self._status(self.status_text())
+        return True
 
     def _rejected(self, verdict: Verdict) -> None:
         reason = verdict.reason or "illegal turn"
         self.panel.signal_illegal()
-        targets = _targets(verdict.squares, verdict.points, blink=False)
+        targets = targets_at(verdict.squares, verdict.points, blink=False)
         if targets:
             self.panel.show_sequence(targets)
         else:
@@ -1204,65 +1017,22 @@ class Companion:
         self.turn_back = tuple(points)
         if not points:
             return
-        self.panel.show_sequence(_targets(points=points))
+        self.panel.show_sequence(targets_at(points=points))
         self._log("sides", f"{self.referee.position.to_move.label}: {turn_back_message(points)}", points=points)
 
     def _follow_turn_back(self) -> None:
         """Stop pointing at a battery once the camera sees it printed side up."""
         seen = self.seen
         assert seen is not None
-        sides = sides_of(seen.reading, set(self.turn_back))
+        sides = seen.reading.sides_of(set(self.turn_back))
         left = tuple(p for p in self.turn_back if sides.get(p) != PRINTED)
         if left == self.turn_back:
             return
         self.turn_back = left
         if left:
-            self.panel.show_sequence(_targets(points=left))
+            self.panel.show_sequence(targets_at(points=left))
         else:
             self.panel.clear_pointer()
-
-    # ================================================================ live watching
-    def _watch(self) -> None:
-        seen = self.seen
-        assert seen is not None
-        board = seen.board
-        pos = self.referee.position
-        if board is None:
-            return
-        key = (board.white, board.black)
-        if key == self._watch_key:
-            return
-        self._watch_key = key
-        color = pos.to_move
-        if board.white == pos.white and board.black == pos.black:
-            self._show_energy(self._energy0)
-            return
-        if len(board.robots(color)) != len(pos.robots(color)):
-            return  # a robot in a hand: wait until it is set down
-        if self._outcomes is None or self._outcomes[0] != pos:
-            self._outcomes = (pos, robot_phase_outcomes(pos, self.rules))
-        if (board.white, board.black) in self._outcomes[1]:
-            ex = explain(pos, Placement(board.white, board.black, pos.batteries), self.rules)
-            cost = robot_phase_cost(pos, ex.turn, self.rules) if ex.turn is not None else None
-            if cost is not None:
-                left = max(0, self._energy0 - cost)
-                self._show_energy(left)
-                self._log("energy", f"{color.label}: {left} of {self._energy0} energy left after {ex.turn}")
-            return
-        ex = explain(pos, Placement(board.white, board.black, pos.batteries), self.rules)
-        squares = ex.squares or tuple(sorted((board.robots(color) - pos.robots(color))))
-        self.panel.blink_wrong_player()
-        if squares:
-            self.panel.show_sequence(_targets(squares, blink=True))
-        self._log("warning", f"no legal robot phase leads here: {ex.diagnosis or 'check the robots'}", squares=squares)
-
-    def _show_energy(self, value: int) -> None:
-        if not self.live_watch:
-            return
-        if self._energy0 > 0:
-            self.panel.show_gauge(min(value, self._energy0), self._energy0)
-        else:
-            self.panel.clear_gauge()
 
     # ================================================================ helpers
     def _signal(self, key: tuple, kind: str, text: str, log_kind: str, squares=(), points=()) -> None:
@@ -1273,7 +1043,7 @@ class Companion:
         if kind == "unreadable":
             self.panel.signal_unreadable()
         if squares or points:
-            self.panel.show_sequence(_targets(tuple(squares), tuple(points), blink=True))
+            self.panel.show_sequence(targets_at(tuple(squares), tuple(points), blink=True))
         else:
             self.panel.clear_pointer()
         self._log(log_kind, text, squares=tuple(squares), points=tuple(points))

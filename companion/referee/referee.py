@@ -3,11 +3,14 @@
 One object makes every decision for ``netzwerk run``, ``netzwerk demo`` and
 ``netzwerk audit``:
 
-* :meth:`Referee.judge` looks at a reading (per-field probabilities from
-  ``vision``, or a plain board) and returns a :class:`Verdict` without
+* :meth:`Referee.judge` looks at a reading (a
+  :class:`~companion.referee.reading.TableReading`: per-field probabilities
+  from the camera, through :func:`companion.vision_bridge.table_reading`; or a
+  plain board) and returns a :class:`Verdict` without
   changing anything: ``accepted`` (with the turn), ``rejected`` (with a
   diagnosis naming pieces and rules), ``unreadable`` (why, never a guess),
-  ``unchanged`` or ``game-over``.
+  ``question`` (two or more legal turns fit a doubtful reading: the players
+  pick one, see below), ``unchanged`` or ``game-over``.
 * :meth:`Referee.accept` makes an accepted verdict the new position (the
   caller writes its journal first), :meth:`Referee.undo` takes one back.
 * With ``sides`` on (R-23, :mod:`companion.rules.sides`), an accepted verdict
@@ -20,16 +23,19 @@ One object makes every decision for ``netzwerk run``, ``netzwerk demo`` and
 The rules are a prior on the reading: a field the camera is unsure of is
 tried in each state it plausibly has; if exactly one of the resulting boards
 is explained by a legal turn (or is the unchanged board), that one is taken;
-if several are, the referee asks (``unreadable``) rather than guesses, and if
-none is, it asks too: an unsure board is never called illegal.
+if several are, the referee asks rather than guesses: when every one is a
+legal turn (at most :data:`MAX_CANDIDATES`), a ``question`` whose
+``candidates`` are their accepted verdicts (the game loop shows them in turn
+and a confirm press picks one; :meth:`Verdict.unasked` is the ``unreadable``
+form for a caller with nobody to ask, as the audit); else ``unreadable``.
+If none is, it asks too: an unsure board is never called illegal.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, Sequence
+from typing import Sequence
 
 from ..rules.engine import GameStatus, apply_turn, status
 from ..rules.errors import NotationError
@@ -38,31 +44,22 @@ from ..rules.geometry import point_name, square_name
 from ..rules.moves import Turn
 from ..rules.position import BATTERY_COUNT, MAX_ROBOTS, Placement, Position
 from ..rules.options import ORIGINAL, Rules
-from ..rules.sides import BLANK, PRINTED, Sides, check_sides
-
-#: P(printed) at which a battery's side counts as seen (as ``vision.reading.BoardReading.battery_side``)
-SIDE_CONFIDENCE = 0.9
+from ..rules.sides import Sides, check_sides
+from .boards import differing_fields, differing_indices
+from .reading import TableReading
 
 ACCEPTED = "accepted"
 REJECTED = "rejected"
 UNREADABLE = "unreadable"
 UNCHANGED = "unchanged"
 GAME_OVER = "game-over"
-VERDICT_KINDS = (ACCEPTED, REJECTED, UNREADABLE, UNCHANGED, GAME_OVER)
+QUESTION = "question"
+VERDICT_KINDS = (ACCEPTED, REJECTED, UNREADABLE, UNCHANGED, GAME_OVER, QUESTION)
+#: a question offers at most this many turns (more: unreadable, check the board)
+MAX_CANDIDATES = 4
 
 _SQUARE_STATES = ("empty", "white", "black")
 _POINT_STATES = ("empty", "battery")
-
-
-class ReadingLike(Protocol):
-    """What the referee needs of a camera reading (``vision.reading.BoardReading``)."""
-
-    readable: bool
-    reason: str | None
-    square_probs: Any  # (36, 3): empty, white, black
-    point_probs: Any  # (49, 2): empty, battery
-    low_confidence_squares: tuple[int, ...]
-    low_confidence_points: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -85,6 +82,10 @@ class Verdict:
     note_points: tuple[int, ...] = ()
     turn_back: tuple[int, ...] = ()
     sides: dict = field(default_factory=dict, compare=False)
+    before: Position | None = None  # the position judged (an accepted verdict): accept() plays it only there
+    # a question: the accepted verdicts that fit the reading, most likely first (squares/points: where they differ)
+    candidates: tuple["Verdict", ...] = ()
+    unasked_reason: str | None = None
 
     @property
     def accepted(self) -> bool:
@@ -98,7 +99,15 @@ class Verdict:
             return f"accepted: {self.turn}{st}{note}"
         if self.kind == UNCHANGED:
             return "unchanged"
+        if self.kind == QUESTION:
+            return f"question: {' or '.join(str(c.turn) for c in self.candidates)}?"
         return f"{self.kind}: {self.reason}"
+
+    def unasked(self) -> "Verdict":
+        """A question as ``unreadable`` (check the fields, confirm again): for a caller with nobody to ask."""
+        if self.kind != QUESTION:
+            return self
+        return replace(self, kind=UNREADABLE, reason=self.unasked_reason, candidates=(), unasked_reason=None)
 
     def to_json(self) -> dict:
         return {
@@ -115,6 +124,7 @@ class Verdict:
             "points": [point_name(p) for p in self.points],
             "note": self.note,
             "turn_back": [point_name(p) for p in self.turn_back],
+            **({"candidates": [str(c.turn) for c in self.candidates]} if self.kind == QUESTION else {}),
         }
 
 
@@ -151,16 +161,18 @@ class Referee:
         if verdict.kind != ACCEPTED or verdict.turn is None:
             raise ValueError(f"only an accepted verdict can be played, not {verdict.kind!r}")
         before = self.position
-        after = apply_turn(before, verdict.turn, self.rules)  # re-checked: never trust a stale verdict
+        if verdict.before != before:  # never trust a stale verdict: its turn was checked on another position
+            raise ValueError(f"the verdict {verdict.turn} was judged on another position: judge the board again")
+        after = verdict.position  # the turn was played on ``before`` once, when it was judged
         self.history.append(AcceptedTurn(before, verdict.turn, after, dict(self.sides_seen)))
         self.position = after
         self.sides_seen = dict(verdict.sides)
         return after
 
-    def see_sides(self, reading: object) -> None:
+    def see_sides(self, reading: TableReading) -> None:
         """R-23: take the battery sides of a reading of the current board (the start position
         at the start of a game, the board put back after an undo) as those of the last accepted board."""
-        self.sides_seen = sides_of(reading, self.position.batteries) if self.sides else {}
+        self.sides_seen = reading.sides_of(self.position.batteries) if self.sides else {}
 
     def undo(self) -> AcceptedTurn | None:
         """Take back the last accepted turn (the board must be put back)."""
@@ -184,19 +196,19 @@ class Referee:
         """Judge a board read with full confidence (tests, the CLI, a typed-in board)."""
         return self._decide([(Placement.of(board), 1.0)], uncertain=(), confidences={}, camera=False)
 
-    def judge(self, reading: ReadingLike | Placement | Position) -> Verdict:
+    def judge(self, reading: TableReading | Placement | Position) -> Verdict:
         """Judge what the camera read.  Pure: nothing changes until :meth:`accept`."""
         if isinstance(reading, (Placement, Position)):
             return self.judge_board(reading)
         sp, pp = reading.square_probs, reading.point_probs
-        confidences = _confidences(reading)
+        confidences = reading.confidences()
         if sp is None or pp is None:
             return self._unreadable(reading.reason or "the board could not be read", confidences)
-        low_s = tuple(reading.low_confidence_squares)
-        low_p = tuple(reading.low_confidence_points)
+        low_s = reading.unsure_squares
+        low_p = reading.unsure_points
         if not reading.readable and not (low_s or low_p):
             return self._unreadable(reading.reason or "the board could not be read", confidences)
-        if not reading.readable and not only_low_confidence(reading):
+        if not reading.readable and not reading.only_unsure:
             return self._unreadable(reading.reason or "the board could not be read", confidences)
         n_unsure = len(low_s) + len(low_p)
         if n_unsure > self.max_uncertain and not reading.readable and reading.reason \
@@ -214,13 +226,15 @@ class Referee:
             )
         candidates = list(self._candidates(sp, pp, low_s, low_p))
         verdict = self._decide(candidates, uncertain=(low_s, low_p), confidences=confidences)
+        if verdict.kind == QUESTION:
+            return replace(verdict, candidates=tuple(self._with_sides(c, reading) for c in verdict.candidates))
         return self._with_sides(verdict, reading)
 
-    def _with_sides(self, verdict: Verdict, reading: object) -> Verdict:
+    def _with_sides(self, verdict: Verdict, reading: TableReading) -> Verdict:
         """R-23 on an accepted verdict: the note and the batteries to turn back (never a rejection)."""
         if not self.sides or verdict.kind != ACCEPTED or verdict.turn is None or verdict.board is None:
             return verdict
-        seen = sides_of(reading, verdict.board.batteries)
+        seen = reading.sides_of(verdict.board.batteries)
         if not seen:
             return verdict
         check = check_sides(self.position, verdict.turn, self.sides_seen, seen, self.rules)
@@ -298,14 +312,14 @@ class Referee:
             return self._verdict(kind, board, ex, confidences)
         if len(distinct) > 1:
             a, b = good[0][0], next(r[0] for r in good if r[0] != good[0][0])
-            diff = _differences(a, b)
-            return self._unreadable(
-                f"unsure at {', '.join(names)}: the board could be read as more than one legal position "
-                f"(they differ at {', '.join(diff)}); check those fields and confirm again",
-                confidences,
-                squares=low_s,
-                points=low_p,
-            )
+            diff = differing_fields(a, b)
+            why = (f"unsure at {', '.join(names)}: the board could be read as more than one legal position "
+                   f"(they differ at {', '.join(diff)})")
+            unasked = self._unreadable(f"{why}; check those fields and confirm again", confidences,
+                                       squares=low_s, points=low_p)
+            if camera and all(r[2] == ACCEPTED for r in good) and len(good) <= MAX_CANDIDATES:
+                return self._question(why, good, unasked, confidences)
+            return unasked
         why = ""
         if results:
             first = results[0]
@@ -318,6 +332,15 @@ class Referee:
             squares=low_s,
             points=low_p,
         )
+
+    def _question(self, why: str, good: list, unasked: Verdict, confidences: dict) -> Verdict:
+        """Two or more legal turns fit: their accepted verdicts, for the players to pick one."""
+        candidates = tuple(self._verdict(ACCEPTED, board, ex, confidences) for board, _, _, ex in good)
+        squares, points = differing_indices([c.board for c in candidates if c.board is not None])
+        turns = " or ".join(str(c.turn) for c in candidates)
+        return Verdict(QUESTION, self.position, reason=f"{why}: which turn was it, {turns}?", status=self.status,
+                       squares=squares, points=points, confidences=confidences, candidates=candidates,
+                       unasked_reason=unasked.reason)
 
     def _verdict(self, kind: str, board: Placement, ex: Explanation | None, confidences: dict) -> Verdict:
         pos = self.position
@@ -333,38 +356,13 @@ class Referee:
             assert ex.turn is not None
             after = apply_turn(pos, ex.turn, self.rules)
             return Verdict(ACCEPTED, after, turn=ex.turn, board=board, status=status(after, self.rules),
-                           confidences=confidences)
+                           confidences=confidences, before=pos)
         return Verdict(REJECTED, pos, reason=ex.diagnosis, board=board, status=status(pos, self.rules),
                        squares=ex.squares, points=ex.points, confidences=confidences)
 
     def _unreadable(self, reason: str, confidences: dict, squares=(), points=()) -> Verdict:
         return Verdict(UNREADABLE, self.position, reason=reason, status=status(self.position, self.rules),
                        squares=tuple(squares), points=tuple(points), confidences=confidences)
-
-
-def sides_of(reading: object, batteries: frozenset[int] | set[int]) -> dict[int, str]:
-    """R-23: the side each battery of ``batteries`` shows in a camera reading, where the camera
-    tells it with :data:`SIDE_CONFIDENCE` (``printed_probs``: P(printed side up), NaN where it
-    cannot tell); a point left out is unknown.  A reading without sides gives nothing."""
-    probs = getattr(reading, "printed_probs", None)
-    if probs is None:
-        return {}
-    try:
-        values = [float(v) for v in probs]
-    except (TypeError, ValueError):
-        return {}
-    if len(values) != 49:
-        return {}
-    out: dict[int, str] = {}
-    for p in sorted(batteries):
-        v = values[p]
-        if math.isnan(v):
-            continue
-        if v >= SIDE_CONFIDENCE:
-            out[p] = PRINTED
-        elif 1.0 - v >= SIDE_CONFIDENCE:
-            out[p] = BLANK
-    return out
 
 
 def _stack_refused(board: Placement, rules: Rules) -> Explanation | None:
@@ -399,36 +397,3 @@ def _count_problems(board: Placement) -> str:
         if len(robots) > MAX_ROBOTS:
             out.append(f"{len(robots)} {label} robots read, at most {MAX_ROBOTS} exist")
     return "; ".join(out)
-
-
-def _differences(a: Placement, b: Placement) -> list[str]:
-    out = [square_name(s) for s in range(36)
-           if (s in a.white, s in a.black) != (s in b.white, s in b.black)]
-    out += [point_name(p) for p in range(49) if (p in a.batteries) != (p in b.batteries)]
-    return out
-
-
-def only_low_confidence(reading: ReadingLike) -> bool:
-    """Is low confidence at some fields the reading's only problem (no hand, board in place)?"""
-    try:
-        from vision.reader import MIN_ALIGNMENT, OCCLUDED_BOARD
-    except ImportError:  # pragma: no cover - vision is part of the distribution
-        MIN_ALIGNMENT, OCCLUDED_BOARD = 0.4, 0.02
-    occluded = float(getattr(reading, "occluded_fraction", 0.0))
-    alignment = float(getattr(reading, "alignment", 1.0))
-    return occluded <= OCCLUDED_BOARD and alignment >= MIN_ALIGNMENT
-
-
-def _confidences(reading: ReadingLike) -> dict:
-    out: dict = {}
-    sc = getattr(reading, "square_confidence", None)
-    pc = getattr(reading, "point_confidence", None)
-    if sc:
-        out["min_square"] = round(float(min(sc)), 4)
-    if pc:
-        out["min_point"] = round(float(min(pc)), 4)
-    low = [square_name(s) for s in getattr(reading, "low_confidence_squares", ())]
-    low += [point_name(p) for p in getattr(reading, "low_confidence_points", ())]
-    if low:
-        out["unsure"] = low
-    return out

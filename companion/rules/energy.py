@@ -6,8 +6,8 @@ one robot, and control does not matter -- except under ``controlled-energy``
 (R-10, :mod:`.variants.controlled_energy`), where only batteries the mover
 controls by the normal rule count, judged at the start of the turn.  This module is the one home of that rule
 (:func:`drawable`, :func:`sources_by_square`): the engine's robot phase
-(apply, explain, outcomes, status), the game's energy gauge and the hints'
-Python search use it; the hints' compiled core has its port
+(apply, explain, outcomes, status), the game's energy gauge
+(:func:`energy_available`) and the hints' Python search use it; the hints' compiled core has its port
 (``fastcore.make_sources``), checked against it by a parity test.
 """
 
@@ -16,10 +16,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .geometry import point_name, square_name
-from .masks import CORNER_LAYERS, CORNER_MASK, LAYER, POINTS, bits, height, spread
+from .masks import CORNER_LAYERS, CORNER_MASK, LAYER, POINTS, bits, height, layered, mask_of, spread
 
 if TYPE_CHECKING:
     from .options import Rules
+    from .position import Position
 
 
 def drawable(own: int, enemy: int, batteries: int, rules: Rules) -> int:
@@ -30,6 +31,19 @@ def drawable(own: int, enemy: int, batteries: int, rules: Rules) -> int:
     the normal rule of section 2.2, on the position at the start of the turn.
     """
     return rules.drawable(own, enemy, batteries)
+
+
+def energy_available(pos: Position, rules: Rules) -> int:
+    """Energy the player to move can draw this turn: the batteries on a corner of one of their
+    robots (each gives one point per turn, every battery of a stack one, R-21); with
+    ``controlled-energy`` only controlled ones."""
+    own = mask_of(pos.robots(pos.to_move))
+    enemy = mask_of(pos.robots(pos.to_move.other))
+    allowed = spread(drawable(own, enemy, mask_of(pos.batteries), rules)) & layered(pos.batteries, pos.stacks)
+    reach = 0
+    for s in pos.robots(pos.to_move):
+        reach |= CORNER_MASK[s]
+    return (spread(reach) & allowed).bit_count()
 
 
 def sources_by_square(own: int, enemy: int, batteries: int, rules: Rules) -> tuple[int, ...]:

@@ -442,6 +442,22 @@ def robot_phase_demands(
     return ctx.sources, st.demands
 
 
+def robot_phase_cost(pos: Position, turn: Turn, rules: Rules = ORIGINAL) -> int | None:
+    """Energy spent by the robot moves of ``turn`` (None if they are not a legal robot phase)."""
+    ctx = PhaseContext.of(pos, rules)
+    st = initial_state(pos)
+    cost = 0
+    for mv in turn.robot_moves:
+        for step, nxt in successors(st, ctx):
+            if step.src == mv.src and step.dst == mv.dst:
+                cost += step.cost
+                st = nxt
+                break
+        else:
+            return None
+    return cost
+
+
 def apply_turn(pos: Position, turn: Turn | str, rules: Rules = ORIGINAL) -> Position:
     """Play ``turn`` on ``pos`` and return the new position (the other side to move).
 

@@ -57,7 +57,9 @@ def test_after_the_win_an_unsure_reading_is_unchanged_or_game_over():
 def test_a_black_frame_keeps_the_readers_reason():
     from vision.reading import unreadable
 
-    v = Referee().judge(unreadable("the frame is black (mean brightness 3 of 255): lens covered or no light?"))
+    from companion.vision_bridge import table_reading
+
+    v = Referee().judge(table_reading(unreadable("the frame is black (mean brightness 3 of 255): lens covered or no light?")))
     assert v.kind == UNREADABLE and "the frame is black" in v.reason
 
 

@@ -7,7 +7,7 @@ from fake_readings import reading_of
 
 from companion.rules.engine import apply_turn
 from companion.rules.position import Placement, Position
-from companion.referee.referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee
+from companion.referee.referee import ACCEPTED, GAME_OVER, QUESTION, REJECTED, UNCHANGED, UNREADABLE, Referee
 from companion.rules.options import Rules
 
 START = Position.start()
@@ -46,8 +46,26 @@ def test_two_legal_readings_ask_instead_of_guessing():
     ref = Referee()
     after = apply_turn(START, "c1-c3")
     v = ref.judge(reading_of(after, {7: [0.5, 0.45, 0.05], 1: [0.45, 0.5, 0.05]}))
-    assert v.kind == UNREADABLE
-    assert "more than one legal position" in v.reason
+    assert v.kind == QUESTION and "more than one legal position" in v.reason
+    assert [str(c.turn) for c in v.candidates] == ["c1-c3", "b1-b2 c1-c3"]  # the more likely first
+    assert all(c.kind == ACCEPTED for c in v.candidates) and (v.squares, v.points) == ((1, 7), ())
+    assert v.position == START and ref.position == START  # nothing is played until one is picked
+    ref.accept(v.candidates[1])
+    assert ref.position == apply_turn(START, "b1-b2 c1-c3")
+    # with nobody to ask (the audit): unreadable, check those fields
+    unasked = v.unasked()
+    assert unasked.kind == UNREADABLE and not unasked.candidates
+    assert "more than one legal position" in unasked.reason and unasked.reason.endswith("confirm again")
+
+
+def test_too_many_legal_readings_are_unreadable_not_a_question():
+    """a1, b1, d1 unsure between White and empty, a2, b2, d2 between empty and White, after c1-c3: each
+    robot may have stepped forward or not, more legal turns than a question offers."""
+    ref = Referee()
+    after = apply_turn(START, "c1-c3")
+    unsure = {s: [0.45, 0.5, 0.05] for s in (0, 1, 3)} | {s: [0.5, 0.45, 0.05] for s in (6, 7, 9)}
+    v = ref.judge(reading_of(after, unsure))
+    assert v.kind == UNREADABLE and "more than one legal position" in v.reason
 
 
 def test_unsure_and_illegal_is_unreadable_not_rejected():
@@ -60,9 +78,9 @@ def test_unsure_and_illegal_is_unreadable_not_rejected():
 
 def test_hand_over_the_board_is_unreadable():
     ref = Referee()
-    r = reading_of(START, {s: [0.34, 0.33, 0.33] for s in range(12, 20)})
-    r.reason = "something covers the board (30% of it unexplained): a hand or an object over the board?"
-    r.occluded_fraction = 0.3
+    r = reading_of(START, {s: [0.34, 0.33, 0.33] for s in range(12, 20)},
+                   reason="something covers the board (30% of it unexplained): a hand or an object over the board?",
+                   occluded_fraction=0.3)
     v = ref.judge(r)
     assert v.kind == UNREADABLE and "hand" in v.reason
 
@@ -117,3 +135,14 @@ def test_a_stacking_step_is_accepted_under_stacking():
     v = ref.judge(board)
     assert v.kind == ACCEPTED and str(v.turn) == "c1-c2 D2-C2"
     assert v.position.height(9) == 2
+
+
+def test_a_stale_verdict_is_not_played():
+    """accept() plays a verdict only on the position it was judged on (the turn is not played a second time)."""
+    ref = Referee()
+    first = ref.judge(reading_of(apply_turn(START, "c1-c3")))
+    other = ref.judge(reading_of(apply_turn(START, "d1-d3")))
+    ref.accept(first)
+    with pytest.raises(ValueError, match="judged on another position"):
+        ref.accept(other)
+    assert ref.position == apply_turn(START, "c1-c3") and len(ref.history) == 1

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from fake_readings import reading_of
+import numpy as np
+import pytest
+from fake_readings import camera_reading_of, reading_of
 
-from companion.referee.referee import ACCEPTED, Referee, sides_of
+from companion.referee.referee import ACCEPTED, Referee
+from companion.vision_bridge import table_reading
 from companion.rules.engine import apply_turn
 from companion.rules.geometry import parse_point
 from companion.rules.position import Position
@@ -86,11 +89,21 @@ def test_option_off_and_unknown_sides_are_silent() -> None:
 
 
 def test_sides_of_a_reading() -> None:
-    r = reading_of(START, blank=pts("C2"), printed=pts("D2"))
-    assert sides_of(r, START.batteries) == {parse_point("C2"): BLANK, parse_point("D2"): PRINTED}
-    assert sides_of(r, set(pts("C2"))) == {parse_point("C2"): BLANK}  # only the board's batteries
-    assert sides_of(object(), START.batteries) == {}
-    r.printed_probs = [0.5] * 49  # unsure
-    assert sides_of(r, START.batteries) == {}
+    r = camera_reading_of(START, blank=pts("C2"), printed=pts("D2"))
+    assert table_reading(r).sides_of(START.batteries) == {parse_point("C2"): BLANK, parse_point("D2"): PRINTED}
+    assert table_reading(r).sides_of(set(pts("C2"))) == {parse_point("C2"): BLANK}  # only the board's batteries
+    r.printed_probs = None  # a reader that tells no side
+    assert table_reading(r).sides_of(START.batteries) == {}
+    r.printed_probs = np.full(49, 0.5)  # unsure
+    assert table_reading(r).sides_of(START.batteries) == {}
     r.printed_probs = "not numbers"
-    assert sides_of(r, START.batteries) == {}
+    assert table_reading(r).sides_of(START.batteries) == {}
+
+
+def test_something_that_is_not_a_reading_is_refused_with_a_message() -> None:
+    with pytest.raises(ValueError, match="not a camera reading"):
+        table_reading(object())
+    r = camera_reading_of(START)
+    r.square_probs = np.zeros((35, 3))
+    with pytest.raises(ValueError, match="square_probs must be 36x3"):
+        table_reading(r)

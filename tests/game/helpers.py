@@ -6,7 +6,10 @@ companion, the referee, the journal and the panel run exactly as with the
 real camera, only without rendering and image analysis. A hand over the board,
 black frames, a camera that raises or stalls are modes of the table. The table's
 ``sides`` (point -> "printed" or "blank") are the batteries' sides the camera
-tells (R-23); a point left out is a side it cannot tell.
+tells (R-23); a point left out is a side it cannot tell. The table's ``unsure``
+(a square ``s`` or a point ``("p", p)`` -> the state the camera nearly took
+for it instead) makes the camera doubt those fields: 0.5 for the true state,
+0.45 for the other, a reading of low confidence there.
 """
 
 from __future__ import annotations
@@ -39,13 +42,17 @@ BLACK_FRAME = 2
 SIDE_CODES = {"printed": 1, "blank": 2}
 
 
-def encode(board: Placement, flags: int = 0, sides: dict[int, str] | None = None) -> np.ndarray:
+def encode(board: Placement, flags: int = 0, sides: dict[int, str] | None = None,
+           unsure: dict | None = None) -> np.ndarray:
     img = np.full((1, 86, 3), 50, np.uint8)
     for s in range(36):
         img[0, s, 0] = 1 if s in board.white else 2 if s in board.black else 0
     for p in range(49):
         img[0, 36 + p, 0] = 1 if p in board.batteries else 0
         img[0, 36 + p, 1] = SIDE_CODES.get((sides or {}).get(p, ""), 0) if p in board.batteries else 0
+    img[0, :85, 2] = 0
+    for key, other in (unsure or {}).items():  # channel 2: 1 + the state the camera nearly read
+        img[0, 36 + key[1] if isinstance(key, tuple) else key, 2] = 1 + other
     img[0, 85, 0] = flags
     if flags == BLACK_FRAME:
         img[:] = 0
@@ -83,6 +90,18 @@ class FakeReader:
         layout = BoardLayout.from_sets(board.white, board.black, board.batteries)
         code = image[0, 36:85, 1]
         printed = np.where(code == 1, 0.99, np.where(code == 2, 0.01, np.nan))
+        doubt = image[0, :85, 2]
+        if doubt.any():
+            for i in np.flatnonzero(doubt):
+                probs = sp[i] if i < 36 else pp[i - 36]
+                true, other = int(probs.argmax()), int(doubt[i]) - 1
+                probs[:] = 0.05 / max(1, len(probs) - 2)
+                probs[true], probs[other] = 0.5, 0.45
+            low_s = tuple(int(i) for i in np.flatnonzero(doubt[:36]))
+            low_p = tuple(int(i) for i in np.flatnonzero(doubt[36:85]))
+            return BoardReading(None, sp, pp, tuple(sp.max(axis=1)), tuple(pp.max(axis=1)), False,
+                                reason="low confidence", low_confidence_squares=low_s, low_confidence_points=low_p,
+                                printed_probs=printed)
         return BoardReading(layout, sp, pp, (1.0,) * 36, (1.0,) * 49, True, printed_probs=printed)
 
 
@@ -103,6 +122,7 @@ class Table:
     hand: bool = False
     mode: str = "ok"  # ok | raise | black | stall
     sides: dict = None  # type: ignore[assignment]  # point -> "printed" | "blank" (R-23); None: none told
+    unsure: dict = None  # type: ignore[assignment]  # square or ("p", point) -> the state nearly read instead
 
 
 class TableCamera:
@@ -121,7 +141,7 @@ class TableCamera:
             time.sleep(5)
         self.count += 1
         flags = BLACK_FRAME if t.mode == "black" else HAND if t.hand else 0
-        return Frame(encode(t.board, flags, t.sides), self.clock.now(), self.count)
+        return Frame(encode(t.board, flags, t.sides, t.unsure), self.clock.now(), self.count)
 
     def close(self) -> None:
         pass

@@ -446,3 +446,21 @@ def test_an_accepted_turn_teaches_the_camera_the_bare_board(tmp_path, fail):
         assert len(reader.taught) == 2 and comp.panel.state().status == "accepted"
     finally:
         close(comp)
+
+
+def test_an_accepted_turn_is_played_once(game, monkeypatch):
+    """The referee plays an accepted turn when it judges it; accepting it does not play it again."""
+    import companion.referee.referee as referee_module
+
+    comp, table = game
+    calls: list[str] = []
+    real = referee_module.apply_turn
+
+    def counted(pos, turn, rules=None):
+        calls.append(str(turn))
+        return real(pos, turn, rules) if rules is not None else real(pos, turn)
+
+    monkeypatch.setattr(referee_module, "apply_turn", counted)
+    play(comp, table, "c1-c3")
+    assert len(comp.referee.history) == 1
+    assert calls == ["c1-c3"]

@@ -20,6 +20,7 @@ import numpy as np
 
 from companion.rules.engine import apply_turn, random_turn
 from companion.referee.game import CHECK, MOVED, PLAYING, UNSURE, LoopTimings, frame_trouble
+from companion.vision_bridge import table_reading
 from companion.rules.position import Placement, Position
 from hardware.timing import ManualClock
 from vision.reading import unreadable
@@ -128,17 +129,18 @@ def test_frame_trouble_kinds():
     cal = FakeCal(0, 0, "c")
     reader = RigReader(cal)
     cam_img = RigCamera(Table(board), ManualClock()).grab().image
-    assert frame_trouble(reader.read(cam_img)) is None  # readable
+    assert frame_trouble(table_reading(reader.read(cam_img))) is None  # readable
     moved = cam_img.copy()
     moved[POSE] = 1
-    assert frame_trouble(reader.read(moved)) == MOVED
+    assert frame_trouble(table_reading(reader.read(moved))) == MOVED
     lamp = cam_img.copy()
     lamp[LAMP] = 1
-    assert frame_trouble(reader.read(lamp)) == UNSURE
-    assert frame_trouble(unreadable("the frame is black")) is None  # no field located: not the calibration's fault
+    assert frame_trouble(table_reading(reader.read(lamp))) == UNSURE
+    # no field located: not the calibration's fault
+    assert frame_trouble(table_reading(unreadable("the frame is black"))) is None
     hand = unreadable("something covers the board", square_probs=np.tile([0.5, 0.3, 0.2], (36, 1)),
                       point_probs=np.tile([0.6, 0.4], (49, 1)), occluded_fraction=0.2)
-    assert frame_trouble(hand) is None
+    assert frame_trouble(table_reading(hand)) is None
 
 
 # -- a bumped camera -----------------------------------------------------------------------------
