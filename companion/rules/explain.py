@@ -332,7 +332,8 @@ def _diagnose_robot_phase(before: Position, board: Placement, rules: Rules, ctx)
             if len(best) == 1 and len(pairing) == 1:
                 break
     if best is not None and len(best) == 1:
-        unsure = _unknown_culprit(best_pairing, vacated, mover, stayers, enemy_b, ctx, rules)
+        unsure = _unknown_culprit(best_pairing, vacated, mover, stayers, enemy_b, ctx, rules) \
+            or _crowded_squares(best_pairing, vacated, arrived, mover, stayers, enemy_b, ctx, rules)
         if unsure is not None:
             return [unsure]
     return best or [Problem("no legal robot phase turns the board before into this board")]
@@ -372,6 +373,42 @@ def _unknown_culprit(pairing, vacated: list[int], mover: Color, stayers: int, en
     reasons = "; ".join(f"from {' or from '.join(square_name(s) for s in sources)} it {phrase}"
                         for phrase, sources in phrases.items())
     return Problem(f"the {mover.label} robot on {square_name(target)} cannot have got there: {reasons}", (target,))
+
+
+def _crowded_squares(pairing, vacated: list[int], arrived: list[int], mover: Color, stayers: int, enemy_b: int,
+                     ctx, rules: Rules) -> Problem | None:
+    """When the one broken rule is a robot set down where it cannot have got, but which one is
+    not knowable: the squares reached by fewer of the robots that left than robots stand there
+    now (two new robots only one vacated square reaches by a legal move). Those squares are what
+    is certain (the pointer shows them); the robots that may have gone there are named. None when
+    the pairing's fault is not one robot's move, or no such squares exist."""
+    faulty = [(s, t) for s, t in pairing
+              if judge_move(s, t, mover, stayers, enemy_b, bool(enemy_b >> t & 1), ctx.batteries, rules).fault]
+    if len(faulty) != 1 or len(vacated) < 2 or len(arrived) > MAX_EXHAUSTIVE:
+        return None
+    reach = {t: {s for s in vacated if judge_move(s, t, mover, stayers, enemy_b, bool(enemy_b >> t & 1),
+                                                   ctx.batteries, rules).fault is None} for t in arrived}
+    for size in range(2, len(arrived) + 1):
+        for group in itertools.combinations(arrived, size):
+            sources = sorted(set().union(*(reach[t] for t in group)))
+            if len(sources) < size:
+                squares = _names(group)
+                both = "both" if size == 2 else "all"
+                if not sources:
+                    who = "no robot that left its square reaches any of them by a legal move"
+                elif len(sources) == 1:
+                    who = f"only the robot from {square_name(sources[0])} reaches {'either' if size == 2 else 'any'} " \
+                          "of them by a legal move"
+                else:
+                    who = f"only the robots from {_names(sources)} reach any of them by a legal move"
+                return Problem(f"the {mover.label} robots on {squares} cannot {both} have got there: {who}",
+                               tuple(group))
+    return None
+
+
+def _names(squares) -> str:
+    names = [square_name(s) for s in squares]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _order_problems(before: Position, pairing: list[tuple[int, int]], rules: Rules, ctx) -> list[Problem]:

@@ -43,3 +43,17 @@ def test_the_referees_verdict_points_at_the_square() -> None:
     verdict = Referee(ORIGINAL, before).judge_board(after)
     assert verdict.kind == REJECTED and verdict.squares == (parse_square("c1"),)
     assert "from b2 or from d2" in verdict.reason
+
+
+def test_two_new_robots_only_one_vacated_square_reaches() -> None:
+    # issue 23, `netzwerk demo` seed 1 ply 10 mirrored: d2-e2 b1-c1 d1-d2 played with the last robot
+    # set down on c2: b1, d1, d2 left; c1, c2, e2 new. c2 and e2 are reached only from d2, so one of
+    # them is wrong -- which one is not knowable: both squares are shown, no robot is blamed.
+    before = Position.from_string("BBBBBB/6/6/6/3W2/1W1W2 7/xxxxxxx/7/7/7/xxxxxxx/7 w")
+    after = Placement.from_string("BBBBBB/6/6/6/2W1W1/2W3 7/xxxxxxx/7/7/7/xxxxxxx/7")
+    ex = explain(before, after)
+    assert ex.diagnosis == ("the White robots on c2 and e2 cannot both have got there: "
+                            "only the robot from d2 reaches either of them by a legal move")
+    assert ex.squares == (parse_square("c2"), parse_square("e2"))
+    verdict = Referee(ORIGINAL, before).judge_board(after)
+    assert verdict.kind == REJECTED and verdict.squares == (parse_square("c2"), parse_square("e2"))
