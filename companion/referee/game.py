@@ -10,14 +10,14 @@ is advancing the clock), the synthetic camera and mock pins.
 
 Phases:
 
-* ``setup``: no calibration yet; every ``calibration_retry`` seconds the loop
-  tries to calibrate from the frame, expecting the start position (or the
-  position of the game being resumed); amber and the reason until it works.
-* ``check``: the board must show an expected position (the start of a new
-  game, the journal's position after a restart, the position an undo went
-  back to). Amber and the pointer at the first differing field until it
-  does; then play goes on (a new game is opened in the journal). During a
-  resume or undo check the player to move may still confirm a turn.
+* ``setup``: no calibration yet; the loop calibrates from the frames
+  (:class:`~companion.referee.calibrator.Calibrator`); amber and the reason until it works.
+* ``check``: the board must show an expected position
+  (:class:`~companion.referee.check.BoardCheck`: the start of a new game, the
+  journal's position after a restart, the position an undo went back to).
+  Amber and the pointer at the first differing field until it does; then
+  play goes on (a new game is opened in the journal). During a resume or
+  undo check the player to move may still confirm a turn.
 * ``playing``: a confirm press (of the side whose turn LED is lit: the panel
   ignores the other) takes the next *stable* reading: one taken after the
   press whose fields have not changed for ``stable_seconds``. The referee
@@ -39,18 +39,9 @@ The phases and the turn's steps are the state machine of
   button) waits for the start position, then starts the next game.
 
 Recalibration (``check`` and ``playing``): a bumped camera or a moved lamp
-must not end the game. When the readings stay unreadable for a reason of the
-whole frame -- the board is not where the calibration put it (alignment below
-the camera's limit: ``TableReading.moved``), or no confident reading although every field
-the camera is sure of shows the expected board -- for ``recalibrate_after``
-seconds, while the picture keeps still (no hand, no motion) and no confirm
-press is pending, the loop calibrates again from that frame, expecting the
-*last accepted* position (during a check: the position the check expects),
-with the old calibration's robot colours and orientation. Calibration refuses
-a frame whose fields do not hold that position (the players moved pieces
-since): the refusal is logged, the old reader kept, and it is tried again
-after the same delay. A recalibration never judges a turn: the next confirm
-press is judged as always, against the last accepted position.
+must not end the game: when the readings stay unreadable for a reason of the
+whole frame while the picture keeps still, the loop calibrates again from
+the last accepted board (:class:`~companion.referee.calibrator.Calibrator`).
 
 Battery sides (R-23, option ``sides``, on by default): after an accepted turn
 the batteries the camera sees on their blank side are pointed at and named
@@ -69,14 +60,11 @@ brought it.
 from __future__ import annotations
 
 import queue
-import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
-
-import numpy as np
 
 from hardware.pointer import PointerTarget, move_steps, targets_at
 
@@ -88,19 +76,19 @@ from ..rules.geometry import WHITE, Color, point_name
 from ..rules.moves import Turn
 from .journal import Journal, JournalError
 from ..rules.position import Placement, Position
-from .boards import count_differences, first_difference
+from .calibrator import Calibrator, gist
+from .check import BoardCheck
 from .log import LogEntry
 from .phases import ASKING, CHECK, IDLE, NEW_GAME, OVER, PLAYING, RESUME, SETUP, START, UNDO, WAITING, check_step
 from .question import Question
-from .recalibration import MAX_BACKOFF, MOVED, UNSURE, frame_trouble, picture_moved, thumbnail
+from .recalibration import MOVED, UNSURE, frame_trouble
 from .reading import TableReading
 from .referee import ACCEPTED, GAME_OVER, QUESTION, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
 from .timings import LoopTimings
 from .watch import LiveWatch
 from ..rules.sides import PRINTED, turn_back_message
 from ..rules.options import Rules
-from ..vision_bridge import (calibration_of, colours_of, default_calibrate, default_reader, load_calibration,
-                             method_of, table_reading, teach_bare, white_side_of)
+from ..vision_bridge import default_calibrate, default_reader, method_of, table_reading, teach_bare
 
 __all__ = ["CHECK", "MOVED", "NEW_GAME", "OVER", "PLAYING", "RESUME", "SETUP", "START", "UNDO", "UNSURE",
            "Companion", "LogEntry", "LoopTimings", "frame_trouble"]
@@ -132,10 +120,6 @@ class _Pending:
     side: str
     at: float
     shown: set = field(default_factory=set)  # interim reasons already signalled
-
-
-def _gist(message: str | None) -> str | None:
-    return None if message is None else re.sub(r"\d+(\.\d+)?", "#", message)
 
 
 class Companion:
@@ -181,11 +165,6 @@ class Companion:
         self.rules = rules
         self.starting_side = starting_side
         self.timings = timings
-        self.corners = corners
-        self.white_side = white_side
-        self.calibration_path = Path(calibration_path) if calibration_path else None
-        self._calibrate = calibrate
-        self._make_reader = make_reader
         self.notifier = notifier
         self.live_watch = live_watch
         self.frames = frames
@@ -200,10 +179,11 @@ class Companion:
         self.referee = Referee(rules, Position.start(starting_side), sides=sides)
         self.game_id: int | None = None
         self.phase = SETUP  # the state machine's phase (phases.py); changed only by _enter
-        self.check_purpose = START
-        self.expected: Placement = Placement.of(self.referee.position)
-        self.calibration = calibration
-        self.reader = make_reader(calibration) if calibration is not None else None
+        self.check = BoardCheck(START, Placement.of(self.referee.position))
+        self.camera = Calibrator(panel, timings, self._log, self._status, calibration=calibration, corners=corners,
+                                 white_side=white_side,
+                                 calibration_path=Path(calibration_path) if calibration_path else None,
+                                 calibrate=calibrate, make_reader=make_reader)
         self.log: list[LogEntry] = []
         self.seen: _Seen | None = None
         self.pending: _Pending | None = None
@@ -214,24 +194,12 @@ class Companion:
         self.camera_failures = 0
         self._events: queue.SimpleQueue = queue.SimpleQueue()
         self._backlog: deque = deque()
-        self._last_calibration_try = -1e18
         self._last_signal: tuple | None = None
         self._last_camera_error: str | None = None
         self._failing_since: float | None = None
-        self._last_setup_error: str | None = None
         self.watch = LiveWatch(panel, self._log, live_watch)
         self._watchdog_every: float | None = None
         self._last_watchdog = -1e18
-        # recalibration mid-game (see the module docstring)
-        self._trouble_since: float | None = None   # first frame of the current run of unreadable frames
-        self._trouble_reason: str | None = None
-        self._still_since: float | None = None     # the picture has not changed since
-        self._prev_thumb: np.ndarray | None = None
-        self._last_recalibration_try = -1e18
-        self._last_recalibration_error: str | None = None
-        self._recalibrated_unread = 0               # recalibrations since the last readable board
-        self.recalibrations = 0
-        self.recalibration_failures = 0
         self.verdict_times: list[float] = []  # seconds from a confirm's handling to its verdict on the LEDs
 
         panel.on_confirm(lambda side: self._events.put(("confirm", side)))
@@ -267,8 +235,7 @@ class Companion:
                 self._journal_event("resumed", {"ply": len(game.turns)})
                 self._log("info", f"resuming game {game.id} after {len(game.turns)} turn(s), "
                                   f"{referee.position.to_move.label} to move")
-                self.check_purpose = RESUME
-                self.expected = Placement.of(referee.position)
+                self.check = BoardCheck(RESUME, Placement.of(referee.position))
                 if self.frames is not None:
                     try:
                         if self.frames.resume_game(game.id) is None:
@@ -277,19 +244,10 @@ class Companion:
                             self.frames.current = None
                     except Exception as exc:
                         self._log("info", f"frames of game {game.id} not continued: {exc}")
-        if self.game_id is not None and self.reader is None and self.calibration_path is not None \
-                and self.calibration_path.exists():
-            # Resuming mid-game: the board no longer shows the start position to learn from,
-            # so the calibration saved when this setup was calibrated is used.
-            try:
-                self.calibration = load_calibration(self.calibration_path)
-                self.reader = self._make_reader(self.calibration)
-                self._log("setup", f"calibration loaded from {self.calibration_path}")
-            except Exception as exc:
-                self._log("setup", f"saved calibration not usable ({exc}): calibrating from the board")
-        if self.game_id is None:
-            self.check_purpose = START
-            self.expected = Placement.of(self.referee.position)
+        if self.game_id is not None:
+            self.camera.load_saved()
+        else:
+            self.check = BoardCheck(START, Placement.of(self.referee.position))
         self._enter(CHECK if self.reader is not None else SETUP)
         st = self.referee.status
         if self.game_id is not None and st.over and st.winner is not None:
@@ -413,7 +371,7 @@ class Companion:
         """Is there a game to play on (not waiting for the start of a new one, not over)?"""
         if self.game_id is None or self.phase in (SETUP, OVER):
             return False
-        return not (self.phase == CHECK and self.check_purpose in (START, NEW_GAME))
+        return not (self.phase == CHECK and self.check.for_new_game)
 
     def _on_confirm(self, side: str) -> None:
         if not self._in_game():
@@ -488,8 +446,7 @@ class Companion:
 
     def _on_new_game(self) -> None:
         if self.phase == SETUP:
-            self.check_purpose = NEW_GAME
-            self.expected = Placement.of(Position.start(self.starting_side))
+            self.check = BoardCheck(NEW_GAME, Placement.of(Position.start(self.starting_side)))
             return
         self.pending = None
         self._drop_question()
@@ -520,7 +477,7 @@ class Companion:
         self.camera_failures += 1
         if self._failing_since is None:
             self._failing_since = self.clock.now()
-        if _gist(message) != _gist(self._last_camera_error):  # "5 bad frames", "6 bad frames": said once
+        if gist(message) != gist(self._last_camera_error):  # "5 bad frames", "6 bad frames": said once
             self._last_camera_error = message
             self._log("camera", message)
             self.panel.signal_unreadable()
@@ -557,131 +514,52 @@ class Companion:
                 self._follow_turn_back()
             self.watch.see(self.seen.board, self.referee.position, self.rules)
 
-    # ================================================================ setup
+    # ================================================================ the camera's calibration
+    @property
+    def reader(self) -> Any:
+        """The vision reader of the current calibration (None before setup)."""
+        return self.camera.reader
+
+    @property
+    def recalibrations(self) -> int:
+        return self.camera.recalibrations
+
     def _try_setup(self, frame: Frame) -> None:
-        now = self.clock.now()
-        if now - self._last_calibration_try < self.timings.calibration_retry:
+        what = "the start position" if self.check.for_new_game else "the position of the journal"
+        if not self.camera.try_setup(frame, self.check.expected, what):
             return
-        self._last_calibration_try = now
-        try:
-            cal = self._calibrate(frame.image, self.expected, self.corners, white_side=self.white_side)
-        except Exception as exc:
-            why = str(exc) or type(exc).__name__
-            if why != self._last_setup_error:
-                self._last_setup_error = why
-                what = "the start position" if self.check_purpose in (START, NEW_GAME) else "the position of the journal"
-                self._log("setup", f"waiting for {what} to calibrate the camera: {why}")
-                self.panel.signal_unreadable()
-            return
-        self.calibration = cal
-        self.reader = self._make_reader(cal)
-        if self.calibration_path is not None:
-            try:
-                self.calibration_path.parent.mkdir(parents=True, exist_ok=True)
-                cal.save(self.calibration_path)
-            except Exception as exc:
-                self._log("setup", f"calibration not saved ({exc})")
-        self._log("setup", "camera calibrated from the board")
         if self.phase == SETUP:
             self._enter(CHECK)
         self.seen = None
         self._last_signal = None
         self._enter_phase_signals()
 
-    # ================================================================ recalibration
     def _recalibration_target(self) -> tuple[Placement, str]:
         """The board a recalibration expects, and its name for the log."""
         if self.phase == CHECK:
-            name = "the start position" if self.check_purpose in (START, NEW_GAME) else "the last accepted board"
-            return self.expected, name
+            name = "the start position" if self.check.for_new_game else "the last accepted board"
+            return self.check.expected, name
         return Placement.of(self.referee.position), "the last accepted board"
 
-    def _reset_trouble(self) -> None:
-        self._trouble_since = None
-        self._trouble_reason = None
-        self._prev_thumb = None
-        self._still_since = None
-        self._last_recalibration_error = None
-
     def _recalibration_due(self, frame: Frame, reading: TableReading) -> bool:
-        """Follow the run of unreadable frames; True when it is time to calibrate again."""
-        delay = self.timings.recalibrate_after
-        if delay <= 0 or self.phase not in (CHECK, PLAYING):
-            self._reset_trouble()
+        if self.phase not in (CHECK, PLAYING):
+            self.camera.reset_trouble()
             return False
-        if reading.readable:
-            self._recalibrated_unread = 0
-        kind = frame_trouble(reading)
-        if kind == UNSURE:
-            target, _ = self._recalibration_target()
-            if not reading.shows(target, 0.0):
-                kind = None  # a field the camera is sure of shows another board: the players moved pieces
-            elif reading.unsure and reading.shows(target, self.referee.min_field_prob):
-                kind = None  # unsure, but the referee can settle it with the rules
-        if kind is None:
-            self._reset_trouble()
-            return False
-        now = frame.at
-        if self._trouble_since is None:
-            self._trouble_since = now
-        self._trouble_reason = reading.reason or kind
-        thumb = thumbnail(frame.image)
-        if self._prev_thumb is None or picture_moved(self._prev_thumb, thumb):
-            self._still_since = now
-        self._prev_thumb = thumb
-        if self.step != IDLE:
-            return False  # a press is being judged or a question asked: never change the camera under it
-        wait = delay * min(MAX_BACKOFF, 2 ** self._recalibrated_unread)
-        if now - self._trouble_since < wait - 1e-9:
-            return False
-        assert self._still_since is not None
-        if now - self._still_since < self.timings.stable_seconds - 1e-9:
-            return False  # a hand or the camera still moving
-        return self.clock.now() - self._last_recalibration_try >= delay - 1e-9
+        target, _ = self._recalibration_target()
+        return self.camera.due(frame, reading, target, self.referee.min_field_prob, self.step == IDLE)
 
     def _recalibrate(self, frame: Frame) -> bool:
         """Calibrate again from ``frame``, expecting the last accepted board. True if it worked."""
-        self._last_recalibration_try = self.clock.now()
         target, name = self._recalibration_target()
-        old = calibration_of(self.reader) or self.calibration
-        colours = colours_of(old)
-        side = white_side_of(old) or self.white_side
-        lasted = frame.at - (self._trouble_since if self._trouble_since is not None else frame.at)
-        if self._last_recalibration_error is None:
-            self._log("camera", f"the board has been unreadable for {lasted:.0f} s ({self._trouble_reason}): "
-                                f"calibrating the camera again from {name}")
-        try:
-            cal = self._calibrate(frame.image, target, self.corners, white_side=side, colours=colours)
-            reader = self._make_reader(cal)
-        except Exception as exc:
-            self.recalibration_failures += 1
-            why = str(exc) or type(exc).__name__
-            if _gist(why) != _gist(self._last_recalibration_error):
-                self._log("camera", f"the camera could not be recalibrated from {name}: {why}; trying again every "
-                                    f"{self.timings.recalibrate_after:g} s (pieces moved since? put them back as "
-                                    "they were)")
-                self.panel.signal_unreadable()
-                self._status(f"camera not recalibrated: {why}")
-            self._last_recalibration_error = why
+        cal = self.camera.recalibrate(frame, target, name)
+        if cal is None:
             return False
-        self.calibration = cal
-        self.reader = reader
-        self.recalibrations += 1
-        self._recalibrated_unread += 1
-        if self.calibration_path is not None:
-            try:
-                self.calibration_path.parent.mkdir(parents=True, exist_ok=True)
-                cal.save(self.calibration_path)
-            except Exception as exc:
-                self._log("camera", f"the new calibration was not saved ({exc})")
-        self._log("camera", f"camera recalibrated from {name}")
         if self.game_id is not None:
             try:  # so that `netzwerk games show` tells why the readings changed here
                 self.journal.record_event(self.game_id, "recalibrated", {"ply": self._ply(), "method": method_of(cal)})
             except JournalError as exc:
                 self._log("info", f"recalibration not journalled: {exc}")
-        self._last_recalibration_error = None
-        self._reset_trouble()
+        self.camera.reset_trouble()
         self.seen = None
         self._last_signal = None
         self.watch.forget()
@@ -693,8 +571,7 @@ class Companion:
 
     # ================================================================ checks
     def _begin_check(self, purpose: str, expected: Position) -> None:
-        self.check_purpose = purpose
-        self.expected = Placement.of(expected)
+        self.check = BoardCheck(purpose, Placement.of(expected))
         self._enter(CHECK if self.reader is not None else SETUP)
         self._last_signal = None
         self._enter_phase_signals()
@@ -702,7 +579,7 @@ class Companion:
     def _enter_phase_signals(self) -> None:
         if self.phase == OVER:
             return
-        if self.phase in (CHECK, PLAYING) and self.game_id is not None and self.check_purpose in (RESUME, UNDO) \
+        if self.phase in (CHECK, PLAYING) and self.game_id is not None and self.check.purpose in (RESUME, UNDO) \
                 or self.phase == PLAYING:
             self.panel.show_turn(self.referee.position.to_move.name.lower())
         else:
@@ -714,38 +591,14 @@ class Companion:
     def _check_board(self) -> None:
         seen = self.seen
         assert seen is not None
-        reading = seen.reading
-        guess = reading.guess
-        if seen.board is None and reading.only_unsure and guess is not None:
-            if reading.shows(self.expected, self.referee.min_field_prob):
-                self._board_matches()
-                return
-            text, squares, points = first_difference(self.expected, guess)
-            n = count_differences(self.expected, guess)
-            self._signal(("check", squares, points, n), "unreadable",
-                         f"the board does not match {self._expected_name()} ({n} field{'s' if n != 1 else ''} "
-                         f"differ): {text}", "check", squares, points)
-            return
-        if seen.board is None:
-            self._signal(("check-unreadable", seen.reading.reason), "unreadable",
-                         f"cannot read the board: {seen.reading.reason}", "check",
-                         reading.unsure_squares, reading.unsure_points)
-            return
-        if seen.board == self.expected:
+        mismatch = self.check.look(seen.board, seen.reading, self.referee.min_field_prob)
+        if mismatch is None:
             self._board_matches()
-            return
-        text, squares, points = first_difference(self.expected, seen.board)
-        n = count_differences(self.expected, seen.board)
-        self._signal(("check", squares, points, n), "unreadable",
-                     f"the board does not match {self._expected_name()} ({n} field{'s' if n != 1 else ''} differ): {text}",
-                     "check", squares, points)
-
-    def _expected_name(self) -> str:
-        return {START: "the start position", NEW_GAME: "the start position",
-                RESUME: "the journal's position", UNDO: "the position before the undone turn"}[self.check_purpose]
+        else:
+            self._signal(mismatch.key, "unreadable", mismatch.text, "check", mismatch.squares, mismatch.points)
 
     def _board_matches(self) -> None:
-        purpose = self.check_purpose
+        purpose = self.check.purpose
         if purpose in (START, NEW_GAME):
             start = Position.start(self.starting_side)
             try:
@@ -1067,7 +920,7 @@ class Companion:
         if self.phase == SETUP:
             return "waiting for the board to calibrate the camera"
         if self.phase == CHECK:
-            return f"checking the board ({self.check_purpose})"
+            return f"checking the board ({self.check.purpose})"
         if self.phase == OVER:
             return f"game {self.game_id} over: {self.referee.status.result}"
         return f"game {self.game_id}, turn {self._ply()}: {pos.to_move.label} to move"
