@@ -79,6 +79,7 @@ from ..rules.position import Placement, Position
 from .calibrator import Calibrator, gist
 from .check import BoardCheck
 from .log import LogEntry
+from .records import GameRecords
 from .phases import ASKING, CHECK, IDLE, NEW_GAME, OVER, PLAYING, RESUME, SETUP, START, UNDO, WAITING, check_step
 from .question import Question
 from .recalibration import MOVED, UNSURE, frame_trouble
@@ -168,7 +169,7 @@ class Companion:
         self.notifier = notifier
         self.live_watch = live_watch
         self.frames = frames
-        self._attempts: dict[int, int] = {}
+        self.records = GameRecords(journal, frames, self._log)
         self.on_log = on_log
         self.hints_enabled = hints
         self.sides_enabled = sides
@@ -236,14 +237,7 @@ class Companion:
                 self._log("info", f"resuming game {game.id} after {len(game.turns)} turn(s), "
                                   f"{referee.position.to_move.label} to move")
                 self.check = BoardCheck(RESUME, Placement.of(referee.position))
-                if self.frames is not None:
-                    try:
-                        if self.frames.resume_game(game.id) is None:
-                            self._log("info", f"no start frame of game {game.id} is kept: its frames cannot be "
-                                              "audited, none are saved for it")
-                            self.frames.current = None
-                    except Exception as exc:
-                        self._log("info", f"frames of game {game.id} not continued: {exc}")
+                self.records.resume_frames(game.id)
         if self.game_id is not None:
             self.camera.load_saved()
         else:
@@ -617,14 +611,8 @@ class Companion:
             self.referee = Referee(self.rules, start, sides=self.sides_enabled)
             self.game_id = game_id
             self._log("new-game", f"game {self.game_id} begins ({self.rules.name}); {start.to_move.label} to move")
-            self._attempts = {}
-            if self.frames is not None and self.seen is not None:
-                try:
-                    self.frames.start_game(self.game_id, self.seen.frame.image, rules=self.rules.names(),
-                                           start_position=start.to_string())
-                except Exception as exc:  # losing a frame must never stop a game
-                    self.frames.current = None
-                    self._log("info", f"start frame not saved: {exc}")
+            self.records.start_frames(self.game_id, self.seen.frame.image if self.seen is not None else None,
+                                      self.rules.names(), start.to_string())
         elif purpose == RESUME:
             self._log("check", "the board matches the journal: play on")
         else:
@@ -661,7 +649,7 @@ class Companion:
             self._interim_unreadable(verdict.reason or "the board cannot be read", verdict)
             return
         self.pending = None
-        self._save_frame(seen.frame, verdict)
+        self.records.save_press(self._ply(), seen.frame.image)
         if verdict.kind == ACCEPTED:
             self._accepted(verdict, seen.frame)
         elif verdict.kind == QUESTION:
@@ -832,37 +820,13 @@ class Companion:
         self._log("rejected", reason, ply=self._ply(), squares=verdict.squares, points=verdict.points)
 
     def _journal_event(self, kind: str, detail: Any = None) -> None:
-        """Record an event of the current game; a journal that cannot take it is logged, never fatal."""
-        try:
-            self.journal.record_event(self.game_id, kind, detail)
-        except JournalError as exc:
-            self._log("info", f"event {kind!r} not written to the journal ({exc})")
+        self.records.event(self.game_id, kind, detail)
 
     def _journal_finish(self, result: str, reason: str) -> None:
-        """Close the current game in the journal (on a failure it stays open there: the next start closes it)."""
-        try:
-            self.journal.finish_game(self.game_id, result, reason)
-        except JournalError as exc:
-            self._log("info", f"the end of game {self.game_id} not written to the journal ({exc}); "
-                              "it is closed when the companion starts again")
+        self.records.finish(self.game_id, result, reason)
 
     def _journal_rejection(self, kind: str, reason: str, after: str | None) -> None:
-        if self.game_id is None:
-            return
-        try:
-            self.journal.record_rejection(self.game_id, kind, " ".join(reason.split()), after)
-        except JournalError as exc:
-            self._log("info", f"rejection not journalled: {exc}")
-
-    def _save_frame(self, frame: Frame, verdict: Verdict) -> None:
-        if self.frames is None or getattr(self.frames, "current", None) is None:
-            return
-        ply = self._ply()
-        self._attempts[ply] = self._attempts.get(ply, 0) + 1
-        try:
-            self.frames.save_press(frame.image, ply, self._attempts[ply])
-        except Exception as exc:  # keeping frames is for a later audit: never lose the game over it
-            self._log("info", f"frame not saved: {exc}")
+        self.records.rejection(self.game_id, kind, reason, after)
 
     # ================================================================ battery sides (R-23)
     def _show_turn_back(self, points: tuple[int, ...]) -> None:
