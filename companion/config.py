@@ -397,6 +397,15 @@ class TimingsConfig:
             "number (s)",
         ),
     )
+    question_seconds: float = field(
+        default=3.0,
+        metadata=_key(
+            "an amber question (two to four legal turns fit a doubtful reading) shows each candidate turn this "
+            "long, one after the other; a confirm press takes the one shown",
+            seconds,
+            "number (s)",
+        ),
+    )
     recalibrate_after: float = field(
         default=5.0,
         metadata=_key(

@@ -25,4 +25,5 @@ class LoopTimings:
     def from_config(cls, t: Any, **kw: Any) -> "LoopTimings":
         return cls(stable_seconds=t.stable_seconds, confirm_timeout=t.confirm_timeout,
                    camera_timeout=t.camera_timeout, poll_interval=t.poll_interval,
-                   watchdog_seconds=t.watchdog_seconds, recalibrate_after=t.recalibrate_after, **kw)
+                   watchdog_seconds=t.watchdog_seconds, question_seconds=t.question_seconds,
+                   recalibrate_after=t.recalibrate_after, **kw)

@@ -201,6 +201,9 @@ ERRORS = [
     ("[timings]\ncamera_timeout = -3\n", "timings.camera_timeout", 2, "greater than 0"),
     ("[timings]\nrecalibrate_after = -5\n", "timings.recalibrate_after", 2, "0 or more"),
     ("[timings]\nrecalibrate_after = 'soon'\n", "timings.recalibrate_after", 2, "expected a number"),
+    ("[timings]\nquestion_seconds = 0\n", "timings.question_seconds", 2, "greater than 0"),
+    ("[timings]\nquestion_seconds = 1e300\n", "timings.question_seconds", 2, "at most 86400 seconds"),
+    ("[timings]\nquestion_seconds = 'long'\n", "timings.question_seconds", 2, "expected a number"),
     ("[frames]\ndir = ['a']\n", "frames.dir", 2, "expected a path"),
     ("[journal]\npath = 3\n", "journal.path", 2, "expected a path"),
     ("[frames]\nsave_frames = 'yes'\n", "frames.save_frames", 2, "expected true or false"),
@@ -324,3 +327,12 @@ def test_camera_source_from_the_command_line() -> None:
     assert check_camera_source("replay:shots", base=Path("/srv")) == "replay:/srv/shots"
     with pytest.raises(ConfigError, match=r"^camera: unknown camera 'picamera': expected one of .*; did you mean 'picamera2'\?$"):
         check_camera_source("picamera")
+
+
+def test_question_seconds_reaches_the_loop() -> None:
+    from companion.referee.timings import LoopTimings
+
+    c = loads_config("[timings]\nquestion_seconds = 1.5\n")
+    assert c.timings.question_seconds == 1.5
+    assert LoopTimings.from_config(c.timings).question_seconds == 1.5
+    assert LoopTimings.from_config(load_config(None).timings).question_seconds == LoopTimings().question_seconds
