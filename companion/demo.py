@@ -39,8 +39,10 @@ from .record import GameText, format_record
 from .rules.options import Rules
 from .rules.sides import paying_batteries
 
+# the hint a player follows is bounded by its board evaluations, not by time: a seed plays the same
+# game on a busy machine (the time budget only guards against a search that would not end)
 DEMO_TIMINGS = LoopTimings(stable_seconds=0.3, confirm_timeout=6.0, camera_timeout=5.0, poll_interval=0.15,
-                           calibration_retry=0.5, hint_budget=0.15)
+                           calibration_retry=0.5, hint_budget=60.0, hint_nodes=20_000)
 WATCHED_PLIES = 4  # the first turns are played one piece at a time (the gauge follows); later ones at once
 MAX_PLIES = 120
 
@@ -181,21 +183,31 @@ def blank_steps(turn: Turn, blank: frozenset[int], turned: frozenset[int]) -> li
     return out
 
 
-def answer(companion: Companion, panel, board: Placement, side: str, say: Callable[[str], None]) -> None:  # noqa: ANN001
-    """An amber question: the player waits until the panel shows the turn they made, then confirms;
-    when none of the candidates is it, they straighten the pieces (the question is dropped)."""
+def answer(companion: Companion, panel, board: Placement, side: str, say: Callable[[str], None],  # noqa: ANN001
+           put_back: Callable[[], None]) -> bool:
+    """An amber question: the player watches the candidates and confirms when the panel shows the
+    turn they made (``board``): True. When none of them is it, confirming would take a turn
+    they did not make: they put the pieces back as they stood before the turn (``put_back``),
+    a board other than the one asked about, so the question is dropped: False, the turn is to
+    be made again."""
     question = companion.question
     assert question is not None
     for _ in range(len(question.candidates)):
         if companion.question is None:
-            return
+            return False
         if companion.question.shown.board == board:
             say(f"  (the player confirms when the pointer shows their turn: {companion.question.shown.turn})")
             press(panel, f"confirm_{side}")
             companion.run_for(0.2)
-            return
+            return True
         companion.run_for(companion.timings.question_seconds)
-    say("  (none of the turns shown is the one made: the player straightens the pieces)")
+    say("  (none of the turns shown is the one made: the player puts the pieces back as they stood and makes "
+        "the turn again)")
+    put_back()
+    companion.run_for(4 * companion.timings.stable_seconds + companion.timings.poll_interval)
+    if companion.question is not None:
+        raise RuntimeError("the question was not dropped when the pieces were put back")
+    return False
 
 
 def press(panel, name: str, hold: float = 0.12) -> None:  # noqa: ANN001
@@ -366,7 +378,8 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
                 press(panel, f"confirm_{side}")
                 companion.run_for(0.2)
             if companion.question is not None:
-                answer(companion, panel, Placement.of(apply_turn(pos, turn, rules)), side, say)
+                answer(companion, panel, Placement.of(apply_turn(pos, turn, rules)), side, say,
+                       put_back=lambda: camera.show(pos, blank=kept))
             if event in ("slip", "hand") or not fast and ply <= 2:
                 show("after the press")
             if event == "undo" and not did_undo and companion.phase != OVER:

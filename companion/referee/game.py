@@ -417,7 +417,7 @@ class Companion:
             self._log("hint", "no hint engine installed")
             return
         try:
-            h = hint(self.referee.position, self.rules, budget=self.timings.hint_budget)
+            h = hint(self.referee.position, self.rules, budget=self.timings.hint_budget, nodes=self.timings.hint_nodes)
         except Exception as exc:  # the game is over, or the engine failed: the game goes on
             self._log("hint", f"no hint: {exc}")
             return

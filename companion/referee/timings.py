@@ -17,6 +17,7 @@ class LoopTimings:
     watchdog_seconds: float = 0.0  # 0: from $WATCHDOG_USEC
     calibration_retry: float = 1.0
     hint_budget: float = 1.0
+    hint_nodes: int | None = None  # also stop a hint's search after about this many board evaluations (the demo)
     camera_giveup: float = 60.0  # run(): a camera failing this long ends the loop (the service restarts it)
     question_seconds: float = 3.0  # an amber question shows each candidate turn this long
     recalibrate_after: float = 5.0  # unreadable (board moved, no confident reading) this long: calibrate again; 0: never

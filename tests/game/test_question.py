@@ -120,3 +120,39 @@ def test_hint_waits_and_undo_drops_a_question(game) -> None:
     comp.run_for(0.2)
     assert comp.question is None and comp.phase == CHECK and not comp.referee.history
     assert comp.panel.state().gauge is None
+
+
+def test_the_demo_player_puts_the_board_right_when_no_candidate_is_their_turn(game) -> None:
+    """None of the turns shown is the one made (the camera misread d2): confirming would take a
+    turn nobody made. The demo's player puts the pieces back instead -- the question is dropped,
+    nothing is accepted -- and makes the turn again, which is judged afresh."""
+    from companion.demo import answer
+
+    comp, table = game
+    ask(comp, table)
+    made = Placement.of(apply_turn(START, "c1-c3 d1-d2"))
+    assert made not in [c.board for c in comp.question.candidates]
+    said: list[str] = []
+
+    def put_back() -> None:
+        table.board = Placement.of(START)
+        table.unsure = None
+
+    assert answer(comp, comp.panel, made, "white", said.append, put_back) is False
+    assert comp.question is None and comp.step == "idle" and not comp.referee.history
+    assert not [e for e in comp.journal.game(comp.game_id).events if e.kind == "chosen"]
+    assert "none of the turns shown is the one made" in said[-1]
+    play(comp, table, "c1-c3 d1-d2")  # the turn made again, read right this time
+    assert [str(t.turn) for t in comp.referee.history] == ["c1-c3 d1-d2"]
+
+
+def test_the_demo_player_confirms_the_candidate_that_is_their_turn(game) -> None:
+    from companion.demo import answer
+
+    comp, table = game
+    ask(comp, table)
+    made = Placement.of(apply_turn(START, "b1-b2 c1-c3"))
+    said: list[str] = []
+    assert answer(comp, comp.panel, made, "white", said.append, put_back=lambda: None) is True
+    assert [str(t.turn) for t in comp.referee.history] == ["b1-b2 c1-c3"] and comp.question is None
+    assert "b1-b2 c1-c3" in said[-1]
