@@ -142,6 +142,11 @@ def draw(rng: random.Random, inputs: dict[str, list[str]]) -> list[str]:
         lambda: ["panel", "show", "--config", pick(p), "--point", pick(["c3", "D4", "z9", ""])],
         lambda: ["panel", "selftest", "--gpio", "mock", "--json", "--button-timeout", pick(n),
                  *(["--png", pick(o)] if rng.random() < 0.5 else [])],
+        lambda: ["arena", "--white", pick(["random", "greedy", "search", "x"]), "--black", pick(["random", "greedy", ""]),
+                 "--games", pick(n[:4] + ["1", "2"]), "--max-turns", pick(n + ["4"]), "--time", pick(["0.01", *n]),
+                 "--nodes", pick(["50", *n]), "--seed", pick(n + ["3"]), "--jobs", pick(["1", "0", "-1", "65"]),
+                 *(["--option", pick(["stacking", "x", ""])] if rng.random() < 0.3 else []),
+                 *(["--json"] if rng.random() < 0.5 else [])],
         lambda: ["audit", pick(p), *(["--record", pick(o + p)] if rng.random() < 0.5 else []),
                  *(["--calibration", pick(p)] if rng.random() < 0.3 else [])],
         # run and demo only with input they refuse (a good one plays a game: not this test's business)
