@@ -80,6 +80,7 @@ from .calibrator import Calibrator, gist
 from .check import BoardCheck
 from .log import LogEntry
 from .records import GameRecords
+from .resume import open_game
 from .phases import ASKING, CHECK, IDLE, NEW_GAME, OVER, PLAYING, RESUME, SETUP, START, UNDO, WAITING, check_step
 from .question import Question
 from .recalibration import MOVED, UNSURE, frame_trouble
@@ -215,30 +216,16 @@ class Companion:
         if self.started:
             return
         self.started = True
-        try:
-            game = self.journal.open_game()
-        except JournalError as exc:  # the open game's record is damaged: it stays as it is, the others too
-            self._log("info", f"the open game of the journal cannot be read ({exc}); it stays as it is, "
-                              "a new game starts from the start position")
-            game = None
-        if game is not None:
-            try:
-                rules = Rules.from_names(game.rules)
-                referee = Referee(rules, Position.from_string(game.start_position), sides=self.sides_enabled)
-                referee.replay([t.turn for t in game.turns])
-            except Exception as exc:  # a journal the engine cannot replay: never guess, start afresh
-                self._log("info", f"game {game.id} of the journal cannot be replayed ({exc}); it stays as it is, "
-                                  "a new game starts from the start position")
-            else:
-                self.rules = rules
-                self.referee = referee
-                self.game_id = game.id
-                self._journal_event("resumed", {"ply": len(game.turns)})
-                self._log("info", f"resuming game {game.id} after {len(game.turns)} turn(s), "
-                                  f"{referee.position.to_move.label} to move")
-                self.check = BoardCheck(RESUME, Placement.of(referee.position))
-                self.records.resume_frames(game.id)
-        if self.game_id is not None:
+        resumed = open_game(self.journal, self.sides_enabled, self._log)
+        if resumed is not None:
+            self.rules = resumed.rules
+            self.referee = resumed.referee
+            self.game_id = resumed.game_id
+            self._journal_event("resumed", {"ply": resumed.turns})
+            self._log("info", f"resuming game {resumed.game_id} after {resumed.turns} turn(s), "
+                              f"{resumed.referee.position.to_move.label} to move")
+            self.check = BoardCheck(RESUME, Placement.of(resumed.referee.position))
+            self.records.resume_frames(resumed.game_id)
             self.camera.load_saved()
         else:
             self.check = BoardCheck(START, Placement.of(self.referee.position))
