@@ -29,14 +29,20 @@ Phases:
   the candidates shown in turn, a confirm press takes the one shown; see
   :mod:`companion.referee.question`).
 
-The phases and the turn's steps are the state machine of
-:mod:`companion.referee.phases`. The loop knows a frame only as a
-:class:`~companion.referee.reading.TableReading` (made by
-:func:`companion.vision_bridge.table_reading`); live watching is
-:class:`~companion.referee.watch.LiveWatch`, the recalibration rule
-:mod:`companion.referee.recalibration`.
 * ``over``: the win pattern; new game (both confirms held, or the new-game
   button) waits for the start position, then starts the next game.
+
+The phases and the turn's steps are the state machine of
+:mod:`companion.referee.phases` (:meth:`Companion._enter` refuses any other
+step). The loop knows a frame only as a
+:class:`~companion.referee.reading.TableReading` (made by
+:func:`companion.vision_bridge.table_reading`). What the loop hands off, each
+in its own module: the camera's calibration (:mod:`~companion.referee.calibrator`),
+the board check (:mod:`~companion.referee.check`), the journal's side records
+and the frames (:mod:`~companion.referee.records`), resuming after a restart
+(:mod:`~companion.referee.resume`), the amber question
+(:mod:`~companion.referee.question`), live watching
+(:mod:`~companion.referee.watch`).
 
 Recalibration (``check`` and ``playing``): a bumped camera or a moved lamp
 must not end the game: when the readings stay unreadable for a reason of the
