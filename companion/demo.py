@@ -382,7 +382,9 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
                        put_back=lambda: camera.show(pos, blank=kept))
             if event in ("slip", "hand") or not fast and ply <= 2:
                 show("after the press")
-            if event == "undo" and not did_undo and companion.phase != OVER:
+            if event == "undo" and len(companion.referee.history) < ply:
+                events[ply] = event  # no turn was taken (the pieces were put back): the undo follows the next try
+            elif event == "undo" and not did_undo and companion.phase != OVER:
                 did_undo = True
                 say("  (the player changes their mind: undo held for 2 s)")
                 press(panel, "undo", hold=2.1)
