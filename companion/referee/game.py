@@ -188,10 +188,10 @@ class Companion:
         self.game_id: int | None = None
         self.phase = SETUP  # the state machine's phase (phases.py); changed only by _enter
         self.check = BoardCheck(START, Placement.of(self.referee.position))
-        self.camera = Calibrator(panel, timings, self._log, self._status, calibration=calibration, corners=corners,
-                                 white_side=white_side,
-                                 calibration_path=Path(calibration_path) if calibration_path else None,
-                                 calibrate=calibrate, make_reader=make_reader)
+        self.calibrator = Calibrator(panel, timings, self._log, self._status, calibration=calibration,
+                                     corners=corners, white_side=white_side,
+                                     calibration_path=Path(calibration_path) if calibration_path else None,
+                                     calibrate=calibrate, make_reader=make_reader)
         self.log: list[LogEntry] = []
         self.seen: _Seen | None = None
         self.pending: _Pending | None = None
@@ -232,7 +232,7 @@ class Companion:
                               f"{resumed.referee.position.to_move.label} to move")
             self.check = BoardCheck(RESUME, Placement.of(resumed.referee.position))
             self.records.resume_frames(resumed.game_id)
-            self.camera.load_saved()
+            self.calibrator.load_saved()
         else:
             self.check = BoardCheck(START, Placement.of(self.referee.position))
         self._enter(CHECK if self.reader is not None else SETUP)
@@ -505,15 +505,15 @@ class Companion:
     @property
     def reader(self) -> Any:
         """The vision reader of the current calibration (None before setup)."""
-        return self.camera.reader
+        return self.calibrator.reader
 
     @property
     def recalibrations(self) -> int:
-        return self.camera.recalibrations
+        return self.calibrator.recalibrations
 
     def _try_setup(self, frame: Frame) -> None:
         what = "the start position" if self.check.for_new_game else "the position of the journal"
-        if not self.camera.try_setup(frame, self.check.expected, what):
+        if not self.calibrator.try_setup(frame, self.check.expected, what):
             return
         if self.phase == SETUP:
             self._enter(CHECK)
@@ -530,15 +530,15 @@ class Companion:
 
     def _recalibration_due(self, frame: Frame, reading: TableReading) -> bool:
         if self.phase not in (CHECK, PLAYING):
-            self.camera.reset_trouble()
+            self.calibrator.reset_trouble()
             return False
         target, _ = self._recalibration_target()
-        return self.camera.due(frame, reading, target, self.referee.min_field_prob, self.step == IDLE)
+        return self.calibrator.due(frame, reading, target, self.referee.min_field_prob, self.step == IDLE)
 
     def _recalibrate(self, frame: Frame) -> bool:
         """Calibrate again from ``frame``, expecting the last accepted board. True if it worked."""
         target, name = self._recalibration_target()
-        cal = self.camera.recalibrate(frame, target, name)
+        cal = self.calibrator.recalibrate(frame, target, name)
         if cal is None:
             return False
         if self.game_id is not None:
@@ -546,7 +546,7 @@ class Companion:
                 self.journal.record_event(self.game_id, "recalibrated", {"ply": self._ply(), "method": method_of(cal)})
             except JournalError as exc:
                 self._log("info", f"recalibration not journalled: {exc}")
-        self.camera.reset_trouble()
+        self.calibrator.reset_trouble()
         self.seen = None
         self._last_signal = None
         self.watch.forget()

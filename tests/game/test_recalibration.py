@@ -223,7 +223,7 @@ def test_no_recalibration_while_a_press_is_judged(tmp_path):
         lenient.append(comp.clock.now())
         return FakeCal(int(image[POSE]), int(image[LAMP]), "c")
 
-    comp.camera.calibrate = anything
+    comp.calibrator.calibrate = anything
     try:
         start = comp.referee.position
         turn = random_turn(start, random.Random(8))
