@@ -231,15 +231,7 @@ def latency(repeats: int = 200) -> dict:
     cal = calibrate(start.image, START, white_side=white_side_of(start.homography))
     cal_s = time.perf_counter() - t
     frame = render(random_layout(np.random.default_rng(1)), seed, design=9_999_000, markers=False, frame=1).image
-    reader = BoardReader(cal, adapt=False)
-    for _ in range(10):
-        reader.read(frame)
-    ts = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        reader.read(frame)
-        ts.append(time.perf_counter() - t)
-    ts.sort()
+    ts = _read_times(BoardReader(cal, adapt=False), frame, 10, repeats)
     return {"median_ms": 1000 * ts[len(ts) // 2], "p90_ms": 1000 * ts[int(0.9 * len(ts))], "calibration_s": cal_s,
             "threads": cv2.getNumThreads(), "classic_median_ms": classic_latency(repeats)}
 
@@ -257,16 +249,20 @@ def classic_latency(repeats: int) -> float:
             continue
     else:
         return float("nan")
-    reader = ClassicReader(cal, adapt=True)
     frame = render(random_layout(np.random.default_rng(seed)), seed, frame=1).image
-    for _ in range(5):
+    return 1000 * statistics.median(_read_times(ClassicReader(cal, adapt=True), frame, 5, repeats))
+
+
+def _read_times(reader, frame: np.ndarray, warm_up: int, repeats: int) -> list[float]:
+    """Seconds per ``reader.read(frame)``, sorted, after ``warm_up`` reads not timed."""
+    for _ in range(warm_up):
         reader.read(frame)
     ts = []
     for _ in range(repeats):
         t = time.perf_counter()
         reader.read(frame)
         ts.append(time.perf_counter() - t)
-    return 1000 * statistics.median(ts)
+    return sorted(ts)
 
 
 def main(argv=None) -> int:

@@ -894,9 +894,9 @@ def render(
         a = prng.uniform(0, 2 * np.pi)
         turn = prng.uniform(0, 2 * np.pi) if cond.piece_rotation else (np.pi / 2 if s is SquareState.WHITE else -np.pi / 2)
         if s is not SquareState.EMPTY:
-            pieces.append(["robot", i % 6 + 0.5 + r * np.cos(a), i // 6 + 0.5 + r * np.sin(a), (s, turn, i, 1.0)])
-            if not per_board:
-                pieces[-1][3] = (s, turn, i, prng.uniform(0.96, 1.03))
+            # the robot's shade: the classic set draws it as it draws the robot (below), in its board's stream
+            shade = None if per_board else prng.uniform(0.96, 1.03)
+            pieces.append(("robot", i % 6 + 0.5 + r * np.cos(a), i // 6 + 0.5 + r * np.sin(a), (s, turn, i, shade)))
     sides = []
     for i, p in enumerate(layout.points):
         prng = piece_rng("battery", seed, i)
@@ -909,7 +909,6 @@ def render(
         sides.append(pr)
         if p is PointState.BATTERY:
             pieces.append(("battery", i % 7 + r * np.cos(a), i // 7 + r * np.sin(a), (pr, turn, i)))
-    pieces = [tuple(q) for q in pieces]
 
     # contact shadows and cast shadows go into the plane texture
     shade = np.ones(tex.shape[:2], np.float32)
@@ -961,8 +960,9 @@ def render(
         if kind == "robot":
             state, turn, _, shade = extra
             base = white if state is SquareState.WHITE else black
-            _draw_piece_robot(img, cam, x, y, base * (side_rng.uniform(0.96, 1.03) if per_board else shade), light, turn,
-                              look)
+            if shade is None:
+                shade = side_rng.uniform(0.96, 1.03)
+            _draw_piece_robot(img, cam, x, y, base * shade, light, turn, look)
         else:
             pr, turn, _ = extra
             _draw_battery(img, cam, x, y, light, pr, turn, look)
