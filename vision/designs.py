@@ -32,6 +32,7 @@ FIELD_STYLES = ("none", "dot", "disc", "ring", "ring_dot")
 ROBOT_SHAPES = ("prism", "disc", "stone", "pawn", "cone")
 SQUARE_PRINTS = ("none", "circle", "frame")
 BATTERY_SYMBOLS = ("bolt", "plus", "ring", "dot")
+BATTERY_SHAPES = ("cylinder", "dome")
 TABLES = ("wood", "cloth", "laminate")
 
 MIN_ROBOT_DELTA_E = 25.0     # the two players' robot colours differ at least this much (CIE76, Lab)
@@ -59,7 +60,7 @@ class Design:
     line_width: float             # 0.015..0.08
     # -- energy fields printed at the 49 points
     field_style: str              # none | dot | disc | ring | ring_dot
-    field_radius: float           # 0.04..0.22
+    field_radius: float           # 0.04..0.3
     field_color: RGB
     # -- robots
     robot_shape: str              # prism | disc | stone | pawn | cone
@@ -71,7 +72,7 @@ class Design:
     robot_groove: bool            # disc: a groove ring on the top face (draughts checker)
     # -- batteries
     battery_color: RGB
-    battery_radius: float         # 0.09..0.17
+    battery_radius: float         # 0.06..0.17
     battery_height: float         # 0.03..0.10
     battery_symbol: str           # printed side: bolt | plus | ring | dot (the blank side is plain)
     symbol_color: RGB
@@ -86,6 +87,9 @@ class Design:
     square_print: str = "none"    # none | circle | frame
     square_print_size: float = 0.0   # circle: radius; frame: half the side (0.2..0.42)
     square_print_color: RGB | None = None
+    # -- later axes (defaults: the looks before them)
+    battery_shape: str = "cylinder"   # cylinder | dome (a rounded stone, its symbol on a small flat top)
+    field_outline: RGB | None = None  # disc fields: a thin ring of this colour round each disc
 
     def __post_init__(self) -> None:
         checks = (
@@ -94,6 +98,8 @@ class Design:
             (self.robot_shape in ROBOT_SHAPES, f"robot_shape {self.robot_shape!r}: one of {ROBOT_SHAPES}"),
             (self.battery_symbol in BATTERY_SYMBOLS, f"battery_symbol {self.battery_symbol!r}: one of {BATTERY_SYMBOLS}"),
             (self.table in TABLES, f"table {self.table!r}: one of {TABLES}"),
+            (self.battery_shape in BATTERY_SHAPES, f"battery_shape {self.battery_shape!r}: one of {BATTERY_SHAPES}"),
+            (self.field_outline is None or self.field_style == "disc", "field_outline: only for disc fields"),
             (0 <= self.frame_lines <= 2, f"frame_lines {self.frame_lines}: 0..2"),
             (0.2 <= self.border <= 1.5, f"border {self.border}: 0.2..1.5"),
             (0.1 <= self.robot_radius <= 0.45, f"robot_radius {self.robot_radius}: 0.1..0.45"),
@@ -122,9 +128,13 @@ class Design:
         else:
             style = self.field_style.replace("_", "+")
             fields = f"{color_name(self.field_color)} {style} fields r{self.field_radius:.2f}"
+            if self.field_outline is not None:
+                fields += f" outlined {color_name(self.field_outline)}"
         robots = (f"robots {self.robot_shape} {color_name(self.white_color)}/{color_name(self.black_color)} "
                   f"r{self.robot_radius:.2f} h{self.robot_height:.2f}")
-        batteries = f"batteries {color_name(self.battery_color)} ({color_name(self.symbol_color)} {self.battery_symbol})"
+        shape = "" if self.battery_shape == "cylinder" else f" {self.battery_shape}s"
+        batteries = (f"batteries{shape} {color_name(self.battery_color)} r{self.battery_radius:.2f} "
+                     f"({color_name(self.symbol_color)} {self.battery_symbol})")
         return f"{self.name}: {board}, {color_name(self.line_color)} lines, {fields}, {robots}, {batteries}"
 
 
@@ -380,6 +390,19 @@ def sample_design(seed: int) -> Design:
         square_print_color = _pick(xrng, lambda: _rgb(np.asarray(board) + xrng.uniform(-70, 70, 3)),
                                    far_from=[(board, 8)], near=(board, 40), tries=100)
 
+    # later axes, each set drawn from a stream of its own (the looks above stay what they were):
+    # energy fields up to well over half a square across (some with a thin outline), small batteries,
+    # rounded batteries (go stones, domed counters)
+    vrng = _rng("design-fields-batteries", int(seed))
+    if style in ("disc", "ring", "ring_dot") and vrng.random() < 0.35:
+        radius = float(vrng.uniform(0.2, 0.3))
+    field_outline = None
+    if style == "disc" and vrng.random() < 0.45:
+        field_outline = _pick(vrng, lambda: _hsv(vrng, s=(0.0, 1.0), v=(0.05, 1.0)), far_from=[(field, 30)], tries=60)
+    if vrng.random() < 0.35:
+        battery_radius = float(vrng.uniform(0.06, 0.1))
+    battery_shape = "dome" if vrng.random() < 0.4 else "cylinder"
+
     return Design(
         name=f"design {int(seed)}",
         board_color=board, board_texture=texture, texture_strength=round(strength, 3), checker_color=checker,
@@ -394,6 +417,7 @@ def sample_design(seed: int) -> Design:
         battery_symbol=symbol, symbol_color=symbol_color,
         table=table_kind, table_color=table,
         square_print=square_print, square_print_size=square_print_size, square_print_color=square_print_color,
+        battery_shape=battery_shape, field_outline=field_outline,
     )
 
 

@@ -406,6 +406,13 @@ def _design_texture(rng, markers: bool, marker_size: float, d: Design) -> tuple[
                     if d.field_style == "ring_dot":
                         cv2.circle(cover, centre, int(rad * 0.38), 255, -1, cv2.LINE_AA, 4)
         lay(cover, d.field_color)
+        if d.field_outline is not None:
+            cover = np.zeros(shape, np.uint8)
+            for r in range(7):
+                for c in range(7):
+                    centre = tuple(int(v) for v in local([[c, r]])[0])
+                    cv2.circle(cover, centre, int(rad - ring_w * 4), 255, max(1, ring_w // 2 + 1), cv2.LINE_AA, 4)
+            lay(cover, d.field_outline)
     if d.labels:
         outer = d.frame_offset + 0.08 * (d.frame_lines - 1) + 0.03 if d.frame_lines else 0.0
         room = d.border - outer
@@ -614,14 +621,27 @@ def _draw_piece_robot(img, cam, cx, cy, color, light, turn, d: Design) -> None:
 _BOLT = np.array([[0.02, 0.09], [-0.05, -0.01], [0.0, -0.01], [-0.02, -0.09], [0.05, 0.01], [0.0, 0.01]])
 
 
+def _dome_profile(d: Design) -> np.ndarray:
+    """(radius, z) from the foot up: a rounded battery (a go stone, a domed counter), its top flat
+    over half its radius (where its symbol is printed)."""
+    R, H = d.battery_radius, d.battery_height
+    t = np.radians([0, 22, 42, 60])
+    return np.column_stack([R * np.cos(t), H * np.sin(t) / np.sin(t[-1])])
+
+
 def _draw_battery(img, cam, cx, cy, light, printed, turn, d: Design = CLASSIC):
     color = np.array(d.battery_color, np.float32)
-    _draw_cylinder(img, cam, cx, cy, 0.0, d.battery_height, d.battery_radius, color, light, n=24, gloss=0.25)
+    if d.battery_shape == "dome":
+        profile = _dome_profile(d)
+        _draw_revolved(img, cam, cx, cy, profile, color, light, n=24, gloss=0.3)
+        rb = profile[-1, 0] / 0.7             # the symbol fits the flat top
+    else:
+        _draw_cylinder(img, cam, cx, cy, 0.0, d.battery_height, d.battery_radius, color, light, n=24, gloss=0.25)
+        rb = d.battery_radius
     if not printed:
         return
     z = d.battery_height + 0.002
     ink = (np.array(d.symbol_color, np.float32) * 0.95).tolist()
-    rb = d.battery_radius
     c, s = np.cos(turn), np.sin(turn)
     rot = np.array([[c, s], [-s, c]])
 

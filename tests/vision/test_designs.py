@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from vision.designs import (BATTERY_SYMBOLS, CLASSIC, FIELD_STYLES, MIN_ROBOT_DELTA_E, ROBOT_SHAPES, SQUARE_PRINTS, TEXTURES,
+from vision.designs import (BATTERY_SHAPES, BATTERY_SYMBOLS, CLASSIC, FIELD_STYLES, MIN_ROBOT_DELTA_E, ROBOT_SHAPES, SQUARE_PRINTS, TEXTURES,
                             Design, delta_e, resolve_design, sample_design)
 from vision.layout import BoardLayout
 from vision.render import render
@@ -33,6 +33,9 @@ def test_every_style_occurs_within_its_ranges():
     assert {d.field_style for d in DESIGNS} == set(FIELD_STYLES)
     assert {d.board_texture for d in DESIGNS} == set(TEXTURES)
     assert {d.battery_symbol for d in DESIGNS} == set(BATTERY_SYMBOLS)
+    assert {d.battery_shape for d in DESIGNS} == set(BATTERY_SHAPES)
+    assert any(d.field_outline is not None for d in DESIGNS)
+    assert any(d.battery_radius < 0.09 for d in DESIGNS) and any(d.field_radius > 0.22 for d in DESIGNS)
     assert any(d.checker_color is not None for d in DESIGNS) and any(d.checker_color is None for d in DESIGNS)
     assert {d.frame_lines for d in DESIGNS} == {0, 1, 2} and {d.labels for d in DESIGNS} == {True, False}
     assert {d.board_gloss for d in DESIGNS} == {True, False}
@@ -44,9 +47,10 @@ def test_every_style_occurs_within_its_ranges():
     for d in DESIGNS:
         assert 0.3 <= d.border <= 1.0 and 0.015 <= d.line_width <= 0.08
         assert 0.25 <= d.robot_radius <= 0.40 and 0.04 <= d.robot_height <= 0.6
-        assert 0.09 <= d.battery_radius <= 0.17 and 0.03 <= d.battery_height <= 0.10
+        assert 0.06 <= d.battery_radius <= 0.17 and 0.03 <= d.battery_height <= 0.10
         assert d.battery_radius < d.robot_radius - 0.05                    # batteries visibly smaller
-        assert d.field_style == "none" or 0.04 <= d.field_radius <= 0.22
+        assert d.field_style == "none" or 0.04 <= d.field_radius <= 0.3
+        assert d.field_outline is None or (d.field_style == "disc" and delta_e(d.field_outline, d.field_color) >= 20)
         assert d.square_print == "none" or (0.2 <= d.square_print_size <= 0.42 and d.square_print_color is not None)
         assert delta_e(d.line_color, d.board_color) >= 30                   # the lines are visible
         assert delta_e(d.battery_color, d.board_color) >= 20                # ... and the batteries
