@@ -34,6 +34,7 @@ NO_REF_SHARE = 0.05        # samples with no reference at all (no own patch, no 
 SELF_SHARE = 0.15          # samples checked against their own frame's other fields (calibration: look_as)
 OWN_UNKNOWN_SHARE = 0.08   # the field's own reference unknown (covered when it was learned), examples given
 DROP_EXAMPLE = 0.04        # each example missing (a board without batteries, without an empty square ...)
+MAX_LR = 3e-3              # the one-cycle schedule's peak learning rate (from scratch)
 
 
 WIDTHS = {"sq": (16, 32, 48, 64), "pt": (16, 32, 48, 64)}
@@ -207,8 +208,11 @@ def frame_levels(data: dict) -> np.ndarray:
     return out
 
 
-def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print) -> dict:
-    torch.manual_seed(seed)
+def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, init: FieldModel | None = None,
+          max_lr: float = MAX_LR) -> dict:
+    """Train one net (``kind``: sq or pt) for ``steps`` steps; ``init``: go on from these weights
+    (a second one-cycle schedule, its samples drawn anew: the validation set-ups stay the same)."""
+    torch.manual_seed(seed if init is None else seed + 1000)
     rng = np.random.default_rng(seed)
     setups = np.arange(data["sq"].shape[0])
     val_setups = np.sort(rng.permutation(setups)[: max(1, len(setups) // 10)])
@@ -216,9 +220,11 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print) ->
     tr, va = Pairs(data, kind, train_setups), Pairs(data, kind, val_setups)
     val_draw = va.draw(np.random.default_rng(seed + 1), 40_000)
     Xv, Sv, Yv, Pv = va.tensors(val_draw)
-    model = FieldModel(N_OUT[kind], WIDTHS[kind])
+    if init is not None:
+        rng = np.random.default_rng([seed, 1])      # the samples of a continued training differ from the first's
+    model = init if init is not None else FieldModel(N_OUT[kind], WIDTHS[kind])
     opt = torch.optim.Adam(model.parameters(), lr=2e-3, weight_decay=1e-5)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
     t0 = time.time()
     tot, nb = 0.0, 0
     for step in range(steps):
@@ -313,6 +319,9 @@ def main(argv=None) -> int:
     ap.add_argument("--steps", type=int, default=12_000, help="training steps of 256 samples per net")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", choices=("sq", "pt"))
+    ap.add_argument("--init", metavar="DIR", help="go on training the nets whose whole ONNX files are in DIR "
+                    "(e.g. the shipped ones) instead of starting from random weights")
+    ap.add_argument("--max-lr", type=float, default=MAX_LR, help="peak learning rate of the one-cycle schedule")
     ap.add_argument("--reexport", metavar="DIR", help="write the known and fast forms of the whole nets in DIR again "
                     "(no training; --data is then not needed)")
     a = ap.parse_args(argv)
@@ -334,7 +343,13 @@ def main(argv=None) -> int:
     for kind in ("sq", "pt"):
         if a.only and kind != a.only:
             continue
-        res = train(kind, data, a.steps, a.seed, Path(a.out))
+        init = None
+        if a.init:
+            whole = Path(a.init) / f"{NAMES[kind]}.onnx"
+            if not whole.is_file():
+                ap.error(f"--init: {whole} is not a file (the whole net to go on training)")
+            init = from_onnx(whole, kind)
+        res = train(kind, data, a.steps, a.seed, Path(a.out), init=init, max_lr=a.max_lr)
         print(f"{kind}: {res}")
     return 0
 
