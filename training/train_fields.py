@@ -11,6 +11,7 @@ bit deterministic across machines).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import sys
 import time
@@ -208,6 +209,14 @@ def frame_levels(data: dict) -> np.ndarray:
     return out
 
 
+def validation_setups(setup_seeds: np.ndarray, seed: int) -> np.ndarray:
+    """Indices of the set-ups held out for validation: a tenth, chosen by each set-up's own seed
+    (not by its place in the data), so that a training continued on more data (``--init``) never
+    validates on a set-up the first one trained on."""
+    keys = [int.from_bytes(hashlib.sha256(f"{seed}/{int(s)}".encode()).digest()[:4], "little") for s in setup_seeds]
+    return np.flatnonzero(np.array(keys) % 10 == 0)
+
+
 def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, init: FieldModel | None = None,
           max_lr: float = MAX_LR) -> dict:
     """Train one net (``kind``: sq or pt) for ``steps`` steps; ``init``: go on from these weights
@@ -215,7 +224,7 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, in
     torch.manual_seed(seed if init is None else seed + 1000)
     rng = np.random.default_rng(seed)
     setups = np.arange(data["sq"].shape[0])
-    val_setups = np.sort(rng.permutation(setups)[: max(1, len(setups) // 10)])
+    val_setups = validation_setups(data["setup"], seed)
     train_setups = np.setdiff1d(setups, val_setups)
     tr, va = Pairs(data, kind, train_setups), Pairs(data, kind, val_setups)
     val_draw = va.draw(np.random.default_rng(seed + 1), 40_000)
