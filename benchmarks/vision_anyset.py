@@ -125,7 +125,16 @@ def _judge(reading, truth: BoardLayout) -> dict:
     wp = [("empty", "battery").index(v.value) for v in truth.points]
     wrong = int((s != np.array(ws)).sum() + (p != np.array(wp)).sum())
     if reading.readable:
-        return {"status": "right" if wrong == 0 else "MISREAD", "wrong": wrong}
+        if wrong == 0:
+            return {"status": "right", "wrong": 0}
+        from vision.geometry import point_name, square_name
+
+        kinds_s, kinds_p = ("empty", "white", "black"), ("empty", "battery")
+        fields = [f"{square_name(i)} {kinds_s[ws[i]]} read {kinds_s[s[i]]} at {reading.square_probs[i].max():.3f}"
+                  for i in np.flatnonzero(s != np.array(ws))]
+        fields += [f"{point_name(i)} {kinds_p[wp[i]]} read {kinds_p[p[i]]} at {reading.point_probs[i].max():.3f}"
+                   for i in np.flatnonzero(p != np.array(wp))]
+        return {"status": "MISREAD", "wrong": wrong, "fields": fields}
     return {"status": "not read", "wrong": wrong, "why": (reading.reason or "")[:60]}
 
 
@@ -141,6 +150,10 @@ def report_frames(results: list[dict], key: str, title: str) -> dict:
         print(f"  confident misreads (claimed with a wrong field): {mis}")
         print(f"  not read (refused or doubtful fields): {n - right - mis}")
         print(f"  all 85 fields right by argmax (claimed or not): {argmax} = {100 * argmax / n:.2f}%")
+        for r in results:
+            for i, f in enumerate(r[key]):
+                if f["status"] == "MISREAD":
+                    print(f"    misread: design {r['design']} camera {r['camera']} frame {i}: {'; '.join(f['fields'])}")
     return {"frames": n, "right": right, "misreads": mis}
 
 
@@ -215,7 +228,7 @@ def run_dev(folder: Path) -> None:
                 n += 1
                 right += j["status"] == "right"
                 mis += j["status"] == "MISREAD"
-                print(f"  {mode} {r['image']}: {j['status']} ({j['wrong']} fields wrong by argmax) {j.get('why', '')}")
+                print(f"  {mode} {r['image']}: {j['status']} ({j['wrong']} fields wrong by argmax) {j.get('why') or '; '.join(j.get('fields', []))}")
         print(f"vision-dev, {mode}: set-ups accepted {acc} of 8; frames {n}: read right {right}, "
               f"confident misreads {mis}, not read {n - right - mis}")
         for r in refused:
