@@ -18,7 +18,8 @@ from fileio.atomic import atomic_write_text
 from fileio.paths import FileRefused, writable_output
 
 from ..config import ConfigError, load_config
-from ..referee.journal import MAX_GAME_ID, GameRecord, GameSummary, Journal, JournalError
+from ..referee.journal import Journal, JournalError
+from ..referee.journal_json import game_json, parse_game_id, rules_text, summary_json
 from ..record import GameText, RecordError, format_record
 
 SERVICE_CONFIG = Path("/etc/netzwerk/config.toml")
@@ -99,14 +100,9 @@ def _open(args: argparse.Namespace) -> Journal:
 
 def _game_id(text: str) -> int:
     try:
-        value = int(text)
-    except ValueError:
-        raise _Usage(f"bad game id {text!r}: expected a number (see `netzwerk games list`)") from None
-    if value < 1:
-        raise _Usage(f"bad game id {text!r}: game ids start at 1")
-    if value > MAX_GAME_ID:
-        raise _Usage(f"bad game id {text!r}: game ids go up to {MAX_GAME_ID}")
-    return value
+        return parse_game_id(text)
+    except ValueError as exc:
+        raise _Usage(str(exc)) from None
 
 
 def _export_target(args: argparse.Namespace, journal: Path) -> Path | None:
@@ -130,7 +126,7 @@ def _list_inner(args: argparse.Namespace) -> int:
     with _open(args) as journal:
         games = journal.games()
     if args.json:
-        print(json.dumps([_summary_json(g) for g in games], indent=None))
+        print(json.dumps([summary_json(g) for g in games], indent=None))
         return 0
     if not games:
         print("no games in the journal")
@@ -144,7 +140,7 @@ def _list_inner(args: argparse.Namespace) -> int:
         if g.demo:
             players += " (demo)"
         print(
-            f"{g.id:>4}  {g.started_at[:16].replace('T', ' ')}  {players}  {_rules(g.rules)}  "
+            f"{g.id:>4}  {g.started_at[:16].replace('T', ' ')}  {players}  {rules_text(g.rules)}  "
             f"{g.turns} turn{'s' if g.turns != 1 else ''}, {g.rejections} rejected  {outcome}"
         )
     return 0
@@ -159,7 +155,7 @@ def _show_inner(args: argparse.Namespace) -> int:
     with _open(args) as journal:
         game = journal.game(game_id)
     if args.json:
-        print(json.dumps(_game_json(game)))
+        print(json.dumps(game_json(game)))
         return 0
     outcome = "ongoing" if game.status == "ongoing" else f"{game.result} ({game.reason})" if game.reason else game.result
     demo = " -- a demo game (netzwerk demo)" if game.demo else ""
@@ -167,7 +163,7 @@ def _show_inner(args: argparse.Namespace) -> int:
     print(f"started  {game.started_at}")
     if game.ended_at:
         print(f"ended    {game.ended_at}")
-    print(f"rules    {_rules(game.rules)}")
+    print(f"rules    {rules_text(game.rules)}")
     print(f"start    {game.start_position}")
     print(f"status   {outcome}")
     print(f"position {game.position}")
@@ -226,74 +222,3 @@ def _export_inner(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(out)
     return 0
-
-
-# -- JSON shapes -----------------------------------------------------------------------
-
-
-def _rules(rules: tuple[str, ...]) -> str:
-    return " ".join(rules) if rules else "original"
-
-
-def _summary_json(g: GameSummary) -> dict:
-    return {
-        "id": g.id,
-        "started": g.started_at,
-        "ended": g.ended_at,
-        "white": g.white,
-        "black": g.black,
-        "rules": list(g.rules),
-        "status": g.status,
-        "result": g.result,
-        "reason": g.reason,
-        "turns": g.turns,
-        "rejections": g.rejections,
-        "damaged": g.damaged,
-        "demo": g.demo,
-    }
-
-
-def _game_json(g: GameRecord) -> dict:
-    return {
-        "id": g.id,
-        "started": g.started_at,
-        "ended": g.ended_at,
-        "white": g.white,
-        "black": g.black,
-        "rules": list(g.rules),
-        "start": g.start_position,
-        "status": g.status,
-        "result": g.result,
-        "reason": g.reason,
-        "position": g.position,
-        "demo": g.demo,
-        "turns": [_turn_json(t) for t in g.turns],
-        "taken_back": [_turn_json(t) for t in g.history if not t.in_force],
-        "rejections": [
-            {"ply": r.ply, "at": r.at, "verdict": r.verdict, "diagnosis": r.diagnosis, "after": r.after}
-            for r in g.rejections
-        ],
-        "events": [{"at": e.at, "kind": e.kind, "detail": _stored_json(e.detail_json)} for e in g.events],
-    }
-
-
-def _stored_json(text: str | None) -> object:
-    """A JSON column as its value; a damaged one as its text (shown, not lost)."""
-    if text is None:
-        return None
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return {"damaged": text}
-
-
-def _turn_json(t) -> dict:
-    return {
-        "ply": t.ply,
-        "before": t.before,
-        "after": t.after,
-        "turn": t.turn,
-        "at": t.at,
-        "confidences": _stored_json(t.confidences_json),
-        "undone_at": t.undone_at,
-    }
