@@ -4,7 +4,7 @@
     config = load_config(None)                          # no file: all defaults
 
 Sections ``[camera]``, ``[calibration]``, ``[pins]``, ``[rules]``, ``[timings]``,
-``[panel]``, ``[journal]``, ``[frames]``; every key, its type, default and meaning is in the
+``[panel]``, ``[journal]``, ``[frames]``, ``[web]``; every key, its type, default and meaning is in the
 ``SECTIONS`` table below, and ``docs/config.md`` holds the same table generated
 from it (``python -m companion.config`` prints it; a test checks they agree).
 
@@ -530,6 +530,73 @@ class FramesConfig:
     )
 
 
+def bind_address(value: Any, base: Path | None = None) -> str:
+    """An IP address to bind to (IPv4 or IPv6, written as numbers: "0.0.0.0", "127.0.0.1", "::")."""
+    import ipaddress
+
+    if not isinstance(value, str):
+        raise _Bad(f"expected an IP address as a string, not {_type_name(value)} ({value!r})")
+    try:
+        return str(ipaddress.ip_address(value.strip().strip("[]")))
+    except ValueError:
+        raise _Bad(f'expected an IP address such as "0.0.0.0" (every address of the Pi) or "127.0.0.1" '
+                   f"(this machine only), not {value!r}") from None
+
+
+def port_number(value: Any, base: Path | None = None) -> int:
+    v = _integer(value)
+    if not 0 <= v <= 65535:
+        raise _Bad(f"must be a TCP port 1..65535 (0: any free port), not {value!r}")
+    return v
+
+
+#: The shortest passphrase the web page's controls accept.
+MIN_PASSPHRASE = 8
+
+
+def passphrase(value: Any, base: Path | None = None) -> str:
+    if not isinstance(value, str):
+        raise _Bad(f"expected a string, not {_type_name(value)}")
+    if len(value) < MIN_PASSPHRASE:
+        raise _Bad(f"must have at least {MIN_PASSPHRASE} characters, not {len(value)}")
+    if len(value) > 256 or any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise _Bad("must be at most 256 characters, without control characters")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    enabled: bool = field(
+        default=True,
+        metadata=_key("serve the web page (the live game, the journal's games; docs/readme-web.md). "
+                      "The `--web HOST:PORT` / `--web off` option of `netzwerk run` and `netzwerk demo` overrides it",
+                      boolean, "boolean"),
+    )
+    bind: str = field(
+        default="0.0.0.0",
+        metadata=_key('the IP address the page is served on: "0.0.0.0" every IPv4 address of the Pi (the table\'s '
+                      'network), "127.0.0.1" this machine only, or one address of the Pi. `netzwerk demo` binds '
+                      '127.0.0.1 unless `--web` says otherwise', bind_address, "string"),
+    )
+    port: int = field(default=8080, metadata=_key("the TCP port of the page (0: any free port)", port_number, "integer"))
+    max_clients: int = field(
+        default=8,
+        metadata=_key("the most browsers following the live game at once; one more is told to come back later",
+                      _at_most(1000, positive_int), "integer"),
+    )
+    controls: bool = field(
+        default=False,
+        metadata=_key("the page's controls (confirm, undo, new game with its options and who begins): off unless "
+                      "true, and then only with `passphrase`", boolean, "boolean"),
+    )
+    passphrase: str | None = field(
+        default=None,
+        metadata=_key(f"the passphrase every state-changing request of the page carries (controls) and the "
+                      f"camera's setup view asks for (it shows the room); at least {MIN_PASSPHRASE} characters. "
+                      "Without it there are no controls and no setup view", passphrase, "string", "(none)"),
+    )
+
+
 @dataclass(frozen=True)
 class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
@@ -540,6 +607,7 @@ class Config:
     panel: PanelConfig = field(default_factory=PanelConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
     frames: FramesConfig = field(default_factory=FramesConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     file: Path | None = None  # the file it was loaded from, None for the defaults
 
 
@@ -552,6 +620,7 @@ SECTIONS: dict[str, type] = {
     "panel": PanelConfig,
     "journal": JournalConfig,
     "frames": FramesConfig,
+    "web": WebConfig,
 }
 PINS_DOC = (
     "function name = GPIO number (BCM numbering, 0..53), e.g. `confirm_white = 17`; the gauge LEDs as "
@@ -833,6 +902,9 @@ def _build(data: dict, ctx: _Context, base: Path | None, env: dict[str, str], fi
             values["path"] = default_journal_path(env)
         if cls is FramesConfig and "dir" not in values:
             values["dir"] = default_frames_dir(env)
+        if cls is WebConfig and values.get("controls") and values.get("passphrase") is None:
+            raise ctx.error("controls = true needs a passphrase (web.passphrase): every request of the controls "
+                            "carries it", name, "controls")
         parts[name] = cls(**values)
     return Config(**parts, file=file)
 

@@ -33,6 +33,7 @@ from .rules.explain import explain
 from .referee.game import OVER, PLAYING, Companion, LogEntry, LoopTimings
 from .rules.geometry import CORNERS, point_name, square_name
 from .referee.journal import DEMO_EVENT, Journal
+from .referee.view import Spectator
 from .rules.moves import Turn
 from .rules.position import Placement, Position
 from .record import GameText, format_record
@@ -222,11 +223,14 @@ def press(panel, name: str, hold: float = 0.12) -> None:  # noqa: ANN001
 def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = (), out: TextIO | None = None,
              color: bool | None = None, journal_path: Path | None = None, show_panel: bool = True,
              max_plies: int = MAX_PLIES, camera_seed: int = 1, save_to: Journal | None = None,
-             sides: bool = True, side_slips: dict[int, str] | None = None) -> DemoResult:
+             sides: bool = True, side_slips: dict[int, str] | None = None,
+             spectator: Spectator | None = None) -> DemoResult:
     """Play the demo game; returns what happened. Prints to ``out`` (stdout).
 
     ``sides``: R-23 refereed (the players turn batteries either way); ``side_slips``: per ply, a
     slip of the batteries' sides (FORGET_TURN, WRONG_TURN, FORGET_BACK; default a few).
+
+    ``spectator``: an onlooker of the game loop (the web page, :mod:`companion.referee.view`).
 
     ``save_to``: a journal the game is copied into at the end, tagged as a demo
     (the game itself is played on ``journal_path``, by default a temporary journal,
@@ -263,7 +267,7 @@ def run_demo(*, seed: int = 1, fast: bool = False, options: tuple[str, ...] = ()
             say(f"  {_paint(entry.kind, color)} {entry.line().strip()[len(entry.kind):].strip()}")
 
     companion = Companion(panel, camera, journal, rules=rules, timings=DEMO_TIMINGS, live_watch=True, on_log=on_log,
-                          sides=sides)
+                          sides=sides, spectator=spectator)
 
     def show(title: str = "") -> None:
         if not show_panel:

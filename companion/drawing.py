@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .rules.geometry import COL_NAMES, FILE_NAMES, Color
+from .rules.geometry import COL_NAMES, FILE_NAMES, Color, point_name, square_name
 from .rules.position import Placement, Position
 
 WHITE_ROBOT = "\u25cb"  # ○
@@ -70,10 +70,17 @@ def terminal_board(
     return "\n".join(lines)
 
 
-def svg_board(pos: Position | Placement, *, marks_squares: Iterable[int] = (), marks_points: Iterable[int] = (), cell: int = 60) -> str:
-    """An SVG picture of the board (board, energy lines, robots, batteries, coordinates)."""
+def svg_board(pos: Position | Placement, *, marks_squares: Iterable[int] = (), marks_points: Iterable[int] = (), cell: int = 60,
+              blank_points: Iterable[int] = ()) -> str:
+    """An SVG picture of the board (board, energy lines, robots, batteries, coordinates).
+
+    Every piece and mark carries its field's name (``class="robot white" data-square="c1"``,
+    ``class="battery" data-point="C2"``, ``class="mark" data-square=...``), so that a page can
+    tell what is drawn. ``blank_points``: batteries lying on their blank side (R-23), drawn pale
+    and dashed (``class="battery blank"``).
+    """
     place = Placement.of(pos)
-    ms, mp = set(marks_squares), set(marks_points)
+    ms, mp, blank = set(marks_squares), set(marks_points), set(blank_points)
     m = cell  # margin
     size = 6 * cell + 2 * m
     out = [
@@ -88,7 +95,8 @@ def svg_board(pos: Position | Placement, *, marks_squares: Iterable[int] = (), m
 
     for sq in ms:
         x, y = px(sq % 6, sq // 6 + 1)
-        out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="#e8663d" fill-opacity="0.55"/>')
+        out.append(f'<rect class="mark" data-square="{square_name(sq)}" x="{x}" y="{y}" width="{cell}" height="{cell}" '
+                   f'fill="#e8663d" fill-opacity="0.55"/>')
     for i in range(7):
         x0, y0 = px(i, 0)
         x1, y1 = px(i, 6)
@@ -109,16 +117,21 @@ def svg_board(pos: Position | Placement, *, marks_squares: Iterable[int] = (), m
         if sq in place.white or sq in place.black:
             cx, cy = px(sq % 6 + 0.5, sq // 6 + 0.5)
             fill, stroke = ("#fbfbf5", "#333") if sq in place.white else ("#222", "#000")
-            out.append(f'<circle cx="{cx}" cy="{cy}" r="{cell * 0.32}" fill="{fill}" stroke="{stroke}" stroke-width="2"/>')
+            side = "white" if sq in place.white else "black"
+            out.append(f'<circle class="robot {side}" data-square="{square_name(sq)}" cx="{cx}" cy="{cy}" '
+                       f'r="{cell * 0.32}" fill="{fill}" stroke="{stroke}" stroke-width="2"/>')
     for p in range(49):
         cx, cy = px(p % 7, p // 7)
         if p in mp:
-            out.append(f'<circle cx="{cx}" cy="{cy}" r="{cell * 0.24}" fill="none" stroke="#e8663d" stroke-width="4"/>')
+            out.append(f'<circle class="mark" data-point="{point_name(p)}" cx="{cx}" cy="{cy}" r="{cell * 0.24}" '
+                       f'fill="none" stroke="#e8663d" stroke-width="4"/>')
         if p in place.batteries:
             r = cell * 0.15
+            look = ('class="battery blank" fill="#efe6c8" stroke="#8a7a50" stroke-dasharray="3 2"' if p in blank
+                    else 'class="battery" fill="#f2c230" stroke="#6b4e00"')
             out.append(
-                f'<rect x="{cx - r}" y="{cy - r}" width="{2 * r}" height="{2 * r}" rx="{r * 0.3}" '
-                f'fill="#f2c230" stroke="#6b4e00" stroke-width="2" transform="rotate(45 {cx} {cy})"/>'
+                f'<rect {look} data-point="{point_name(p)}" data-height="{place.height(p)}" x="{cx - r}" y="{cy - r}" '
+                f'width="{2 * r}" height="{2 * r}" rx="{r * 0.3}" stroke-width="2" transform="rotate(45 {cx} {cy})"/>'
             )
             if place.height(p) > 1:  # a stack (R-19): its height on the battery
                 out.append(

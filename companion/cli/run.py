@@ -16,6 +16,8 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+import tempfile
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -58,6 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="a board without corner markers and without [calibration] corners: the image edge White's "
                         "start row faces, for calibrating from the start position (which looks alike turned round; "
                         "default: [calibration] white_side of the config)")
+    p.add_argument("--web", metavar="HOST:PORT|off",
+                   help="serve the web page on this address (e.g. 0.0.0.0:8080, 127.0.0.1:8080), or off "
+                        "(default: [web] of the config: on, 0.0.0.0:8080)")
     p.set_defaults(handler=_guard(_run))
 
     d = subparsers.add_parser(
@@ -84,6 +89,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="do not referee the batteries' printed and blank sides (R-23; the players turn them anyway)")
     d.add_argument("--color", dest="color", action="store_true", default=None, help="ANSI colours (default: on a terminal)")
     d.add_argument("--no-color", dest="color", action="store_false", help="no ANSI colours")
+    d.add_argument("--web", metavar="HOST:PORT|off",
+                   help="serve the web page of the game on this address, or off (default: 127.0.0.1:8080, "
+                        "this machine only; [web] of --config for the rest)")
     d.set_defaults(handler=_guard(_demo))
 
 
@@ -111,11 +119,17 @@ def _demo(args: argparse.Namespace) -> int:
         raise _Usage(refusal)
     if args.seed < 0 or args.camera_seed < 0:
         raise _Usage(f"--seed and --camera-seed must be 0 or more, got {args.seed}, {args.camera_seed}")
-    from ..config import ConfigError
+    from ..config import ConfigError, load_config
     from ..demo import run_demo
     from ..referee.journal import Journal, JournalError
+    from ..web.settings import DEMO_BIND, WebSettings
     from .games import journal_path
 
+    try:
+        web = WebSettings.from_config(load_config(args.config).web) if args.config else WebSettings()
+        web = replace(web, bind=DEMO_BIND).with_option(args.web)
+    except (ConfigError, ValueError) as exc:
+        raise _Usage(str(exc)) from None
     save_to = None
     if args.save:
         try:
@@ -123,14 +137,23 @@ def _demo(args: argparse.Namespace) -> int:
             save_to = Journal(path)  # opened now: an unusable journal stops the demo before it begins
         except (ConfigError, JournalError) as exc:
             raise _Usage(f"{exc} (--no-save plays the demo without a journal)") from None
+    from ..web.launch import open_page
+
+    played = tempfile.TemporaryDirectory(prefix="netzwerk-demo-")  # the game's own journal, shown on the page
+    journal = Path(played.name) / "journal.sqlite"
+    hub, server = open_page(web, journal, "demo")
     try:
         run_demo(seed=args.seed, fast=args.fast, options=tuple(dict.fromkeys(args.option)), color=args.color,
-                 camera_seed=args.camera_seed, save_to=save_to, sides=args.sides)
+                 camera_seed=args.camera_seed, save_to=save_to, sides=args.sides, journal_path=journal,
+                 spectator=hub)
     except JournalError as exc:
         raise _Usage(f"the demo game could not be saved: {exc}") from None
     finally:
+        if server is not None:
+            server.stop()
         if save_to is not None:
             save_to.close()
+        played.cleanup()
     return 0
 
 
@@ -151,11 +174,14 @@ def _run(args: argparse.Namespace) -> int:
     from ..rules.options import Rules
     from ..sd_notify import Notifier
 
+    from ..web.settings import WebSettings
+
     path = Path(args.config) if args.config else (SERVICE_CONFIG if SERVICE_CONFIG.exists() else None)
     try:
         config = load_config(path)
         camera_spec = check_camera_source(args.camera, Path.cwd()) if args.camera else config.camera.source
-    except ConfigError as exc:
+        web = WebSettings.from_config(config.web).with_option(args.web)
+    except (ConfigError, ValueError) as exc:
         raise _Usage(str(exc)) from None
     try:
         pin_map = PinMap.from_mapping(dict(config.pins))
@@ -174,7 +200,7 @@ def _run(args: argparse.Namespace) -> int:
         panel = open_panel(args.gpio, pin_map, **config.panel.panel_kwargs())
     except HardwareError as exc:
         raise _Usage(str(exc)) from None
-    source = journal = None
+    source = journal = server = None
     try:
         try:
             _quiet_opencv()
@@ -212,6 +238,10 @@ def _run(args: argparse.Namespace) -> int:
             stamp = datetime.now().strftime("%H:%M:%S")
             print(f"{stamp} {entry.line().strip()}", flush=True)
 
+        from ..web.launch import open_page
+
+        hub, server = open_page(web, journal_path, "run")
+
         companion = Companion(
             panel, source, journal, rules=rules,
             starting_side=WHITE if config.rules.starting_side == "white" else BLACK,
@@ -221,7 +251,7 @@ def _run(args: argparse.Namespace) -> int:
             calibration_path=journal_path.parent / "calibration.json" if calibration is None else None,
             notifier=Notifier(), live_watch=args.live, frames=frames, on_log=on_log,
             calibrate=calibrator(args.reader or config.calibration.reader),
-            sides=config.rules.battery_sides,
+            sides=config.rules.battery_sides, spectator=hub,
         )
         signal.signal(signal.SIGTERM, lambda *_: companion.stop())
         print(f"netzwerk run: camera {camera_spec}, gpio {args.gpio}, journal {journal_path}, rules {rules.name}",
@@ -238,6 +268,8 @@ def _run(args: argparse.Namespace) -> int:
             companion.close()
         return 0
     finally:
+        if server is not None:
+            server.stop()
         if source is not None:
             source.close()
         if journal is not None:

@@ -78,7 +78,7 @@ from ..cameras import CameraError, Frame, FrameSource
 from ..rules.control import movable_batteries
 from ..rules.masks import mask_of
 from ..rules.errors import NotationError
-from ..rules.geometry import WHITE, Color, point_name
+from ..rules.geometry import BLACK, WHITE, Color, point_name
 from ..rules.moves import Turn
 from .journal import Journal, JournalError
 from ..rules.position import Placement, Position
@@ -93,6 +93,7 @@ from .recalibration import MOVED, UNSURE, frame_trouble
 from .reading import TableReading
 from .referee import ACCEPTED, GAME_OVER, QUESTION, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
 from .timings import LoopTimings
+from .view import RECENT, GameView, Spectator, last_verdict
 from .watch import LiveWatch
 from ..rules.sides import PRINTED, turn_back_message
 from ..rules.options import Rules
@@ -143,6 +144,8 @@ class Companion:
     ``frames``: a :class:`companion.referee.frames.FrameArchive` keeping the start frame
     of each game and the frame of every judged confirm press (``--save-frames``). ``on_log``: called with every :class:`LogEntry`.
     ``sides``: R-23, the battery sides (see the module docstring).
+    ``spectator``: an onlooker (the web page, :mod:`companion.referee.view`) given a view of the
+    game after every log line and the latest frame; it never blocks the loop.
     """
 
     def __init__(
@@ -166,6 +169,7 @@ class Companion:
         on_log: Callable[[LogEntry], Any] | None = None,
         hints: bool = True,
         sides: bool = True,
+        spectator: Spectator | None = None,
     ) -> None:
         self.panel = panel
         self.source = source
@@ -209,6 +213,12 @@ class Companion:
         self._watchdog_every: float | None = None
         self._last_watchdog = -1e18
         self.verdict_times: list[float] = []  # seconds from a confirm's handling to its verdict on the LEDs
+        self.spectator = spectator
+        self._views = 0
+        self._published: tuple | None = None
+        self._spectator_failed = False
+        if spectator is not None:
+            spectator.take_requests(self.request)
 
         panel.on_confirm(lambda side: self._events.put(("confirm", side)))
         panel.on_undo(lambda: self._events.put(("undo",)))
@@ -248,6 +258,7 @@ class Companion:
             self._watchdog_every = self.timings.watchdog_seconds or self.notifier.watchdog_interval()
             self.notifier.ready(self.status_text())
         self._enter_phase_signals()
+        self._publish()
 
     def stop(self) -> None:
         self.stopped = True
@@ -261,6 +272,22 @@ class Companion:
             self.panel.clear_win()
         except Exception:
             pass
+
+    def request(self, event: tuple) -> bool:
+        """A request from outside the loop (the web page's controls), taken like a button press.
+
+        Thread-safe and never blocking: the event is queued for the loop, which handles it between
+        two frames. ``("confirm", side)``, ``("undo",)``, ``("new_game", options, starting_side)``
+        (options: rule option names; starting_side: "white" or "black"). False for anything else.
+        """
+        if not event or event[0] not in ("confirm", "undo", "new_game"):
+            return False
+        if event[0] == "confirm" and (len(event) != 2 or event[1] not in ("white", "black")):
+            return False
+        if event[0] == "new_game" and len(event) not in (1, 3):
+            return False
+        self._events.put(tuple(event))
+        return True
 
     def run(self) -> None:
         """Referee until :meth:`stop` (real time).
@@ -297,6 +324,8 @@ class Companion:
         frame = self._grab()
         if frame is not None:
             self._observe(frame)
+        if self.spectator is not None and self._view_key() != self._published:
+            self._publish()  # a change no log line told (a phase entered after its line)
         self._idle(max(0.0, self.timings.poll_interval - (self.clock.now() - t0)))
 
     def _idle(self, seconds: float) -> None:
@@ -342,7 +371,7 @@ class Companion:
         elif kind == "control":
             self._on_control()
         elif kind == "new_game":
-            self._on_new_game()
+            self._on_new_game(*event[1:])
 
     def _enter(self, phase: str) -> None:
         """Step the state machine to ``phase`` (phases.NEXT says which steps exist)."""
@@ -431,7 +460,14 @@ class Companion:
         self.panel.show_sequence(targets_at(points=points))
         self._log("control", f"{pos.to_move.label} controls {len(points)} batteries", points=points)
 
-    def _on_new_game(self) -> None:
+    def _on_new_game(self, options: Any = None, starting_side: str | None = None) -> None:
+        if options is not None or starting_side is not None:  # the page's new game: its options and who begins
+            rules = Rules.from_names(options or ())
+            if rules.camera_refusal():
+                self._log("new-game", f"no new game: {rules.camera_refusal()}")
+                return
+            self.rules = rules
+            self.starting_side = BLACK if starting_side == "black" else WHITE
         if self.phase == SETUP:
             self.check = BoardCheck(NEW_GAME, Placement.of(Position.start(self.starting_side)))
             return
@@ -474,13 +510,16 @@ class Companion:
 
     def _observe(self, frame: Frame) -> None:
         if self.reader is None:
+            self._show_frame(frame.image, None, None)
             self._try_setup(frame)
             return
         try:
-            reading = table_reading(self.reader.read(frame.image))
+            seen = self.reader.read(frame.image)
+            reading = table_reading(seen)
         except Exception as exc:  # a frame the reader refuses (wrong size...): report, keep going
             self._camera_failed(f"the frame cannot be read: {exc}")
             return
+        self._show_frame(frame.image, getattr(self.reader, "calibration", None), seen)
         self.frames_read += 1
         if self._recalibration_due(frame, reading) and self._recalibrate(frame):
             return
@@ -867,6 +906,50 @@ class Companion:
         self.log.append(entry)
         if self.on_log is not None:
             self.on_log(entry)
+        self._publish()
+
+    # ================================================================ the onlooker (view.py)
+    def view(self) -> GameView:
+        """The game as the referee holds it now (cheap: strings and tuples the loop already has)."""
+        ref = self.referee
+        st = ref.status
+        over = self.phase == OVER and st.over
+        self._views += 1
+        return GameView(
+            seq=self._views, game_id=self.game_id, phase=self.phase, step=self.step,
+            position=ref.position.to_string(),
+            start=(ref.history[0].before if ref.history else ref.position).to_string(),
+            turns=tuple(str(t.turn) for t in ref.history), options=tuple(self.rules.names()),
+            starting_side=self.starting_side.name.lower(),
+            result=st.result if over else None, reason=st.reason if over else None,
+            last_verdict=last_verdict(self.log), blank=tuple(self.turn_back),
+            status=self.status_text(), recent=tuple(self.log[-RECENT:]),
+        )
+
+    def _view_key(self) -> tuple:
+        return (self.phase, self.step, self.game_id, len(self.referee.history), len(self.log), self.turn_back)
+
+    def _publish(self) -> None:
+        if self.spectator is None or not self.started:
+            return
+        self._published = self._view_key()
+        try:
+            self.spectator.game_changed(self.view())
+        except Exception as exc:  # an onlooker's fault never stops the game
+            self._spectator_trouble(exc)
+
+    def _show_frame(self, image: Any, calibration: Any, reading: Any) -> None:
+        if self.spectator is None:
+            return
+        try:
+            self.spectator.frame_seen(image, calibration, reading)
+        except Exception as exc:
+            self._spectator_trouble(exc)
+
+    def _spectator_trouble(self, exc: Exception) -> None:
+        if not self._spectator_failed:  # said once; the game goes on
+            self._spectator_failed = True
+            self._log("info", f"the onlooker (web page) failed: {type(exc).__name__}: {exc}; the game goes on")
 
     def _status(self, text: str) -> None:
         if self.notifier is not None:

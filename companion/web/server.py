@@ -1,0 +1,147 @@
+"""The web server: aiohttp in a background thread with its own event loop.
+
+aiohttp (asyncio) serves the page, the JSON and the live updates from one
+thread: many idle phones cost a coroutine each, not a thread, and the game
+loop's thread is never touched (the :class:`.hub.Hub` hands the views over).
+The thread is a daemon: a server that hangs can never keep the companion from
+stopping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import threading
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from . import controls, games, keys, live
+from .hub import Hub
+from .replies import guard
+from .settings import WebSettings, url_of
+
+#: The largest request body (the controls' JSON is a few hundred bytes).
+MAX_BODY = 16 * 1024
+#: How long start() waits for the socket.
+START_TIMEOUT = 15.0
+
+
+class WebError(Exception):
+    """The page cannot be served (the port is in use, the address is not this machine's ...)."""
+
+
+def make_app(settings: WebSettings, hub: Hub, journal: Path | None) -> web.Application:
+    app = web.Application(middlewares=[guard], client_max_size=MAX_BODY)
+    app[keys.SETTINGS] = settings
+    app[keys.HUB] = hub
+    app[keys.JOURNAL] = journal
+    app[keys.MAX_BODY] = MAX_BODY
+    app[keys.HINTS] = live.HintDesk()
+    live.routes(app)
+    games.routes(app)
+    controls.routes(app)
+
+    async def close_hints(app: web.Application) -> None:
+        keys.hints_of(app).close()
+
+    app.on_cleanup.append(close_hints)
+    return app
+
+
+def bind_problem(exc: OSError, host: str, port: int) -> str:
+    where = f"{host}:{port}"
+    if exc.errno == errno.EADDRINUSE:
+        why = f"port {port} is in use on {host} (another program, or another netzwerk)"
+    elif exc.errno in (errno.EACCES, errno.EPERM):
+        why = f"not allowed to serve on {where} (ports below 1024 need privileges; the service allows only its port)"
+    elif exc.errno == errno.EADDRNOTAVAIL:
+        why = f"{host} is not an address of this machine"
+    else:
+        why = f"{where}: {exc.strerror or exc}"
+    return (f"the web page cannot be served: {why}; the game goes on without it "
+            "(another address: --web HOST:PORT, or [web] bind / port in the config)")
+
+
+class _BindFailed(Exception):
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class WebServer:
+    """``start()`` binds and serves in a thread of its own; ``stop()`` ends it."""
+
+    def __init__(self, settings: WebSettings, hub: Hub, journal: Path | None) -> None:
+        self.settings = settings
+        self.hub = hub
+        self.journal = journal
+        self.port: int | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._error: str | None = None
+
+    @property
+    def url(self) -> str:
+        return url_of(self.settings.bind, self.port or self.settings.port)
+
+    def start(self) -> str:
+        """Serve; the page's address. WebError with a message naming the trouble when it cannot."""
+        self._thread = threading.Thread(target=self._main, name="netzwerk-web", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(START_TIMEOUT):
+            raise WebError(f"the web page did not start within {START_TIMEOUT:g} s; the game goes on without it")
+        if self._error is not None:
+            raise WebError(self._error)
+        return self.url
+
+    def stop(self) -> None:
+        loop = self._loop
+        if loop is not None and loop.is_running():
+            loop.call_soon_threadsafe(loop.stop)
+        if self._thread is not None:
+            self._thread.join(timeout=5.0)
+
+    def _main(self) -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            try:
+                app = make_app(self.settings, self.hub, self.journal)
+                loop.run_until_complete(self._serve(app))
+            except _BindFailed as exc:
+                self._error = bind_problem(exc.error, self.settings.bind, self.settings.port)
+                loop.run_until_complete(self._cleanup())
+                return
+            except Exception as exc:  # the page's fault (its files missing ...), not the game's
+                self._error = f"the web page cannot be served: {type(exc).__name__}: {exc}; the game goes on without it"
+                return
+            finally:
+                self._ready.set()
+            self._loop = loop
+            self.hub.attach(loop)
+            loop.run_forever()
+            self.hub.detach()
+            loop.run_until_complete(self._cleanup())
+        finally:
+            loop.close()
+
+    async def _serve(self, app: web.Application) -> None:
+        self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=15.0, shutdown_timeout=1.0,
+                                     max_line_size=4096, max_field_size=4096, max_headers=64)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.settings.bind, self.settings.port, backlog=64)
+        try:
+            await site.start()
+        except OSError as exc:
+            raise _BindFailed(exc) from None
+        sockets: list[Any] = list(self._runner.addresses or [])
+        self.port = sockets[0][1] if sockets else self.settings.port
+
+    async def _cleanup(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
