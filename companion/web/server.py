@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import logging
 import threading
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,15 @@ from .settings import WebSettings, url_of
 MAX_BODY = 16 * 1024
 #: How long start() waits for the socket.
 START_TIMEOUT = 15.0
+
+
+def quiet_aiohttp() -> None:
+    """aiohttp's own log lines (a client's malformed request, with a traceback) stay out of the companion's
+    output: the client has its 400 with the reason; our own faults are said in one line (replies.guard)."""
+    for name in ("aiohttp.server", "aiohttp.access", "aiohttp.web", "aiohttp.internal"):
+        log = logging.getLogger(name)
+        log.propagate = False
+        log.setLevel(logging.CRITICAL + 1)
 
 
 class WebError(Exception):
@@ -106,6 +116,7 @@ class WebServer:
             self._thread.join(timeout=5.0)
 
     def _main(self) -> None:
+        quiet_aiohttp()
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         try:

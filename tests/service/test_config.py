@@ -76,6 +76,13 @@ path = "~/games.sqlite"
 save_frames = false
 dir = "/srv/frames"
 max_mib = 64
+
+[web]
+bind = "192.168.1.20"
+port = 8081
+max_clients = 3
+controls = true
+passphrase = "a table passphrase"
 """
     )
     c = load_config(path)
@@ -87,6 +94,8 @@ max_mib = 64
     assert c.timings.camera_timeout == TimingsConfig().camera_timeout
     assert c.journal.path == Path("~/games.sqlite").expanduser()
     assert c.frames == FramesConfig(save_frames=False, dir=Path("/srv/frames"), max_mib=64)
+    assert (c.web.enabled, c.web.bind, c.web.port, c.web.max_clients) == (True, "192.168.1.20", 8081, 3)
+    assert c.web.controls and c.web.passphrase == "a table passphrase"
     assert c.file == path
     with pytest.raises(FrozenInstanceError):
         c.camera = CameraConfig()  # type: ignore[misc]
@@ -209,6 +218,16 @@ ERRORS = [
     ("[frames]\nsave_frames = 'yes'\n", "frames.save_frames", 2, "expected true or false"),
     ("[frames]\nmax_mib = 1.5\n", "frames.max_mib", 2, "expected an integer"),
     ("[frames]\nmax_mib = 0\n", "frames.max_mib", 2, "greater than 0"),
+    ("[web]\nenabled = 'yes'\n", "web.enabled", 2, "expected true or false"),
+    ("[web]\nbind = 'pi.local'\n", "web.bind", 2, "expected an IP address such as \"0.0.0.0\""),
+    ("[web]\nbind = 8080\n", "web.bind", 2, "expected an IP address as a string"),
+    ("[web]\nport = 70000\n", "web.port", 2, "must be a TCP port 1..65535"),
+    ("[web]\nport = '8080'\n", "web.port", 2, "expected an integer"),
+    ("[web]\nmax_clients = 0\n", "web.max_clients", 2, "greater than 0"),
+    ("[web]\nmax_clients = 5000\n", "web.max_clients", 2, "at most 1000"),
+    ("[web]\ncontrols = true\n", "web.controls", 2, "controls = true needs a passphrase"),
+    ("[web]\npassphrase = 'short'\n", "web.passphrase", 2, "at least 8 characters, not 5"),
+    ('[web]\npassphrase = "long enough\\u0007"\n', "web.passphrase", 2, "without control characters"),
     # dotted keys and quoted keys
     ("timings.stable_seconds = 'a'\n", "timings.stable_seconds", 1, "expected a number"),
     ('[timings]\n"stable_seconds" = -2\n', "timings.stable_seconds", 2, "greater than 0"),

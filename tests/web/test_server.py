@@ -1,0 +1,318 @@
+"""The web server without a browser: hostile requests, the passphrase, the live clients' limits, the port,
+and the one promise that matters most: the game loop's side never waits for the server."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from companion.referee.journal import Journal
+from companion.referee.view import GameView, VerdictView
+from companion.rules.position import Position
+from companion.web.hub import CLIENT_QUEUE, Client, Hub
+from companion.web.launch import open_page
+from companion.web.server import MAX_BODY, WebError, WebServer
+from companion.web.settings import WebSettings, parse_host_port
+
+PASSPHRASE = "correct horse battery"
+START = Position.start().to_string()
+
+
+def view(seq: int = 1, verdict: VerdictView | None = None) -> GameView:
+    return GameView(seq=seq, game_id=1, phase="playing", step="idle", position=START, start=START, turns=(),
+                    options=(), starting_side="white", result=None, reason=None, last_verdict=verdict, blank=(),
+                    status="game 1, turn 1: White to move", recent=())
+
+
+class Sink:
+    """Stands for the game loop's request door: records what the page asked."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple] = []
+
+    def __call__(self, event: tuple) -> bool:
+        self.events.append(event)
+        return True
+
+
+@pytest.fixture
+def served(tmp_path: Path):
+    journal = tmp_path / "journal.sqlite"
+    with Journal(journal) as j:
+        j.new_game([], START)
+    hub = Hub(max_clients=2)
+    sink = Sink()
+    hub.take_requests(sink)
+    hub.game_changed(view())
+    server = WebServer(WebSettings(bind="127.0.0.1", port=0, max_clients=2, controls=True, passphrase=PASSPHRASE),
+                       hub, journal)
+    server.start()
+    yield server, hub, sink
+    server.stop()
+
+
+def raw(port: int, data: bytes, timeout: float = 10.0) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(data)
+        chunks = []
+        while True:
+            try:
+                chunk = s.recv(65536)
+            except socket.timeout:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def request(port: int, method: str, path: str, body: Any = None, content_type: str = "application/json",
+            raw_body: bytes | None = None) -> tuple[int, dict[str, str], bytes]:
+    data = raw_body if raw_body is not None else (json.dumps(body).encode() if body is not None else b"")
+    head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+            f"Content-Type: {content_type}\r\nContent-Length: {len(data)}\r\n\r\n").encode()
+    reply = raw(port, head + data)
+    top, _, payload = reply.partition(b"\r\n\r\n")
+    lines = top.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, payload
+
+
+def error_of(payload: bytes) -> str:
+    return json.loads(payload)["error"]
+
+
+def test_state_json_has_what_other_tools_need(served) -> None:
+    server, _, _ = served
+    status, headers, payload = request(server.port, "GET", "/api/state")
+    assert status == 200 and headers["content-type"].startswith("application/json")
+    state = json.loads(payload)
+    assert state["position"] == START and state["ply"] == 0 and state["options"] == []
+    assert state["last_verdict"] is None and state["result"] is None
+    assert [e["square"] for e in state["energy"]] == ["a1", "b1", "c1", "d1", "e1", "f1"]
+
+
+@pytest.mark.parametrize("path, status, words", [
+    ("/api/games/abc", 400, "bad game id 'abc'"),
+    ("/api/games/0", 400, "game ids start at 1"),
+    ("/api/games/99999999999999999999999", 400, "game ids go up to"),
+    ("/api/games/%ff%fe", 400, "bad game id"),
+    ("/api/games/7", 404, "no game 7 in the journal"),
+    ("/api/games/1/ply/x", 400, "bad ply 'x'"),
+    ("/api/games/1/ply/3", 404, "has 0 turns"),
+    ("/static/../../../etc/passwd", 404, "no such page"),
+    ("/%2e%2e/%2e%2e/etc/passwd", 404, "no such page"),
+    ("/static/app.py", 404, "no such page"),
+])
+def test_bad_paths_and_game_ids_get_a_message(served, path: str, status: int, words: str) -> None:
+    server, _, sink = served
+    got, _, payload = request(server.port, "GET", path)
+    assert got == status and words in error_of(payload)
+    assert sink.events == []
+
+
+def test_state_changing_requests_need_a_post_with_the_passphrase(served) -> None:
+    server, _, sink = served
+    port = server.port
+    assert request(port, "GET", "/api/control/undo")[0] == 405
+    status, _, payload = request(port, "POST", "/api/control/undo", {})
+    assert status == 403 and error_of(payload) == "the passphrase is missing: this request needs it"
+    status, _, payload = request(port, "POST", "/api/control/undo", {"passphrase": "correct horse"})
+    assert status == 403 and error_of(payload) == "wrong passphrase"
+    status, _, payload = request(port, "POST", "/api/control/undo", {"passphrase": PASSPHRASE},
+                                 content_type="text/plain")
+    assert status == 415
+    assert sink.events == []
+    assert request(port, "POST", "/api/control/undo", {"passphrase": PASSPHRASE})[0] == 202
+    assert request(port, "POST", "/api/control/confirm", {"passphrase": PASSPHRASE, "side": "white"})[0] == 202
+    status, _, payload = request(port, "POST", "/api/control/new-game",
+                                 {"passphrase": PASSPHRASE, "options": ["must-capture"], "starting_side": "black"})
+    assert status == 202
+    assert sink.events == [("undo",), ("confirm", "white"), ("new_game", ("must-capture",), "black")]
+    status, _, payload = request(port, "POST", "/api/control/new-game", {"passphrase": PASSPHRASE, "options": ["fly"]})
+    assert status == 400 and "unknown rule option 'fly'" in error_of(payload)
+    status, _, payload = request(port, "POST", "/api/control/confirm", {"passphrase": PASSPHRASE, "side": "red"})
+    assert status == 400 and "side must be" in error_of(payload)
+    assert len(sink.events) == 3
+
+
+def test_bodies_too_large_not_utf8_or_not_json_are_refused(served) -> None:
+    server, _, sink = served
+    port = server.port
+    status, _, payload = request(port, "POST", "/api/control/undo", raw_body=b"{" + b" " * (4 * MAX_BODY) + b"}")
+    assert status == 413 and "too large" in error_of(payload)
+    status, _, payload = request(port, "POST", "/api/control/undo", raw_body=b'{"passphrase": "\xff\xfe"}')
+    assert status == 400 and error_of(payload) == "the request body is not UTF-8"
+    status, _, payload = request(port, "POST", "/api/control/undo", raw_body=b"[[[[")
+    assert status == 400 and error_of(payload) == "the request body is not JSON"
+    status, _, payload = request(port, "POST", "/api/control/undo", raw_body=b'"just a string"')
+    assert status == 400 and "JSON object" in error_of(payload)
+    bad_path = raw(port, b"GET /\xff\xfe\x00 HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert bad_path.split(b"\r\n")[0].endswith(b" 400 Bad Request") and b"Invalid char in url path" in bad_path
+    assert raw(port, b"NONSENSE\r\n\r\n").split(b"\r\n")[0].endswith(b" 400 Bad Request")
+    assert sink.events == []
+    assert request(port, "GET", "/api/state")[0] == 200  # and the server serves on
+
+
+def test_read_only_pages_never_ask_anything_of_the_game(served) -> None:
+    server, _, sink = served
+    for path in ("/", "/static/app.js", "/static/app.css", "/api/state", "/api/config", "/api/games",
+                 "/api/games/1", "/api/games/1/ply/0", "/api/games/1/record"):
+        assert request(server.port, "GET", path)[0] == 200, path
+    status, headers, payload = request(server.port, "GET", "/api/games/1/record")
+    assert headers["content-disposition"] == 'attachment; filename="netzwerk-game-1.txt"'
+    assert sink.events == []
+
+
+def test_the_camera_view_needs_the_passphrase(served) -> None:
+    server, hub, _ = served
+    port = server.port
+    assert request(port, "POST", "/api/setup/frame", {})[0] == 403
+    status, _, payload = request(port, "POST", "/api/setup/frame", {"passphrase": PASSPHRASE})
+    assert status == 503 and error_of(payload) == "no camera frame yet"
+    hub.frame_seen(np.full((480, 640, 3), 90, np.uint8), None, None)
+    status, headers, payload = request(port, "POST", "/api/setup/frame", {"passphrase": PASSPHRASE})
+    assert status == 200 and headers["content-type"] == "image/jpeg" and payload[:2] == b"\xff\xd8"
+    assert "not calibrated yet" in headers["x-netzwerk-reading"]
+
+
+def test_the_game_side_never_waits_for_a_stuck_server_or_a_silent_client(served) -> None:
+    server, hub, _ = served
+    port = server.port
+    slow = socket.create_connection(("127.0.0.1", port))  # slowloris: half a request, never finished
+    slow.sendall(b"GET /api/state HTTP/1.1\r\nHost: x\r\n")
+    silent = socket.create_connection(("127.0.0.1", port))  # a live client that never reads
+    silent.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+    stuck = threading.Event()
+    server._loop.call_soon_threadsafe(stuck.wait, 30)  # the server's thread is stuck as badly as it can be
+    done = threading.Event()
+
+    def loop_side() -> None:
+        for seq in range(2, 20_002):
+            hub.game_changed(view(seq, VerdictView("rejected", "robot c1 moved diagonally", 1, None, (2,), ())))
+            hub.frame_seen(None, None, None)
+        done.set()
+
+    t = threading.Thread(target=loop_side, daemon=True)
+    t.start()
+    finished = done.wait(20)
+    stuck.set()
+    assert finished, "the game loop's side waited for the server"
+    status, _, payload = request(port, "GET", "/api/state")  # the server caught up with the newest view
+    assert status == 200 and json.loads(payload)["seq"] == 20_001
+    assert json.loads(payload)["last_verdict"]["squares"] == ["c1"]
+    slow.close()
+    silent.close()
+
+
+def test_a_slow_client_loses_old_updates_not_the_newest() -> None:
+    client = Client()
+    for i in range(10):
+        client.offer(f"update {i}".encode())
+    assert client.queue.qsize() == CLIENT_QUEUE and client.dropped == 10 - CLIENT_QUEUE
+    left = [client.queue.get_nowait() for _ in range(CLIENT_QUEUE)]
+    assert left[-1] == b"update 9"
+
+
+def test_at_most_max_clients_follow_the_game(served) -> None:
+    server, _, _ = served
+    port = server.port
+    live = []
+    for _ in range(2):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        s.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert s.recv(4096).startswith(b"HTTP/1.1 200")
+        live.append(s)
+    status, _, payload = request(port, "GET", "/api/events")
+    assert status == 503 and "2 browsers follow the game already" in error_of(payload)
+    for s in live:
+        s.close()
+
+
+def listening_addresses(port: int) -> list[str]:
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            local, state = line.split()[1], line.split()[3]
+            address, _, hexport = local.partition(":")
+            if state == "0A" and int(hexport, 16) == port:
+                found.append(address)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="no /proc/net/tcp on this system")
+def test_the_page_binds_where_it_is_told_and_nowhere_else(served) -> None:
+    server, _, _ = served
+    assert listening_addresses(server.port) == ["0100007F"]  # 127.0.0.1, in the kernel's byte order
+
+
+def test_a_port_in_use_is_a_message_and_no_page(capsys: pytest.CaptureFixture) -> None:
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    port = holder.getsockname()[1]
+    try:
+        with pytest.raises(WebError, match=f"port {port} is in use on 127.0.0.1"):
+            WebServer(WebSettings(bind="127.0.0.1", port=port), Hub(2), None).start()
+        hub, server = open_page(WebSettings(bind="127.0.0.1", port=port), None, "run")
+        assert hub is None and server is None
+        err = capsys.readouterr().err
+        assert err.startswith("netzwerk run: the web page cannot be served: port") and "the game goes on" in err
+        assert err.count("\n") == 1
+    finally:
+        holder.close()
+
+
+@pytest.mark.parametrize("text, words", [
+    ("8080", "expected HOST:PORT"),
+    ("pi.local:8080", "'pi.local' is not an IP address"),
+    ("0.0.0.0:http", "the port must be a number"),
+    ("0.0.0.0:70000", "the port must be a number"),
+    ("[::1:8080", "expected HOST:PORT"),
+])
+def test_bad_web_options_name_what_is_wrong(text: str, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        parse_host_port(text)
+    assert parse_host_port("[::1]:8080") == ("::1", 8080)
+    assert WebSettings().with_option("off").enabled is False
+
+
+@pytest.mark.parametrize("command", ["run", "demo"])
+def test_the_commands_refuse_a_bad_web_option_in_one_line(command: str, capsys: pytest.CaptureFixture) -> None:
+    from companion.cli import main
+
+    assert main([command, "--web", "localhost:99999"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"netzwerk {command}: --web 'localhost:99999':") and err.count("\n") == 1
+
+
+def test_the_loop_takes_the_page_s_requests_as_button_presses(tmp_path: Path) -> None:
+    from companion.referee.game import PLAYING
+    from companion.rules.geometry import BLACK
+    from game.helpers import close, make, ready
+
+    comp, _ = make(tmp_path)
+    try:
+        ready(comp)
+        assert not comp.request(("confirm", "red")) and not comp.request(("format_disk",)) and not comp.request(())
+        assert comp.request(("new_game", ("must-capture",), "black"))
+        comp.run_for(0.5)
+        assert comp.rules.names() == ["must-capture"] and comp.starting_side == BLACK
+        # the start position stands on the table: the new game begins, Black to move, under its option
+        assert comp.phase == PLAYING and comp.game_id == 2 and comp.referee.position.to_move == BLACK
+        assert comp.journal.game(2).rules == ("must-capture",)
+        view = comp.view()
+        assert view.options == ("must-capture",) and view.starting_side == "black" and view.position.endswith(" b")
+    finally:
+        close(comp)
