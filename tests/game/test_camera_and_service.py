@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
+import re
 import socket
 import time
+import urllib.request
 
 import pytest
 
@@ -199,16 +202,22 @@ def test_netzwerk_run_in_real_time_on_mock_pins_and_the_sim_camera(tmp_path):
     env = dict(os.environ, NOTIFY_SOCKET=str(sock_path), STATE_DIRECTORY=str(tmp_path / "state"))
     proc = subprocess.Popen(
         [sys.executable, "-m", "companion.cli", "run", "--gpio", "mock", "--camera", "sim",
-         "--journal", str(tmp_path / "journal.sqlite"), "--no-save-frames"],
+         "--journal", str(tmp_path / "journal.sqlite"), "--no-save-frames", "--web", "127.0.0.1:0"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     messages: list[str] = []
+    state: dict = {}
     try:
+        first = proc.stdout.readline()  # the page's address comes first
+        page = re.match(r"netzwerk run: the web page is at http://127\.0\.0\.1:(\d+)/ \(bound to 127\.0\.0\.1", first)
+        assert page, first
         deadline = time.monotonic() + 150
         while not any("White to move" in m for m in messages) and time.monotonic() < deadline:
             try:
                 messages.append(server.recv(4096).decode())
             except TimeoutError:
                 break
+        with urllib.request.urlopen(f"http://127.0.0.1:{page.group(1)}/api/state", timeout=30) as reply:
+            state = json.loads(reply.read())
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
     finally:
@@ -220,6 +229,9 @@ def test_netzwerk_run_in_real_time_on_mock_pins_and_the_sim_camera(tmp_path):
     assert any("White to move" in m for m in messages), ("no game opened", messages, err)
     assert proc.returncode == 0, err
     assert "game 1 begins" in out
+    # the page follows the referee: the game that began, White to move from the start
+    assert state["game_id"] == 1 and state["phase"] == "playing" and state["to_move"] == "white"
+    assert state["position"] == "BBBBBB/6/6/6/6/WWWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 w" and state["ply"] == 0
     with Journal(tmp_path / "journal.sqlite", readonly=True) as j:
         assert j.open_game().id == 1
     assert (tmp_path / "calibration.json").exists()

@@ -14,8 +14,9 @@ def test_demo_plays_a_whole_game_through_the_loop(capsys, tmp_path):
     journal = tmp_path / "journal.sqlite"
     with Journal(journal) as j:  # a real game going on: the demo must not touch it
         real = j.new_game([], START_STRING, players=("Anna", "Ben"))
-    assert main(["demo", "--fast", "--no-color", "--seed", "1", "--journal", str(journal)]) == 0
+    assert main(["demo", "--fast", "--no-color", "--seed", "1", "--journal", str(journal), "--web", "127.0.0.1:0"]) == 0
     out = capsys.readouterr().out
+    assert re.match(r"netzwerk demo: the web page is at http://127\.0\.0\.1:\d+/ ", out)  # the address first
     # the slips, the hand and the wrong button were refereed, not guessed
     # issue 23: seed 1's slips at plies 3 and 10 are pinned on the squares, not on a guessed robot
     assert "rejected the White robot on c1 cannot have got there: from b2 or from d2 it is a diagonal move" in out
@@ -54,7 +55,7 @@ def test_no_save_keeps_the_demo_out_of_the_journal(monkeypatch, capsys, tmp_path
     seen = []
     monkeypatch.setattr(companion.demo, "run_demo", lambda **kw: seen.append(kw.get("save_to")))
     journal = tmp_path / "journal.sqlite"
-    assert main(["demo", "--no-save", "--journal", str(journal)]) == 0
+    assert main(["demo", "--no-save", "--journal", str(journal), "--web", "off"]) == 0
     assert seen == [None] and not journal.exists()
     assert main(["demo", "--journal", str(tmp_path)]) == 2  # a folder: refused before the game begins
     err = capsys.readouterr().err

@@ -38,7 +38,7 @@ def recorded(monkeypatch, tmp_path):
 
     def run(*extra: str, config: str | None = None) -> int:
         args = ["run", "--gpio", "mock", "--camera", f"replay:{frames}", "--no-save-frames",
-                "--journal", str(tmp_path / "journal.sqlite")]
+                "--journal", str(tmp_path / "journal.sqlite"), "--web", "off"]
         if config is not None:
             path = tmp_path / "config.toml"
             path.write_text(config)

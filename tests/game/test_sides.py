@@ -144,5 +144,6 @@ def test_run_takes_battery_sides_from_the_config(tmp_path, monkeypatch, text: st
     config = tmp_path / "config.toml"
     config.write_text(text + "[frames]\nsave_frames = false\n")
     with pytest.raises(Stop):
-        main(["run", "--config", str(config), "--gpio", "mock", "--camera", "sim", "--journal", str(tmp_path / "j.sqlite")])
+        main(["run", "--config", str(config), "--gpio", "mock", "--camera", "sim", "--journal", str(tmp_path / "j.sqlite"),
+              "--web", "off"])
     assert seen["sides"] is expected

@@ -156,6 +156,9 @@ def draw(rng: random.Random, inputs: dict[str, list[str]]) -> list[str]:
                  "--journal", pick(inputs["journals"])],
         lambda: ["demo", "--seed", pick(n), "--camera-seed", pick(n), "--option", pick(["x", "stacking", ""]),
                  "--no-save"],
+        lambda: [*pick([["run", "--gpio", "mock", "--camera", "sim", "--journal", pick(inputs["journals"])],
+                        ["demo", "--no-save"]]),
+                 "--web", pick(["x", "1.2.3.4:99999", "::1", "", "localhost:8080", "0.0.0.0:-1", "[::1]8080", "\udcff:80"])],
     ]
     return rng.choice(cases)()
 

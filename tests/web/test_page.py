@@ -195,6 +195,22 @@ def test_a_game_replayed_turn_by_turn_and_downloaded(seen: list, table: dict) ->
     page.click("a[data-view=live]")
 
 
+def test_the_camera_view_shows_the_latest_frame_with_the_passphrase(seen: list, table: dict) -> None:
+    page = table["page"]
+    page.click("a[data-view=setup]")
+    page.fill("#setup-passphrase", "not it at all")
+    page.click("#setup-button")
+    page.wait_for_function("document.getElementById('setup-msg').textContent === 'wrong passphrase'")
+    assert not page.is_visible("#setup-image")
+    page.fill("#setup-passphrase", PASSPHRASE)
+    page.click("#setup-button")
+    page.wait_for_selector("#setup-image", state="visible")
+    page.wait_for_function("document.getElementById('setup-image').naturalWidth > 0")
+    assert page.evaluate("document.getElementById('setup-image').naturalWidth") <= 960
+    assert page.inner_text("#setup-msg").startswith(("readable", "not readable"))  # drawn with the calibration
+    page.click("a[data-view=live]")
+
+
 def test_controls_refuse_a_post_without_the_passphrase(seen: list, table: dict) -> None:
     page = table["page"]
     assert page.is_visible("#controls")

@@ -99,6 +99,21 @@ def test_state_json_has_what_other_tools_need(served) -> None:
     assert [e["square"] for e in state["energy"]] == ["a1", "b1", "c1", "d1", "e1", "f1"]
 
 
+def test_the_win_in_the_state() -> None:
+    from dataclasses import replace
+
+    from companion.web.state import state_json
+
+    over = replace(view(), phase="over", result="black wins", reason="White has no robot left",
+                   turns=("a1-a2", "a6-a5"), last_verdict=VerdictView("accepted", "Black: a6-a5", 2, "a6-a5", (), ()))
+    state = state_json(over)
+    assert (state["result"], state["result_text"], state["reason"]) == ("black", "black wins", "White has no robot left")
+    assert state["to_move"] is None and state["energy"] == [] and state["ply"] == 2
+    assert [t["side"] for t in state["turns"]] == ["white", "black"]
+    assert state["last_verdict"] == {"kind": "accepted", "diagnosis": "Black: a6-a5", "ply": 2, "turn": "a6-a5",
+                                     "squares": [], "points": [], "note": None}
+
+
 @pytest.mark.parametrize("path, status, words", [
     ("/api/games/abc", 400, "bad game id 'abc'"),
     ("/api/games/0", 400, "game ids start at 1"),
@@ -157,6 +172,8 @@ def test_bodies_too_large_not_utf8_or_not_json_are_refused(served) -> None:
     bad_path = raw(port, b"GET /\xff\xfe\x00 HTTP/1.1\r\nHost: x\r\n\r\n")
     assert bad_path.split(b"\r\n")[0].endswith(b" 400 Bad Request") and b"Invalid char in url path" in bad_path
     assert raw(port, b"NONSENSE\r\n\r\n").split(b"\r\n")[0].endswith(b" 400 Bad Request")
+    huge_header = raw(port, b"GET /api/state HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 9000 + b"\r\n\r\n")
+    assert huge_header.split(b"\r\n")[0].endswith(b" 400 Bad Request")
     assert sink.events == []
     assert request(port, "GET", "/api/state")[0] == 200  # and the server serves on
 
