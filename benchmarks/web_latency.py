@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.demo import run_demo  # noqa: E402
-from companion.referee.view import GameView  # noqa: E402
+from companion.referee.view import GameView, VerdictWatch  # noqa: E402
 from companion.web import chromium  # noqa: E402
 from companion.web.hub import Hub  # noqa: E402
 from companion.web.server import WebServer  # noqa: E402
@@ -76,29 +76,18 @@ class LedClock:
 
 
 class Timekeeper:
-    """Beside the hub: notes each new verdict's view (seq) with the LEDs' time; may hold one for the pictures."""
+    """Notes each new verdict's view (seq) with the LEDs' time; may hold one kind for the pictures."""
 
-    def __init__(self, hub: Hub, leds: LedClock, hold_on: str | None) -> None:
-        self.hub, self.leds, self.hold_on = hub, leds, hold_on
+    def __init__(self, leds: LedClock, hold_on: str | None) -> None:
+        self.leds, self.hold_on = leds, hold_on
         self.verdicts: list[tuple[int, str, float]] = []
-        self.last: Any = None
         self.held = threading.Event()
         self.release = threading.Event()
 
-    def take_requests(self, request: Any) -> None:
-        self.hub.take_requests(request)
-
-    def frame_seen(self, image: Any, calibration: Any, reading: Any) -> None:
-        self.hub.frame_seen(image, calibration, reading)
-
-    def game_changed(self, view: GameView) -> None:
-        self.hub.game_changed(view)
-        v = view.last_verdict
-        if v is None or v == self.last:
-            return
-        self.last = v
-        self.verdicts.append((view.seq, v.kind, self.leds.last))
-        if self.hold_on == v.kind and not self.held.is_set():
+    def __call__(self, view: GameView) -> None:
+        kind = view.last_verdict.kind if view.last_verdict is not None else ""
+        self.verdicts.append((view.seq, kind, self.leds.last))
+        if self.hold_on == kind and not self.held.is_set():
             self.held.set()
             self.release.wait(60)
 
@@ -120,13 +109,13 @@ def main(argv: list[str] | None = None) -> int:
     hub = Hub(max_clients=4)
     server = WebServer(WebSettings(bind="127.0.0.1", port=0), hub, journal)
     url = server.start()
-    keeper = Timekeeper(hub, LedClock(), "rejected" if args.screenshots else None)
+    keeper = Timekeeper(LedClock(), "rejected" if args.screenshots else None)
     done = threading.Event()
 
     def play() -> None:
         try:
             run_demo(seed=args.seed, fast=True, show_panel=False, out=io.StringIO(), max_plies=args.plies,
-                     journal_path=journal, spectator=keeper)
+                     journal_path=journal, spectator=VerdictWatch(hub, keeper))
         finally:
             done.set()
 

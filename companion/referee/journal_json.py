@@ -24,36 +24,26 @@ def rules_text(rules: tuple[str, ...]) -> str:
     return " ".join(rules) if rules else "original"
 
 
+def _heading(g: GameSummary | GameRecord) -> dict:
+    """The fields a game's line in the list and the whole game share, in their order."""
+    return {"id": g.id, "started": g.started_at, "ended": g.ended_at, "white": g.white, "black": g.black,
+            "rules": list(g.rules)}
+
+
+def _outcome(g: GameSummary | GameRecord) -> dict:
+    return {"status": g.status, "result": g.result, "reason": g.reason}
+
+
 def summary_json(g: GameSummary) -> dict:
-    return {
-        "id": g.id,
-        "started": g.started_at,
-        "ended": g.ended_at,
-        "white": g.white,
-        "black": g.black,
-        "rules": list(g.rules),
-        "status": g.status,
-        "result": g.result,
-        "reason": g.reason,
-        "turns": g.turns,
-        "rejections": g.rejections,
-        "damaged": g.damaged,
-        "demo": g.demo,
-    }
+    return {**_heading(g), **_outcome(g), "turns": g.turns, "rejections": g.rejections, "damaged": g.damaged,
+            "demo": g.demo}
 
 
 def game_json(g: GameRecord) -> dict:
     return {
-        "id": g.id,
-        "started": g.started_at,
-        "ended": g.ended_at,
-        "white": g.white,
-        "black": g.black,
-        "rules": list(g.rules),
+        **_heading(g),
         "start": g.start_position,
-        "status": g.status,
-        "result": g.result,
-        "reason": g.reason,
+        **_outcome(g),
         "position": g.position,
         "demo": g.demo,
         "turns": [turn_json(t) for t in g.turns],

@@ -80,3 +80,26 @@ class Spectator(Protocol):
 
     def frame_seen(self, image: Any, calibration: Any, reading: Any) -> None:
         """The latest camera frame, with the calibration and the vision reading (None before the setup)."""
+
+
+class VerdictWatch:
+    """An onlooker in front of another (the web page's hub): hands every call on, then calls ``on_verdict(view)``
+    once for each new verdict. The tests and the latency benchmark check or time the page there (and may hold
+    the game, as a slow player would); the hub itself never waits."""
+
+    def __init__(self, inner: Spectator, on_verdict: Callable[[GameView], None]) -> None:
+        self.inner = inner
+        self.on_verdict = on_verdict
+        self.last: VerdictView | None = None
+
+    def take_requests(self, request: Callable[[tuple], bool]) -> None:
+        self.inner.take_requests(request)
+
+    def frame_seen(self, image: Any, calibration: Any, reading: Any) -> None:
+        self.inner.frame_seen(image, calibration, reading)
+
+    def game_changed(self, view: GameView) -> None:
+        self.inner.game_changed(view)
+        if view.last_verdict is not None and view.last_verdict != self.last:
+            self.last = view.last_verdict
+            self.on_verdict(view)

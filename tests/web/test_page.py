@@ -20,7 +20,7 @@ import pytest
 from companion.demo import run_demo
 from companion.record import GameText, format_record
 from companion.referee.journal import Journal
-from companion.referee.view import GameView
+from companion.referee.view import GameView, VerdictWatch
 from companion.rules.geometry import point_name, square_name
 from companion.rules.position import Position
 from companion.web import chromium
@@ -34,27 +34,14 @@ PASSPHRASE = "table-secret-42"
 PLIES = 8  # a slip (ply 3: rejected, the pointer), a hand (ply 5: unreadable), an undo (ply 7)
 
 
-class Referee:
-    """The test's onlooker beside the hub: hands every view on, and after a verdict holds the game until the
-    browser has been checked (never done by the hub itself: it must not block the loop)."""
+class Checkpoint:
+    """After each verdict the game waits here (a test onlooker beside the page's hub, as a slow player would)
+    until the browser has been checked; the hub itself never waits."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self) -> None:
         self.verdicts: queue.Queue = queue.Queue()
-        self.last: Any = None
 
-    def take_requests(self, request: Any) -> None:
-        self.hub.take_requests(request)
-
-    def frame_seen(self, image: Any, calibration: Any, reading: Any) -> None:
-        self.hub.frame_seen(image, calibration, reading)
-
-    def game_changed(self, view: GameView) -> None:
-        self.hub.game_changed(view)
-        v = view.last_verdict
-        if v is None or v == self.last:
-            return
-        self.last = v
+    def __call__(self, view: GameView) -> None:
         checked = threading.Event()
         self.verdicts.put((view, checked))
         checked.wait(90)
@@ -90,13 +77,13 @@ def table(tmp_path_factory: pytest.TempPathFactory):
     hub = Hub(settings.max_clients)
     server = WebServer(settings, hub, journal)
     url = server.start()
-    onlooker = Referee(hub)
+    onlooker = Checkpoint()
     outcome: dict[str, Any] = {}
 
     def play() -> None:
         try:
             outcome["result"] = run_demo(seed=1, fast=True, show_panel=False, out=io.StringIO(), max_plies=PLIES,
-                                         journal_path=journal, spectator=onlooker)
+                                         journal_path=journal, spectator=VerdictWatch(hub, onlooker))
         except BaseException as exc:  # noqa: BLE001 - handed to the test
             outcome["error"] = exc
         finally:
