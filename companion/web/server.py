@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,13 @@ def bind_problem(exc: OSError, host: str, port: int) -> str:
             "(another address: --web HOST:PORT, or [web] bind / port in the config)")
 
 
+def _one_line(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """A fault in the server's event loop: one line on stderr, never a traceback; the server and the game go on."""
+    exc = context.get("exception")
+    why = f": {type(exc).__name__}: {exc}" if exc is not None else ""
+    print(f"netzwerk web: {context.get('message', 'a fault in the web server')}{why}", file=sys.stderr, flush=True)
+
+
 class _BindFailed(Exception):
     def __init__(self, error: OSError) -> None:
         super().__init__(str(error))
@@ -119,6 +127,7 @@ class WebServer:
         quiet_aiohttp()
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
+        loop.set_exception_handler(_one_line)
         try:
             try:
                 app = make_app(self.settings, self.hub, self.journal)

@@ -333,3 +333,16 @@ def test_the_loop_takes_the_page_s_requests_as_button_presses(tmp_path: Path) ->
         assert view.options == ("must-capture",) and view.starting_side == "black" and view.position.endswith(" b")
     finally:
         close(comp)
+
+
+def test_a_fault_in_the_server_is_one_line_and_the_server_goes_on(served, capfd: pytest.CaptureFixture) -> None:
+    from dataclasses import replace
+
+    server, hub, _ = served
+    hub.game_changed(replace(view(2), position="not a position"))  # a fault of ours, in the fan-out and the route
+    status, _, payload = request(server.port, "GET", "/api/state")
+    assert status == 500 and "the server failed on this request" in error_of(payload)
+    hub.game_changed(view(3))
+    assert json.loads(request(server.port, "GET", "/api/state")[2])["seq"] == 3
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and err.strip() and all(line.startswith("netzwerk web: ") for line in err.splitlines())
