@@ -39,7 +39,7 @@ def routes(app: web.Application) -> None:
     def serve(name: str):  # noqa: ANN202
         async def handler(request: web.Request) -> web.Response:
             return web.Response(body=files[name], content_type=STATIC[name], charset="utf-8",
-                                headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"})
+                                headers={"Cache-Control": "no-cache"})
         return handler
 
     app.router.add_get("/", serve("index.html"))

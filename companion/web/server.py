@@ -21,7 +21,7 @@ from aiohttp import web
 
 from . import controls, games, keys, live
 from .hub import Hub
-from .replies import guard
+from .replies import guard, security_headers
 from .settings import WebSettings, url_of
 
 #: The largest request body (the controls' JSON is a few hundred bytes).
@@ -58,6 +58,7 @@ def make_app(settings: WebSettings, hub: Hub, journal: Path | None) -> web.Appli
         keys.hints_of(app).close()
 
     app.on_cleanup.append(close_hints)
+    app.on_response_prepare.append(security_headers)
     return app
 
 

@@ -92,12 +92,15 @@ def table(tmp_path_factory: pytest.TempPathFactory):
     with sync_playwright() as pw:
         browser = chromium.launch(pw, tmp / "profile", viewport={"width": 412, "height": 915})
         page = browser.new_page()
+        faults: list[str] = []  # script errors and anything the page's security policy blocked
+        page.on("pageerror", lambda exc: faults.append(str(exc)))
+        page.on("console", lambda m: faults.append(m.text) if "Content Security Policy" in m.text else None)
         page.goto(url)
         page.wait_for_selector("#link.up")  # live updates connected before the game begins
         game = threading.Thread(target=play, daemon=True)
         game.start()
         yield {"page": page, "url": url, "onlooker": onlooker, "outcome": outcome, "journal": journal,
-               "game": game, "tmp": tmp}
+               "game": game, "tmp": tmp, "faults": faults}
         for item in iter(lambda: onlooker.verdicts.get_nowait() if not onlooker.verdicts.empty() else None, None):
             item[1].set()
         game.join(120)
@@ -155,7 +158,7 @@ def test_the_turn_list_energy_and_hint(seen: list, table: dict) -> None:
     energy = page.locator("#energy li").all_inner_texts()
     assert sorted(e.split(":")[0] for e in energy) == sorted(square_name(s) for s in pos.robots(pos.to_move))
     page.click("#hint-button")
-    page.wait_for_function("document.getElementById('hint-text').textContent.includes('could play')",
+    page.wait_for_function("() => document.getElementById('hint-text').textContent.includes('could play')",
                            timeout=60_000)
     assert page.locator("#hint-board .mark").count() > 0
 
@@ -187,12 +190,12 @@ def test_the_camera_view_shows_the_latest_frame_with_the_passphrase(seen: list, 
     page.click("a[data-view=setup]")
     page.fill("#setup-passphrase", "not it at all")
     page.click("#setup-button")
-    page.wait_for_function("document.getElementById('setup-msg').textContent === 'wrong passphrase'")
+    page.wait_for_function("() => document.getElementById('setup-msg').textContent === 'wrong passphrase'")
     assert not page.is_visible("#setup-image")
     page.fill("#setup-passphrase", PASSPHRASE)
     page.click("#setup-button")
     page.wait_for_selector("#setup-image", state="visible")
-    page.wait_for_function("document.getElementById('setup-image').naturalWidth > 0")
+    page.wait_for_function("() => document.getElementById('setup-image').naturalWidth > 0")
     assert page.evaluate("document.getElementById('setup-image').naturalWidth") <= 960
     assert page.inner_text("#setup-msg").startswith(("readable", "not readable"))  # drawn with the calibration
     page.click("a[data-view=live]")
@@ -203,7 +206,7 @@ def test_controls_refuse_a_post_without_the_passphrase(seen: list, table: dict) 
     assert page.is_visible("#controls")
     page.fill("#passphrase", "")
     page.click("#undo-button")
-    page.wait_for_function("document.getElementById('control-msg').textContent.includes('passphrase')")
+    page.wait_for_function("() => document.getElementById('control-msg').textContent.includes('passphrase')")
     assert "the passphrase is missing" in page.inner_text("#control-msg")
     status = page.evaluate("""async () => {
         const bare = await fetch('/api/control/undo', {method: 'POST'});
@@ -215,3 +218,4 @@ def test_controls_refuse_a_post_without_the_passphrase(seen: list, table: dict) 
     assert status == [415, 403, "wrong passphrase", 405]
     with Journal(table["journal"], readonly=True) as j:
         assert len(j.game(1).turns) == table["outcome"]["result"].plies  # nothing was taken back
+    assert table["faults"] == []  # no script error all along, nothing blocked by the page's own policy

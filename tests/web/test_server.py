@@ -185,6 +185,9 @@ def test_read_only_pages_never_ask_anything_of_the_game(served) -> None:
         assert request(server.port, "GET", path)[0] == 200, path
     status, headers, payload = request(server.port, "GET", "/api/games/1/record")
     assert headers["content-disposition"] == 'attachment; filename="netzwerk-game-1.txt"'
+    status, headers, payload = request(server.port, "GET", "/")
+    assert headers["x-frame-options"] == "DENY" and "frame-ancestors 'none'" in headers["content-security-policy"]
+    assert b"https://" not in payload and b"http://" not in payload  # no outside file: every asset ships
     assert sink.events == []
 
 
