@@ -811,6 +811,7 @@ class Companion:
         self.panel.signal_accepted()
         self._learn_bare(frame, verdict.position)
         st = verdict.status
+        self.turn_back = tuple(verdict.turn_back)  # on the accepted turn's view already (the page's board)
         self._log("accepted", f"{before.to_move.label}: {verdict.turn}", ply=record.ply, turn=str(verdict.turn))
         if verdict.note:
             self._journal_event("sides", {"ply": record.ply, "note": verdict.note,

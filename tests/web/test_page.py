@@ -53,15 +53,17 @@ def drawn(page: Any, board: str) -> dict[str, list[str]]:
         const q = (sel) => Array.from(document.querySelectorAll('#' + id + ' ' + sel));
         const names = (sel, key) => q(sel).map((e) => e.dataset[key]).sort();
         return {white: names('.robot.white', 'square'), black: names('.robot.black', 'square'),
+                blank: names('.battery.blank', 'point'),
                 batteries: q('.battery').map((e) => e.dataset.point + (e.dataset.height === '1' ? '' : 'x' + e.dataset.height)).sort(),
                 marks: q('.mark').map((e) => e.dataset.square || e.dataset.point).sort()};
     }""", board)
 
 
-def expected(position: str) -> dict[str, list[str]]:
+def expected(position: str, blank: tuple[int, ...] = ()) -> dict[str, list[str]]:
     pos = Position.from_string(position)
     heights = dict(pos.stacks)
     return {"white": sorted(square_name(s) for s in pos.white), "black": sorted(square_name(s) for s in pos.black),
+            "blank": sorted(point_name(p) for p in blank),
             "batteries": sorted(point_name(p) + (f"x{heights[p]}" if heights.get(p, 1) > 1 else "")
                                 for p in pos.batteries)}
 
@@ -124,13 +126,13 @@ def seen(table: dict) -> list[tuple[str, str, int]]:
                                    arg=[view.seq], timeout=10_000)
             shown = drawn(page, "board")
             assert page.get_attribute("#board", "data-position") == view.position
-            want = expected(view.position)
+            want = expected(view.position, view.blank)  # the batteries left blank (R-23) drawn as such
             assert {k: shown[k] for k in want} == want, (view.position, shown)
             assert page.get_attribute("#verdict", "class") == f"verdict {v.kind}"
             assert v.text in page.inner_text("#verdict-text")
             marks = sorted([square_name(s) for s in v.squares] + [point_name(p) for p in v.points])
             assert shown["marks"] == marks  # the highlight: where the pointer LEDs point
-            kinds.append((v.kind, v.text, len(marks)))
+            kinds.append((v.kind, v.text, len(marks), len(view.blank)))
         finally:
             checked.set()
     table["game"].join(120)
@@ -141,9 +143,10 @@ def seen(table: dict) -> list[tuple[str, str, int]]:
 
 def test_the_board_and_every_verdict_follow_the_referee(seen: list, table: dict) -> None:
     result = table["outcome"]["result"]
-    kinds = [k for k, _, _ in seen]
+    kinds = [k for k, _, _, _ in seen]
     assert kinds.count("accepted") >= result.plies  # every accepted turn was shown (and checked on the board)
-    rejected = [(text, n) for k, text, n in seen if k == "rejected"]
+    rejected = [(text, n) for k, text, n, _ in seen if k == "rejected"]
+    assert any(blank for k, _, _, blank in seen if k == "accepted")  # batteries left blank were shown
     assert rejected and all(n > 0 for _, n in rejected)  # the slip: diagnosis and squares highlighted
     assert "unreadable" in kinds  # the hand over the board
 
