@@ -19,8 +19,13 @@ def open_page(settings: WebSettings, journal: Path | None, command: str,
     (said in one line on stderr: the game goes on without the page)."""
     if not settings.enabled:
         return None, None
-    from .hub import Hub
-    from .server import WebError, WebServer
+    try:
+        from .hub import Hub
+        from .server import WebError, WebServer
+    except ImportError as exc:  # an install without the web server's package
+        print(f"netzwerk {command}: the web page needs the aiohttp package (pip install aiohttp; here: {exc}); "
+              "the game goes on without it", file=sys.stderr, flush=True)
+        return None, None
 
     hub = Hub(settings.max_clients)
     server = WebServer(settings, hub, journal)

@@ -349,3 +349,13 @@ def test_a_fault_in_the_server_is_one_line_and_the_server_goes_on(served, capfd:
     assert json.loads(request(server.port, "GET", "/api/state")[2])["seq"] == 3
     err = capfd.readouterr().err
     assert "Traceback" not in err and err.strip() and all(line.startswith("netzwerk web: ") for line in err.splitlines())
+
+
+def test_without_aiohttp_the_game_goes_on_without_the_page(monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "companion.web.server", None)  # as if aiohttp were not installed
+    assert open_page(WebSettings(bind="127.0.0.1", port=0), None, "run") == (None, None)
+    err = capsys.readouterr().err
+    assert err.startswith("netzwerk run: the web page needs the aiohttp package") and "the game goes on without it" in err
