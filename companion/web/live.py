@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from aiohttp import web
 
@@ -36,7 +36,7 @@ def static_files() -> dict[str, bytes]:
 def routes(app: web.Application) -> None:
     files = static_files()
 
-    def serve(name: str):  # noqa: ANN202
+    def serve(name: str) -> Callable[[web.Request], Awaitable[web.Response]]:
         async def handler(request: web.Request) -> web.Response:
             return web.Response(body=files[name], content_type=STATIC[name], charset="utf-8",
                                 headers={"Cache-Control": "no-cache"})
@@ -76,10 +76,10 @@ async def events(request: web.Request) -> web.StreamResponse:
         raise Refused(503, f"{hub.max_clients} browsers follow the game already ([web] max_clients): "
                            "try again later")
     try:
+        first = hub.message()  # before the answer begins: a fault here is still an error answer
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
                                                "X-Accel-Buffering": "no"})
         await response.prepare(request)
-        first = hub.message()
         if first:
             await asyncio.wait_for(response.write(first), WRITE_TIMEOUT)
         while True:
