@@ -114,7 +114,7 @@ def setup_samples(seed: int, size=(960, 720)) -> dict[str, np.ndarray]:
     ref = render(first, seed, design=design, markers=markers, size=size, printed=first_printed)
     H = _jitter(ref.homography, rng, 0.7)
     cutter = PatchCutter(H, size)
-    out: dict[str, list] = {k: [] for k in ("sq", "pt", "sq_lab", "pt_lab", "printed", "sq_colour", "hand")}
+    out: dict[str, list] = {k: [] for k in ("sq", "pt", "sq_lab", "pt_lab", "printed", "sq_colour", "hand", "pt_view")}
 
     def add(fr, lay: BoardLayout, cov_s: np.ndarray, cov_p: np.ndarray, hand: bool) -> None:
         sq, pt = cutter.cut(fr.image)
@@ -128,6 +128,7 @@ def setup_samples(seed: int, size=(960, 720)) -> dict[str, np.ndarray]:
         out["sq_colour"].append(np.array([{"empty": 0, "white": 1, "black": 2}[s.value] for s in lay.squares]))
         out["pt_lab"].append(p_lab)
         out["printed"].append(np.array(fr.battery_printed, bool))
+        out["pt_view"].append(np.array(fr.point_view, np.float16))   # how much of a battery there the camera sees
         out["hand"].append(hand)
 
     add(ref, first, np.zeros(36, bool), np.zeros(49, bool), False)

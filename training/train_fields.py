@@ -35,6 +35,9 @@ NO_REF_SHARE = 0.05        # samples with no reference at all (no own patch, no 
 SELF_SHARE = 0.15          # samples checked against their own frame's other fields (calibration: look_as)
 OWN_UNKNOWN_SHARE = 0.08   # the field's own reference unknown (covered when it was learned), examples given
 DROP_EXAMPLE = 0.04        # each example missing (a board without batteries, without an empty square ...)
+HIDDEN_VIEW = 0.5          # a point where the camera would see less than this share of a battery is unseen:
+                           # its target is "either" (half empty, half battery), never what the layout says
+UNSEEN = 3                 # the label of such a sample (the data's labels are 0 / 1 / 2)
 MAX_LR = 3e-3              # the one-cycle schedule's peak learning rate (from scratch)
 
 
@@ -152,6 +155,8 @@ class Pairs:
         self.hand = data["hand"]                     # (S, F)
         self.lean = data[f"{kind}_lean"]             # (S, n)
         self.level = data["level"]                   # (S, F, 3): each frame's light level (its squares)
+        # (S, F, 49): the share of a battery at each point the camera sees (data made before it was kept: all seen)
+        self.view = data.get("pt_view") if kind == "pt" else None
         self.setups = setups
         self.n_fields = self.X.shape[2]
         self.n_frames = self.X.shape[1]
@@ -194,7 +199,10 @@ class Pairs:
         x = torch.cat(parts, dim=3).permute(0, 3, 1, 2).contiguous()
         ref_state = np.where(own, self.lab[s, jj, k], REF_UNKNOWN)
         scal = torch.from_numpy(scalars(ref_state, self.lean[s, k], ex))
-        y = torch.from_numpy(self.lab[s, i, k]).long()
+        lab = self.lab[s, i, k]
+        if self.view is not None:
+            lab = np.where((self.view[s, i, k] < HIDDEN_VIEW) & (lab < 2), UNSEEN, lab)
+        y = torch.from_numpy(lab).long()
         pr = torch.from_numpy(self.printed[s, i, k] if self.kind == "pt" else np.zeros(len(s), bool)).float()
         return x, scal, y, pr
 
@@ -246,7 +254,7 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, in
         x[:, :3] += torch.from_numpy(rng.normal(0, 0.08, (len(y), 3, 1, 1)).astype(np.float32))
         augment(x, rng)
         z = model(x, s)
-        loss = F.cross_entropy(z[:, :3], y)
+        loss = field_loss(z[:, :3], y)
         if kind == "pt":
             m = y == 1
             if m.any():
@@ -267,17 +275,31 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, in
     return evaluate(model, Xv, Sv, Yv, Pv, kind)
 
 
+def field_loss(z: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy over (empty, occupied, covered); an unseen sample (:data:`UNSEEN`) has the
+    target half empty, half occupied: the net learns to say it cannot tell."""
+    seen = y != UNSEEN
+    logp = F.log_softmax(z, dim=1)
+    per = torch.empty(len(y), dtype=z.dtype)
+    per[seen] = -logp[seen].gather(1, y[seen, None])[:, 0]
+    per[~seen] = -0.5 * (logp[~seen, 0] + logp[~seen, 1])
+    return per.mean()
+
+
 @torch.no_grad()
 def evaluate(model, Xv, Sv, Yv, Pv, kind) -> dict:
     model.eval()
     z = torch.cat([model(Xv[k:k + 2048], Sv[k:k + 2048]) for k in range(0, len(Xv), 2048)])
     res = {}
+    seen = Yv != UNSEEN
     for T in (1.0, 2.0):
         p = F.softmax(z[:, :3] / T, 1)
         conf, pred = p.max(1)
-        res[f"T{T:g}"] = {"acc": round(float((pred == Yv).float().mean()), 5),
-                          "wrong_at_0.98": int(((pred != Yv) & (conf >= 0.98)).sum()),
-                          "below_0.98": round(float((conf < 0.98).float().mean()), 4)}
+        res[f"T{T:g}"] = {"acc": round(float((pred == Yv)[seen].float().mean()), 5),
+                          "wrong_at_0.98": int(((pred != Yv) & (conf >= 0.98) & seen).sum()),
+                          "below_0.98": round(float((conf < 0.98)[seen].float().mean()), 4)}
+        if (~seen).any():   # unseen points claimed surely either way
+            res[f"T{T:g}"]["unseen_claimed"] = round(float((conf >= 0.98)[~seen].float().mean()), 4)
     if kind == "pt":
         m = Yv == 1
         pp = torch.sigmoid(z[m, 3])
@@ -346,6 +368,9 @@ def main(argv=None) -> int:
     if not a.data:
         ap.error("--data is needed to train")
     parts = [dict(np.load(p)) for p in a.data]
+    for p in parts:          # data made before the points' view was kept: every point seen
+        if "pt_view" not in p:
+            p["pt_view"] = np.ones(p["pt_lab"].shape, np.float16)
     data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     data["level"] = frame_levels(data)
     print(f"{data['sq'].shape[0]} set-ups of {data['sq'].shape[1]} frames")

@@ -94,6 +94,10 @@ class RenderedFrame:
     # projected shapes (not from the pixels), so tests know which fields a tall robot hides.
     visible_points: tuple[float, ...] = ()
     visible_squares: tuple[float, ...] = ()
+    # per point (49): the same fraction for a battery standing at the point (the one there, or one as
+    # the design draws them set down on the point where there is none): how much of what stands at
+    # the point the camera could see, battery or not (training labels a mostly hidden point unseen)
+    point_view: tuple[float, ...] = ()
 
 
 def _rng(*parts: object) -> np.random.Generator:
@@ -714,26 +718,35 @@ def _visible_fraction(target: np.ndarray, polys: list[np.ndarray], boxes: np.nda
     return 1.0 - int((inside & cover).sum()) / area
 
 
-def _visibility(cam, pieces, d: Design, profile) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """visible_points and visible_squares (see RenderedFrame); ``pieces`` in drawing order."""
-    polys, order, square = [], [], []   # every robot's outline polygons, with the robot's drawing order and square
-    for j, (kind, x, y, extra) in enumerate(pieces):
+def _depth(cam, x: float, y: float) -> float:
+    """The key pieces are drawn by, farthest from the camera first."""
+    return float(np.linalg.norm(cam.C - np.array([x, y, 0.1])))
+
+
+def _visibility(cam, pieces, d: Design, profile) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    """visible_points, visible_squares and point_view (see RenderedFrame); ``pieces`` in drawing order."""
+    polys, depth, square = [], [], []   # every robot's outline polygons, with the robot's depth and square
+    for kind, x, y, extra in pieces:
         if kind == "robot":
             outline = _robot_silhouettes(cam, x, y, extra[1], d, profile)
             polys += outline
-            order += [j] * len(outline)
+            depth += [_depth(cam, x, y)] * len(outline)
             square += [extra[2]] * len(outline)
     points = [1.0] * N_POINTS
     squares = [1.0] * N_SQUARES
     if not polys:
-        return tuple(points), tuple(squares)
-    order, square = np.array(order), np.array(square)
+        return tuple(points), tuple(squares), tuple(points)
+    depth, square = np.array(depth), np.array(square)
     boxes = np.array([[p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max()] for p in polys])
-    for j, (kind, x, y, extra) in enumerate(pieces):
-        if kind == "battery":
-            rings = np.vstack([_ring(x, y, d.battery_radius, z, 24)[0] for z in (0.0, d.battery_height)])
-            outline = cv2.convexHull(cam.project(rings).astype(np.float32)).reshape(-1, 2)
-            points[extra[2]] = _visible_fraction(outline, polys, boxes, order > j)   # robots drawn over it
+    at = {extra[2]: (x, y) for kind, x, y, extra in pieces if kind == "battery"}
+    view = []
+    for i in range(N_POINTS):
+        x, y = at.get(i, (i % 7, i // 7))
+        rings = np.vstack([_ring(x, y, d.battery_radius, z, 24)[0] for z in (0.0, d.battery_height)])
+        outline = cv2.convexHull(cam.project(rings).astype(np.float32)).reshape(-1, 2)
+        view.append(_visible_fraction(outline, polys, boxes, depth < _depth(cam, x, y)))   # robots drawn over it
+        if i in at:
+            points[i] = view[-1]
     centres = np.array([[i % 6 + 0.5, i // 6 + 0.5] for i in range(N_SQUARES)])
     a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
     discs = np.zeros((N_SQUARES, 24, 3))
@@ -742,7 +755,7 @@ def _visibility(cam, pieces, d: Design, profile) -> tuple[tuple[float, ...], tup
     discs = cam.project(discs.reshape(-1, 3)).reshape(N_SQUARES, 24, 2)
     for i in range(N_SQUARES):
         squares[i] = _visible_fraction(discs[i], polys, boxes, square != i)
-    return tuple(points), tuple(squares)
+    return tuple(points), tuple(squares), tuple(view)
 
 
 def _hand(img, rng, size, target_px):
@@ -973,7 +986,7 @@ def render(
         img += (255 * cond.glare * np.exp(-((gx - g[0]) ** 2 + (gy - g[1]) ** 2) / (2 * sig * sig)))[..., None].astype(np.float32)
 
     # pieces, farthest from the camera first
-    pieces.sort(key=lambda p: -np.linalg.norm(cam.C - np.array([p[1], p[2], 0.1])))
+    pieces.sort(key=lambda p: -_depth(cam, p[1], p[2]))
     white = np.array(look.white_color, np.float32)
     black = np.array(look.black_color, np.float32)
     for kind, x, y, extra in pieces:
@@ -986,7 +999,7 @@ def render(
         else:
             pr, turn, _ = extra
             _draw_battery(img, cam, x, y, light, pr, turn, look)
-    visible_points, visible_squares = _visibility(cam, pieces, look, profile)
+    visible_points, visible_squares, point_view = _visibility(cam, pieces, look, profile)
 
     frng = _rng("frame", seed, frame, key)
     # an external hard shadow (a lamp arm, a head) across part of the board
@@ -1033,4 +1046,5 @@ def render(
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(cond.jpeg)])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     corners = cv2.perspectiveTransform(FIELD_CORNERS.reshape(-1, 1, 2), Hb).reshape(-1, 2)
-    return RenderedFrame(out, corners, layout, Hb, hand, cond, tuple(sides), look, visible_points, visible_squares)
+    return RenderedFrame(out, corners, layout, Hb, hand, cond, tuple(sides), look, visible_points, visible_squares,
+                         point_view)

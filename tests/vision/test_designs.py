@@ -131,6 +131,11 @@ def test_visible_fractions_know_what_tall_robots_hide():
         assert vp[6] == vp[12] == 1.0
         assert all(vp[i] == 1.0 for i in range(49) if i not in (24, 36))
         assert vs[5] == vs[11] == 1.0                               # far from every robot
+        assert frame.point_view[24] == vp[24] and frame.point_view[6] == 1.0
+    # an empty point boxed in by tall robots: no battery to hide, but one standing there would be hidden
+    bare = render(BoardLayout.from_sets(white=[14, 15, 24, 25], black=[20, 21, 30, 31], batteries=[24, 6, 12]), 1,
+                  design=tall, tilt=25.0, markers=False, size=(640, 480))
+    assert bare.visible_points[36] == 1.0 and bare.point_view[36] < 0.9 and bare.point_view[6] == 1.0
     flat = render(layout, 1, design=replace(tall, robot_shape="disc", robot_height=0.05), tilt=25.0, markers=False,
                   size=(640, 480))
     assert min(flat.visible_points) > 0.97                          # flat checkers hide nothing
