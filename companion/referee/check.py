@@ -11,6 +11,9 @@ showing it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable
+
+from hardware.pointer import targets_at
 
 from ..rules.position import Placement
 from .boards import count_differences, first_difference
@@ -69,3 +72,33 @@ class BoardCheck:
         return Mismatch(("check", squares, points, n),
                         f"the board does not match {self.name} ({n} field{'s' if n != 1 else ''} differ): {text}",
                         squares, points)
+
+
+class CheckSignal:
+    """The check's lasting signal: amber, the pointer blinking at the fields, the line in the log
+    and the status line, shown once per distinct key (a mismatch, a journal that refuses the new
+    game); :meth:`reset` lets the next one show again (after other signals took the panel).
+
+    ``panel``: the loop's panel; ``log(kind, text, **where)`` and ``status(text)``: the loop's log
+    and systemd status line."""
+
+    def __init__(self, panel: Any, log: Callable[..., None], status: Callable[[str], None]) -> None:
+        self.panel = panel
+        self.log = log
+        self.status = status
+        self.key: tuple | None = None
+
+    def show(self, key: tuple, text: str, squares: tuple[int, ...] = (), points: tuple[int, ...] = ()) -> None:
+        if key == self.key:
+            return
+        self.key = key
+        self.panel.signal_unreadable()
+        if squares or points:
+            self.panel.show_sequence(targets_at(tuple(squares), tuple(points), blink=True))
+        else:
+            self.panel.clear_pointer()
+        self.log("check", text, squares=tuple(squares), points=tuple(points))
+        self.status(text)
+
+    def reset(self) -> None:
+        self.key = None

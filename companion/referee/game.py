@@ -72,40 +72,35 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from hardware.pointer import PointerTarget, move_steps, targets_at
+from hardware.pointer import targets_at
 
 from ..cameras import CameraError, Frame, FrameSource
 from ..rules.control import movable_batteries
 from ..rules.masks import mask_of
-from ..rules.errors import NotationError
-from ..rules.geometry import BLACK, WHITE, Color, point_name
-from ..rules.moves import Turn
+from ..rules.geometry import BLACK, WHITE, Color
 from .journal import Journal, JournalError
 from ..rules.position import Placement, Position
 from .calibrator import Calibrator, gist
-from .check import BoardCheck
+from .blank import BlankBatteries
+from .check import BoardCheck, CheckSignal
 from .log import LogEntry
+from .onlooker import Onlooker
+from .outcomes import Outcomes
 from .records import GameRecords
 from .resume import open_game
 from .phases import ASKING, CHECK, IDLE, NEW_GAME, OVER, PLAYING, RESUME, SETUP, START, UNDO, WAITING, check_step
-from .question import Question
+from .question import Asking, Question, turn_steps
 from .recalibration import MOVED, UNSURE, frame_trouble
 from .reading import TableReading
 from .referee import ACCEPTED, GAME_OVER, QUESTION, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
 from .timings import LoopTimings
-from .view import RECENT, GameView, Spectator, last_verdict
+from .view import GameView, Spectator
 from .watch import LiveWatch
-from ..rules.sides import PRINTED, turn_back_message
 from ..rules.options import Rules
-from ..vision_bridge import default_calibrate, default_reader, method_of, table_reading, teach_bare
+from ..vision_bridge import default_calibrate, default_reader, method_of, table_reading
 
 __all__ = ["CHECK", "MOVED", "NEW_GAME", "OVER", "PLAYING", "RESUME", "SETUP", "START", "UNDO", "UNSURE",
            "Companion", "LogEntry", "LoopTimings", "frame_trouble"]
-
-
-def turn_steps(turn: Turn) -> list[PointerTarget]:
-    """Pointer steps showing a turn: each move's source blinking, then its destination steady."""
-    return move_steps([(m.src, m.dst) for m in turn.robot_moves], [(m.src, m.dst) for m in turn.battery_moves])
 
 
 # -- the reading of frames ---------------------------------------------------------------------
@@ -184,7 +179,7 @@ class Companion:
         self.on_log = on_log
         self.hints_enabled = hints
         self.sides_enabled = sides
-        self.turn_back: tuple[int, ...] = ()  # R-23: blank batteries the player to move should turn back
+        self.blank = BlankBatteries(panel, self._log)  # R-23: the batteries to turn back (blank.py)
         self.clock = panel.clock
         self.manual = bool(getattr(self.clock, "manual", False))
 
@@ -199,24 +194,22 @@ class Companion:
         self.log: list[LogEntry] = []
         self.seen: _Seen | None = None
         self.pending: _Pending | None = None
-        self.question: Question | None = None  # an open amber question (question.py)
         self.stopped = False
         self.started = False
         self.frames_read = 0
         self.camera_failures = 0
         self._events: queue.SimpleQueue = queue.SimpleQueue()
         self._backlog: deque = deque()
-        self._last_signal: tuple | None = None
+        self.signal = CheckSignal(panel, self._log, self._status)
         self._last_camera_error: str | None = None
         self._failing_since: float | None = None
         self.watch = LiveWatch(panel, self._log, live_watch)
+        self.asking = Asking(panel, self.records, self._log, self._status, timings.question_seconds)
+        self.outcomes = Outcomes(panel, journal, self.records, self._log, self._status)
         self._watchdog_every: float | None = None
         self._last_watchdog = -1e18
         self.verdict_times: list[float] = []  # seconds from a confirm's handling to its verdict on the LEDs
-        self.spectator = spectator
-        self._views = 0
-        self._published: tuple | None = None
-        self._spectator_failed = False
+        self.onlooker = Onlooker(spectator, self._log)
         if spectator is not None:
             spectator.take_requests(self.request)
 
@@ -237,7 +230,7 @@ class Companion:
             self.rules = resumed.rules
             self.referee = resumed.referee
             self.game_id = resumed.game_id
-            self._journal_event("resumed", {"ply": resumed.turns})
+            self.records.event(self.game_id, "resumed", {"ply": resumed.turns})
             self._log("info", f"resuming game {resumed.game_id} after {resumed.turns} turn(s), "
                               f"{resumed.referee.position.to_move.label} to move")
             self.check = BoardCheck(RESUME, Placement.of(resumed.referee.position))
@@ -249,7 +242,7 @@ class Companion:
         st = self.referee.status
         if self.game_id is not None and st.over and st.winner is not None:
             # Killed between the winning turn's commit and closing the game: close it now.
-            self._journal_finish(st.result, st.reason)
+            self.records.finish(self.game_id, st.result, st.reason)
             self._enter(OVER)
             self.panel.show_win(st.winner.name.lower())
             self._log("win", f"{st.result}: {st.reason}")
@@ -324,7 +317,7 @@ class Companion:
         frame = self._grab()
         if frame is not None:
             self._observe(frame)
-        if self.spectator is not None and self._view_key() != self._published:
+        if self.onlooker.stale(self._view_key()):
             self._publish()  # a change no log line told (a phase entered after its line)
         self._idle(max(0.0, self.timings.poll_interval - (self.clock.now() - t0)))
 
@@ -379,6 +372,11 @@ class Companion:
         self.phase = phase
 
     @property
+    def question(self) -> Question | None:
+        """The open amber question (question.py), if any."""
+        return self.asking.question
+
+    @property
     def step(self) -> str:
         """The turn's step: idle, waiting (a confirm press waits for its reading) or asking (a question)."""
         return ASKING if self.question is not None else WAITING if self.pending is not None else IDLE
@@ -399,7 +397,7 @@ class Companion:
             return
         if self.pending is None:
             self.pending = _Pending(side, self.clock.now())
-            self.turn_back = ()  # R-23: pointed at until the next confirm
+            self.blank.points = ()  # R-23: pointed at until the next confirm
             self.panel.clear_pointer()
             self._status(f"{side} confirmed: reading the board")
 
@@ -417,8 +415,8 @@ class Companion:
             return
         last = self.referee.undo()
         self.pending = None
-        self._drop_question()
-        self.turn_back = ()
+        self.asking.drop()
+        self.blank.points = ()
         assert last is not None
         if reopen:  # the winning turn was confirmed by mistake: taking it back is not a turn (R-6), the game goes on
             self.panel.clear_win()
@@ -472,8 +470,8 @@ class Companion:
             self.check = BoardCheck(NEW_GAME, Placement.of(Position.start(self.starting_side)))
             return
         self.pending = None
-        self._drop_question()
-        self.turn_back = ()
+        self.asking.drop()
+        self.blank.points = ()
         self.panel.clear_win()
         self._log("new-game", "new game: set up the start position")
         self._begin_check(NEW_GAME, Position.start(self.starting_side))
@@ -492,7 +490,7 @@ class Companion:
         if self._last_camera_error is not None:
             self._log("camera", "the camera delivers frames again")
             self._last_camera_error = None
-            self._last_signal = None
+            self.signal.reset()
             self._enter_phase_signals()
         return frame
 
@@ -506,11 +504,11 @@ class Companion:
             self.panel.signal_unreadable()
             self._status(message)
         if self.pending is not None and self.clock.now() - self.pending.at >= self.timings.confirm_timeout:
-            self._final_unreadable(f"no frame from the camera ({message}); press confirm again", None)
+            self._give_up(f"no frame from the camera ({message}); press confirm again", None)
 
     def _observe(self, frame: Frame) -> None:
         if self.reader is None:
-            self._show_frame(frame.image, None, None)
+            self.onlooker.frame_seen(frame.image, None, None)
             self._try_setup(frame)
             return
         try:
@@ -519,7 +517,7 @@ class Companion:
         except Exception as exc:  # a frame the reader refuses (wrong size...): report, keep going
             self._camera_failed(f"the frame cannot be read: {exc}")
             return
-        self._show_frame(frame.image, getattr(self.reader, "calibration", None), seen)
+        self.onlooker.frame_seen(frame.image, getattr(self.reader, "calibration", None), seen)
         self.frames_read += 1
         if self._recalibration_due(frame, reading) and self._recalibrate(frame):
             return
@@ -530,14 +528,15 @@ class Companion:
             self.seen = _Seen(frame, reading, sig, frame.at, reading.placement)
         stable = frame.at - self.seen.since >= self.timings.stable_seconds - 1e-9
         if self.question is not None:
-            self._follow_question(stable)
+            if self.asking.follow(sig, stable, self._ply()):
+                self.watch.restart(self.referee.position, self.rules)
         elif self.pending is not None:
             self._judge_pending(stable)
         elif self.phase == CHECK and stable:
             self._check_board()
         elif self.phase == PLAYING and stable:
-            if self.turn_back:
-                self._follow_turn_back()
+            if self.blank.points:
+                self.blank.follow(self.seen.reading)
             self.watch.see(self.seen.board, self.referee.position, self.rules)
 
     # ================================================================ the camera's calibration
@@ -557,7 +556,7 @@ class Companion:
         if self.phase == SETUP:
             self._enter(CHECK)
         self.seen = None
-        self._last_signal = None
+        self.signal.reset()
         self._enter_phase_signals()
 
     def _recalibration_target(self) -> tuple[Placement, str]:
@@ -587,7 +586,7 @@ class Companion:
                 self._log("info", f"recalibration not journalled: {exc}")
         self.calibrator.reset_trouble()
         self.seen = None
-        self._last_signal = None
+        self.signal.reset()
         self.watch.forget()
         if self.phase == PLAYING:
             self.panel.clear_status()
@@ -599,7 +598,7 @@ class Companion:
     def _begin_check(self, purpose: str, expected: Position) -> None:
         self.check = BoardCheck(purpose, Placement.of(expected))
         self._enter(CHECK if self.reader is not None else SETUP)
-        self._last_signal = None
+        self.signal.reset()
         self._enter_phase_signals()
 
     def _enter_phase_signals(self) -> None:
@@ -621,7 +620,7 @@ class Companion:
         if mismatch is None:
             self._board_matches()
         else:
-            self._signal(mismatch.key, "unreadable", mismatch.text, "check", mismatch.squares, mismatch.points)
+            self.signal.show(mismatch.key, mismatch.text, mismatch.squares, mismatch.points)
 
     def _board_matches(self) -> None:
         purpose = self.check.purpose
@@ -632,13 +631,12 @@ class Companion:
             except JournalError as exc:
                 # A full disk or a journal that became unwritable: no game without a journal;
                 # amber, and the next frame of the start position tries again.
-                self._signal(("journal", str(exc)), "unreadable",
-                             f"a new game cannot be written to the journal ({exc}); the game begins once it can",
-                             "check")
+                self.signal.show(("journal", str(exc)),
+                                 f"a new game cannot be written to the journal ({exc}); the game begins once it can")
                 return
         self.panel.clear_status()
         self.panel.clear_pointer()
-        self._last_signal = None
+        self.signal.reset()
         if purpose in (START, NEW_GAME):
             self.referee = Referee(self.rules, start, sides=self.sides_enabled)
             self.game_id = game_id
@@ -668,237 +666,75 @@ class Companion:
         if not stable:
             reason = None if seen.reading.readable else seen.reading.reason
             if timed_out:  # never judge a board that would not keep still
-                self._final_unreadable(reason or f"the board did not keep still for {self.timings.stable_seconds:g} s "
-                                                 f"within {self.timings.confirm_timeout:g} s", None)
+                self._give_up(reason or f"the board did not keep still for {self.timings.stable_seconds:g} s "
+                                           f"within {self.timings.confirm_timeout:g} s", None)
                 return
             # A hand over the board or pieces still moving: say so once it lasts, keep reading.
             if now - pending.at >= self.timings.stable_seconds and reason is not None:
-                self._interim_unreadable(reason)
+                self.outcomes.reading_again(reason, None, pending.shown, self._ply(), self.game_id)
             return
         t0 = time.perf_counter()
         verdict = self.referee.judge(seen.reading)
         if verdict.kind == UNREADABLE and not timed_out:
-            self._interim_unreadable(verdict.reason or "the board cannot be read", verdict)
+            self.outcomes.reading_again(verdict.reason or "the board cannot be read", verdict, pending.shown,
+                                        self._ply(), self.game_id)
             return
         self.pending = None
         self.records.save_press(self._ply(), seen.frame.image)
         if verdict.kind == ACCEPTED:
             self._accepted(verdict, seen.frame)
         elif verdict.kind == QUESTION:
-            self._ask(verdict, seen)
+            self.asking.ask(verdict, seen.frame, seen.signature, self.game_id, self._ply())
         elif verdict.kind == REJECTED:
-            self._rejected(verdict)
+            self.outcomes.rejected(verdict, self.referee.position, self._ply(), self.game_id)
         elif verdict.kind == UNREADABLE:
-            self._final_unreadable(verdict.reason or "the board cannot be read", verdict)
+            self.outcomes.unreadable(verdict.reason or "the board cannot be read", verdict, self._ply(), self.game_id)
         elif verdict.kind == UNCHANGED:
-            self.panel.signal_unreadable()
-            self._log("unchanged", "nothing moved since the last accepted turn: make your turn, then confirm")
+            self.outcomes.unchanged()
         elif verdict.kind == GAME_OVER:  # pragma: no cover - the panel takes no confirm after a win
             self._log("info", verdict.reason or "the game is over")
         self.verdict_times.append(time.perf_counter() - t0)
 
-    # ================================================================ the amber question
-    def _ask(self, verdict: Verdict, seen: _Seen) -> None:
-        """Two or more legal turns fit the reading: show them in turn, a confirm press takes one."""
-        self.question = Question(verdict, seen.frame, seen.signature, self.clock.now())
-        self.panel.signal_unreadable()
-        turns = " or ".join(str(c.turn) for c in verdict.candidates)
-        self._journal_event("question", {"ply": self._ply(), "candidates": [str(c.turn) for c in verdict.candidates],
-                                         "fields": self.question.fields()})
-        self._log("question", f"unsure at {', '.join(self.question.fields())}: which turn was it, {turns}? "
-                              "Each is shown in turn; confirm takes the one shown", ply=self._ply(),
-                  squares=verdict.squares, points=verdict.points)
-        self._show_candidate()
-
-    def _show_candidate(self) -> None:
-        question = self.question
-        assert question is not None
-        shown = question.shown
-        assert shown.turn is not None
-        n = len(question.candidates)
-        self.panel.show_sequence(turn_steps(shown.turn))
-        self.panel.show_gauge(question.index + 1, n)
-        self._status(f"which turn? {question.index + 1} of {n}: {shown.turn} (confirm takes it)")
-
-    def _follow_question(self, stable: bool) -> None:
-        """Show the next candidate when it is time; drop the question when the board changed."""
-        question = self.question
-        seen = self.seen
-        assert question is not None and seen is not None
-        if stable and seen.signature != question.signature:
-            self._drop_question()
-            self._log("question", "the board changed: the question is dropped; confirm again", ply=self._ply())
-            self.panel.clear_status()
-            self.panel.clear_pointer()
-            self.watch.restart(self.referee.position, self.rules)
-            return
-        if question.due(self.clock.now(), self.timings.question_seconds):
-            question.next(self.clock.now())
-            self._show_candidate()
-
+    # ================================================================ the amber question (question.py)
     def _chosen(self) -> None:
         """A confirm press during a question: the candidate shown is the turn."""
-        question = self.question
-        assert question is not None
-        self.question = None
         t0 = time.perf_counter()
-        self.panel.clear_gauge()  # it showed the candidate's number; the energy gauge comes back with the turn
+        question = self.asking.take()
         record = question.record(self._ply())
         if self._accepted(question.shown, question.frame):
-            self._journal_event("chosen", record)
-            self._log("chosen", f"a player chose {record['turn']} of {' or '.join(record['candidates'])}",
-                      ply=record["ply"], turn=record["turn"])
+            self.asking.chosen(record, self.game_id)
         self.verdict_times.append(time.perf_counter() - t0)
 
-    def _drop_question(self) -> None:
-        if self.question is not None:
-            self.question = None
-            self.panel.clear_gauge()
-
-    def _interim_unreadable(self, reason: str, verdict: Verdict | None = None) -> None:
-        pending = self.pending
-        assert pending is not None
-        squares = verdict.squares if verdict is not None else ()
-        points = verdict.points if verdict is not None else ()
-        if reason in pending.shown:
-            return
-        pending.shown.add(reason)
-        self.panel.signal_unreadable()
-        if squares or points:
-            self.panel.show_sequence(targets_at(squares, points, blink=True))
-        else:
-            self.panel.clear_pointer()
-        self._journal_rejection(UNREADABLE, reason, None)
-        self._log("unreadable", f"{reason} (reading again)", ply=self._ply(), squares=squares, points=points)
-
-    def _final_unreadable(self, reason: str, verdict: Verdict | None) -> None:
+    def _give_up(self, reason: str, verdict: Verdict | None) -> None:
+        """The press's time is up and no readable board came: it is over (unreadable), press again."""
         self.pending = None
-        squares = verdict.squares if verdict is not None else ()
-        points = verdict.points if verdict is not None else ()
-        self.panel.signal_unreadable()
-        if squares or points:
-            self.panel.show_sequence(targets_at(squares, points, blink=True))
-        self._journal_rejection(UNREADABLE, reason, None)
-        self._log("unreadable", f"{reason}; press confirm again", ply=self._ply(), squares=squares, points=points)
+        self.outcomes.unreadable(reason, verdict, self._ply(), self.game_id)
 
-    def _learn_bare(self, frame: Frame, position: Position) -> None:
-        """Let the camera learn the bare board of squares this accepted turn left empty.
-
-        The calibration frame shows the bare board only off the start ranks;
-        each accepted frame shows more of it (:func:`companion.vision_bridge.teach_bare`).
-        Information only: a failure is logged, never stops the game.
-        """
-        try:
-            teach_bare(self.reader, frame.image, position)
-        except Exception as exc:  # the turn is accepted and journaled either way
-            self._log("camera", f"the bare board was not learned from this frame ({exc})")
-
+    # ================================================================ the verdict's outcome (outcomes.py)
     def _accepted(self, verdict: Verdict, frame: Frame) -> bool:
         """Journal first, then the panel; False when the journal could not take the turn."""
         before = self.referee.position
         assert verdict.turn is not None and self.game_id is not None
-        try:
-            record = self.journal.record_turn(self.game_id, before.to_string(), verdict.position.to_string(),
-                                              str(verdict.turn), confidences=verdict.confidences or None)
-        except JournalError as exc:
-            # Never light "accepted" for a turn that is not on disk.
-            self.panel.signal_unreadable()
-            self._log("unreadable", f"the turn {verdict.turn} could not be written to the journal ({exc}); "
-                                    "press confirm again")
+        ply = self.outcomes.record_turn(self.game_id, before, verdict)
+        if ply is None:
             return False
         self.referee.accept(verdict)
-        self.panel.clear_pointer()
-        self.panel.signal_accepted()
-        self._learn_bare(frame, verdict.position)
+        self.outcomes.accepted(verdict, before, ply, self.game_id, frame, self.reader, self.blank)
         st = verdict.status
-        self.turn_back = tuple(verdict.turn_back)  # R-23: on the accepted turn's view already (the page's board)
-        self._log("accepted", f"{before.to_move.label}: {verdict.turn}", ply=record.ply, turn=str(verdict.turn))
-        if verdict.note:
-            self._journal_event("sides", {"ply": record.ply, "note": verdict.note,
-                                          "points": [point_name(p) for p in verdict.note_points]})
-            self._log("note", f"{before.to_move.label}'s turn {record.ply}: {verdict.note} (R-23)", ply=record.ply,
-                      squares=verdict.note_squares, points=verdict.note_points)
         if st is not None and st.over and st.winner is not None:
-            self._journal_finish(st.result, st.reason)
+            self.records.finish(self.game_id, st.result, st.reason)
             self._enter(OVER)
-            self.panel.clear_gauge()
-            self.panel.show_win(st.winner.name.lower())
-            self._log("win", f"{st.result}: {st.reason}")
-            self._status(f"game {self.game_id}: {st.result}")
+            self.outcomes.won(self.game_id, st.winner.name.lower(), st.result, st.reason)
             return True
         self.panel.show_turn(self.referee.position.to_move.name.lower())
         if self.phase == CHECK:  # a turn confirmed during a resume/undo check settles it
             self._enter(PLAYING)
-        self._show_turn_back(verdict.turn_back)
+        self.blank.show(verdict.turn_back, self.referee.position.to_move)
         self.watch.restart(self.referee.position, self.rules)
         self._status(self.status_text())
         return True
 
-    def _rejected(self, verdict: Verdict) -> None:
-        reason = verdict.reason or "illegal turn"
-        self.panel.signal_illegal()
-        targets = targets_at(verdict.squares, verdict.points, blink=False)
-        if targets:
-            self.panel.show_sequence(targets)
-        else:
-            self.panel.clear_pointer()
-        after = None
-        if verdict.board is not None:
-            try:
-                b = verdict.board
-                after = Position(b.white, b.black, b.batteries, self.referee.position.to_move.other).to_string()
-            except NotationError:
-                after = None
-        self._journal_rejection(REJECTED, reason, after)
-        self._log("rejected", reason, ply=self._ply(), squares=verdict.squares, points=verdict.points)
-
-    def _journal_event(self, kind: str, detail: Any = None) -> None:
-        self.records.event(self.game_id, kind, detail)
-
-    def _journal_finish(self, result: str, reason: str) -> None:
-        self.records.finish(self.game_id, result, reason)
-
-    def _journal_rejection(self, kind: str, reason: str, after: str | None) -> None:
-        self.records.rejection(self.game_id, kind, reason, after)
-
-    # ================================================================ battery sides (R-23)
-    def _show_turn_back(self, points: tuple[int, ...]) -> None:
-        """Point at the blank batteries and name them for the player to move."""
-        self.turn_back = tuple(points)
-        if not points:
-            return
-        self.panel.show_sequence(targets_at(points=points))
-        self._log("sides", f"{self.referee.position.to_move.label}: {turn_back_message(points)}", points=points)
-
-    def _follow_turn_back(self) -> None:
-        """Stop pointing at a battery once the camera sees it printed side up."""
-        seen = self.seen
-        assert seen is not None
-        sides = seen.reading.sides_of(set(self.turn_back))
-        left = tuple(p for p in self.turn_back if sides.get(p) != PRINTED)
-        if left == self.turn_back:
-            return
-        self.turn_back = left
-        if left:
-            self.panel.show_sequence(targets_at(points=left))
-        else:
-            self.panel.clear_pointer()
-
     # ================================================================ helpers
-    def _signal(self, key: tuple, kind: str, text: str, log_kind: str, squares=(), points=()) -> None:
-        """Show a lasting signal (amber/pointer) and log it, once per distinct key."""
-        if key == self._last_signal:
-            return
-        self._last_signal = key
-        if kind == "unreadable":
-            self.panel.signal_unreadable()
-        if squares or points:
-            self.panel.show_sequence(targets_at(tuple(squares), tuple(points), blink=True))
-        else:
-            self.panel.clear_pointer()
-        self._log(log_kind, text, squares=tuple(squares), points=tuple(points))
-        self._status(text)
-
     def _ply(self) -> int:
         return len(self.referee.history) + 1
 
@@ -909,48 +745,24 @@ class Companion:
             self.on_log(entry)
         self._publish()
 
-    # ================================================================ the onlooker (view.py)
+    # ================================================================ the onlooker (onlooker.py)
+    @property
+    def turn_back(self) -> tuple[int, ...]:
+        """R-23: the blank batteries the player to move should turn back (blank.py)."""
+        return self.blank.points
+
     def view(self) -> GameView:
-        """The game as the referee holds it now (cheap: strings and tuples the loop already has)."""
-        ref = self.referee
-        st = ref.status
-        over = self.phase == OVER and st.over
-        self._views += 1
-        return GameView(
-            seq=self._views, game_id=self.game_id, phase=self.phase, step=self.step,
-            position=ref.position.to_string(),
-            start=(ref.history[0].before if ref.history else ref.position).to_string(),
-            turns=tuple(str(t.turn) for t in ref.history), options=tuple(self.rules.names()),
-            starting_side=self.starting_side.name.lower(),
-            result=st.result if over else None, reason=st.reason if over else None,
-            last_verdict=last_verdict(self.log), blank=tuple(self.turn_back),
-            status=self.status_text(), recent=tuple(self.log[-RECENT:]),
-        )
+        """The game as the referee holds it now."""
+        return self.onlooker.view(self.referee, self.rules, game_id=self.game_id, phase=self.phase, step=self.step,
+                                  starting_side=self.starting_side, log=self.log, blank=self.turn_back,
+                                  status=self.status_text())
 
     def _view_key(self) -> tuple:
         return (self.phase, self.step, self.game_id, len(self.referee.history), len(self.log), self.turn_back)
 
     def _publish(self) -> None:
-        if self.spectator is None or not self.started:
-            return
-        self._published = self._view_key()
-        try:
-            self.spectator.game_changed(self.view())
-        except Exception as exc:  # an onlooker's fault never stops the game
-            self._spectator_trouble(exc)
-
-    def _show_frame(self, image: Any, calibration: Any, reading: Any) -> None:
-        if self.spectator is None:
-            return
-        try:
-            self.spectator.frame_seen(image, calibration, reading)
-        except Exception as exc:
-            self._spectator_trouble(exc)
-
-    def _spectator_trouble(self, exc: Exception) -> None:
-        if not self._spectator_failed:  # said once; the game goes on
-            self._spectator_failed = True
-            self._log("info", f"the onlooker (web page) failed: {type(exc).__name__}: {exc}; the game goes on")
+        if self.started:
+            self.onlooker.publish(self._view_key(), self.view)
 
     def _status(self, text: str) -> None:
         if self.notifier is not None:
