@@ -22,7 +22,6 @@ whole-frame trouble and the stillness of the picture: :mod:`companion.referee.re
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, Callable
 
@@ -31,14 +30,10 @@ import numpy as np
 from ..cameras import Frame
 from ..rules.position import Placement
 from ..vision_bridge import calibration_of, colours_of, load_calibration, white_side_of
+from .log import gist
 from .reading import TableReading
 from .recalibration import MAX_BACKOFF, UNSURE, frame_trouble, picture_moved, thumbnail
 from .timings import LoopTimings
-
-
-def gist(message: str | None) -> str | None:
-    """A message with its numbers blotted out ("5 bad frames", "6 bad frames": one message)."""
-    return None if message is None else re.sub(r"\d+(\.\d+)?", "#", message)
 
 
 class Calibrator:

@@ -65,31 +65,28 @@ brought it.
 
 from __future__ import annotations
 
-import queue
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from hardware.pointer import targets_at
-
-from ..cameras import CameraError, Frame, FrameSource
-from ..rules.control import movable_batteries
-from ..rules.masks import mask_of
+from ..cameras import Frame, FrameSource
 from ..rules.geometry import BLACK, WHITE, Color
 from .journal import Journal, JournalError
 from ..rules.position import Placement, Position
-from .calibrator import Calibrator, gist
+from .buttons import Buttons
+from .calibrator import Calibrator
+from .camera import CameraWatch
 from .blank import BlankBatteries
 from .check import BoardCheck, CheckSignal
+from .inbox import Inbox
 from .log import LogEntry
 from .onlooker import Onlooker
 from .outcomes import Outcomes
 from .records import GameRecords
 from .resume import open_game
 from .phases import ASKING, CHECK, IDLE, NEW_GAME, OVER, PLAYING, RESUME, SETUP, START, UNDO, WAITING, check_step
-from .question import Asking, Question, turn_steps
+from .question import Asking, Question
 from .recalibration import MOVED, UNSURE, frame_trouble
 from .reading import TableReading
 from .referee import ACCEPTED, GAME_OVER, QUESTION, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
@@ -177,7 +174,6 @@ class Companion:
         self.frames = frames
         self.records = GameRecords(journal, frames, self._log)
         self.on_log = on_log
-        self.hints_enabled = hints
         self.sides_enabled = sides
         self.blank = BlankBatteries(panel, self._log)  # R-23: the batteries to turn back (blank.py)
         self.clock = panel.clock
@@ -197,27 +193,20 @@ class Companion:
         self.stopped = False
         self.started = False
         self.frames_read = 0
-        self.camera_failures = 0
-        self._events: queue.SimpleQueue = queue.SimpleQueue()
-        self._backlog: deque = deque()
+        self.inbox = Inbox()
         self.signal = CheckSignal(panel, self._log, self._status)
-        self._last_camera_error: str | None = None
-        self._failing_since: float | None = None
+        self.camera = CameraWatch(source, panel, self._log, self._status)
         self.watch = LiveWatch(panel, self._log, live_watch)
         self.asking = Asking(panel, self.records, self._log, self._status, timings.question_seconds)
         self.outcomes = Outcomes(panel, journal, self.records, self._log, self._status)
+        self.buttons = Buttons(panel, journal, self._log, timings, hints)
         self._watchdog_every: float | None = None
         self._last_watchdog = -1e18
         self.verdict_times: list[float] = []  # seconds from a confirm's handling to its verdict on the LEDs
         self.onlooker = Onlooker(spectator, self._log)
         if spectator is not None:
             spectator.take_requests(self.request)
-
-        panel.on_confirm(lambda side: self._events.put(("confirm", side)))
-        panel.on_undo(lambda: self._events.put(("undo",)))
-        panel.on_hint(lambda: self._events.put(("hint",)))
-        panel.on_control(lambda: self._events.put(("control",)))
-        panel.on_new_game(lambda: self._events.put(("new_game",)))
+        self.inbox.listen(panel)
 
     # ================================================================ lifetime
     def start(self) -> None:
@@ -255,7 +244,7 @@ class Companion:
 
     def stop(self) -> None:
         self.stopped = True
-        self._events.put(("stop",))
+        self.inbox.put(("stop",))
 
     def close(self) -> None:
         """Stop: tell systemd, switch the panel's LEDs off (the pins stay the caller's to close)."""
@@ -267,20 +256,10 @@ class Companion:
             pass
 
     def request(self, event: tuple) -> bool:
-        """A request from outside the loop (the web page's controls), taken like a button press.
-
-        Thread-safe and never blocking: the event is queued for the loop, which handles it between
-        two frames. ``("confirm", side)``, ``("undo",)``, ``("new_game", options, starting_side)``
-        (options: rule option names; starting_side: "white" or "black"). False for anything else.
-        """
-        if not event or event[0] not in ("confirm", "undo", "new_game"):
-            return False
-        if event[0] == "confirm" and (len(event) != 2 or event[1] not in ("white", "black")):
-            return False
-        if event[0] == "new_game" and len(event) not in (1, 3):
-            return False
-        self._events.put(tuple(event))
-        return True
+        """A request from outside the loop (the web page's controls), taken like a button press
+        (:meth:`companion.referee.inbox.Inbox.request`: thread-safe, never blocking; False for an
+        event it does not take)."""
+        return self.inbox.request(event)
 
     def run(self) -> None:
         """Referee until :meth:`stop` (real time).
@@ -292,10 +271,7 @@ class Companion:
         self.start()
         while not self.stopped:
             self.tick()
-            since = self._failing_since
-            if since is not None and self.clock.now() - since >= self.timings.camera_giveup:
-                raise CameraError(f"no usable frame for {self.timings.camera_giveup:g} s "
-                                  f"(last: {self._last_camera_error})")
+            self.camera.give_up_after(self.timings.camera_giveup)
 
     def run_for(self, seconds: float) -> None:
         """Tick for ``seconds`` of the loop's clock (the demo and tests on a ManualClock)."""
@@ -325,11 +301,7 @@ class Companion:
         if self.manual:
             self.clock.advance(seconds)  # type: ignore[attr-defined]
             return
-        try:
-            item = self._events.get(timeout=seconds) if seconds > 0 else self._events.get_nowait()
-        except queue.Empty:
-            return
-        self._backlog.append(item)
+        self.inbox.wait(seconds)
 
     def _watchdog(self) -> None:
         if self.notifier is None or not self._watchdog_every:
@@ -340,15 +312,8 @@ class Companion:
             self.notifier.watchdog()
 
     def _drain(self) -> None:
-        while True:
-            if self._backlog:
-                item = self._backlog.popleft()
-            else:
-                try:
-                    item = self._events.get_nowait()
-                except queue.Empty:
-                    return
-            self._handle(item)
+        while (event := self.inbox.take()) is not None:
+            self._handle(event)
 
     # ================================================================ buttons
     def _handle(self, event: tuple) -> None:
@@ -404,59 +369,28 @@ class Companion:
     def _on_undo(self) -> None:
         reopen = self.phase == OVER and self.game_id is not None and bool(self.referee.history)
         if not reopen and (not self._in_game() or not self.referee.history):
-            self._log("undo", "nothing to take back")
-            self.panel.blink_wrong_player()
+            self.buttons.nothing_to_undo()
             return
-        try:
-            record = self.journal.undo_last_turn(self.game_id)
-        except JournalError as exc:
-            self._log("undo", f"the undo could not be written to the journal ({exc}); nothing was taken back")
-            self.panel.signal_unreadable()
+        record = self.buttons.undo(self.game_id)
+        if record is None:
             return
         last = self.referee.undo()
         self.pending = None
         self.asking.drop()
         self.blank.points = ()
         assert last is not None
-        if reopen:  # the winning turn was confirmed by mistake: taking it back is not a turn (R-6), the game goes on
-            self.panel.clear_win()
-            self._log("undo", f"game {self.game_id} reopened: the win is taken back")
-        self._log("undo", f"turn {record.ply} ({record.turn}) taken back: put the board back as it was",
-                  ply=record.ply, turn=record.turn)
+        self.buttons.undone(record, self.game_id, reopen)
         self._begin_check(UNDO, self.referee.position)
 
     def _on_hint(self) -> None:
         if not self._in_game() or self.step != IDLE:
             return
-        if not self.hints_enabled:
-            self._log("hint", "hints are off")
-            return
-        try:
-            from ..hints.players import hint
-        except ImportError:
-            self._log("hint", "no hint engine installed")
-            return
-        try:
-            h = hint(self.referee.position, self.rules, budget=self.timings.hint_budget, nodes=self.timings.hint_nodes)
-        except Exception as exc:  # the game is over, or the engine failed: the game goes on
-            self._log("hint", f"no hint: {exc}")
-            return
-        self.panel.show_sequence(turn_steps(h.turn))
-        self._log("hint", f"{self.referee.position.to_move.label} could play {h.turn} ({h.reason})", turn=str(h.turn))
+        self.buttons.hint(self.referee.position, self.rules)
 
     def _on_control(self) -> None:
         if not self._in_game() or self.question is not None:
             return
-        pos = self.referee.position
-        own, enemy = mask_of(pos.robots(pos.to_move)), mask_of(pos.robots(pos.to_move.other))
-        mask = movable_batteries(own, enemy, mask_of(pos.batteries), self.rules)
-        points = tuple(p for p in range(49) if mask >> p & 1)
-        if not points:
-            self.panel.blink_wrong_player()
-            self._log("control", f"{pos.to_move.label} controls no battery")
-            return
-        self.panel.show_sequence(targets_at(points=points))
-        self._log("control", f"{pos.to_move.label} controls {len(points)} batteries", points=points)
+        self.buttons.control(self.referee.position, self.rules)
 
     def _on_new_game(self, options: Any = None, starting_side: str | None = None) -> None:
         if options is not None or starting_side is not None:  # the page's new game: its options and who begins
@@ -478,33 +412,18 @@ class Companion:
 
     # ================================================================ frames
     def _grab(self) -> Frame | None:
-        try:
-            frame = self.source.grab()
-        except CameraError as exc:
-            self._camera_failed(str(exc))
-            return None
-        except Exception as exc:  # a source must not take the loop down
-            self._camera_failed(f"camera failed: {type(exc).__name__}: {exc}")
-            return None
-        self._failing_since = None
-        if self._last_camera_error is not None:
-            self._log("camera", "the camera delivers frames again")
-            self._last_camera_error = None
+        frame = self.camera.grab()
+        if frame is None:
+            self._no_frame()
+        elif self.camera.back():  # frames again after a failure: the phase's signals again
             self.signal.reset()
             self._enter_phase_signals()
         return frame
 
-    def _camera_failed(self, message: str) -> None:
-        self.camera_failures += 1
-        if self._failing_since is None:
-            self._failing_since = self.clock.now()
-        if gist(message) != gist(self._last_camera_error):  # "5 bad frames", "6 bad frames": said once
-            self._last_camera_error = message
-            self._log("camera", message)
-            self.panel.signal_unreadable()
-            self._status(message)
+    def _no_frame(self) -> None:
+        """No usable frame (said by the camera watch): a press waiting past its timeout is over."""
         if self.pending is not None and self.clock.now() - self.pending.at >= self.timings.confirm_timeout:
-            self._give_up(f"no frame from the camera ({message}); press confirm again", None)
+            self._give_up(f"no frame from the camera ({self.camera.message}); press confirm again", None)
 
     def _observe(self, frame: Frame) -> None:
         if self.reader is None:
@@ -515,7 +434,8 @@ class Companion:
             seen = self.reader.read(frame.image)
             reading = table_reading(seen)
         except Exception as exc:  # a frame the reader refuses (wrong size...): report, keep going
-            self._camera_failed(f"the frame cannot be read: {exc}")
+            self.camera.failed(f"the frame cannot be read: {exc}")
+            self._no_frame()
             return
         self.onlooker.frame_seen(frame.image, getattr(self.reader, "calibration", None), seen)
         self.frames_read += 1

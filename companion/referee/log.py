@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..rules.geometry import point_name, square_name
@@ -25,3 +26,8 @@ class LogEntry:
         where = [square_name(s) for s in self.squares] + [point_name(p) for p in self.points]
         at = f" [pointer: {' '.join(where)}]" if where else ""
         return f"{self.kind:>10}  {self.text}{at}"
+
+
+def gist(message: str | None) -> str | None:
+    """A message with its numbers blotted out ("5 bad frames", "6 bad frames": one message)."""
+    return None if message is None else re.sub(r"\d+(\.\d+)?", "#", message)
