@@ -66,7 +66,6 @@ brought it.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -85,10 +84,12 @@ from .onlooker import Onlooker
 from .outcomes import Outcomes
 from .records import GameRecords
 from .resume import open_game
-from .phases import ASKING, CHECK, IDLE, NEW_GAME, OVER, PLAYING, RESUME, SETUP, START, UNDO, WAITING, check_step
+from .systemd import ServiceNotes
+from .phases import (ASKING, CHECK, IDLE, NEW_GAME, OVER, PLAYING, RESUME, SETUP, START, UNDO, WAITING, Pending,
+                     check_step)
 from .question import Asking, Question
 from .recalibration import MOVED, UNSURE, frame_trouble
-from .reading import TableReading
+from .reading import Seen, TableReading
 from .referee import ACCEPTED, GAME_OVER, QUESTION, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
 from .timings import LoopTimings
 from .view import GameView, Spectator
@@ -98,29 +99,6 @@ from ..vision_bridge import default_calibrate, default_reader, method_of, table_
 
 __all__ = ["CHECK", "MOVED", "NEW_GAME", "OVER", "PLAYING", "RESUME", "SETUP", "START", "UNDO", "UNSURE",
            "Companion", "LogEntry", "LoopTimings", "frame_trouble"]
-
-
-# -- the reading of frames ---------------------------------------------------------------------
-
-
-@dataclass
-class _Seen:
-    """The latest reading and how long the board has looked like this."""
-
-    frame: Frame
-    reading: TableReading
-    signature: tuple
-    since: float  # clock time of the first frame with this signature (consecutive frames)
-    board: Placement | None
-
-
-@dataclass
-class _Pending:
-    """A confirm press waiting for a stable reading."""
-
-    side: str
-    at: float
-    shown: set = field(default_factory=set)  # interim reasons already signalled
 
 
 class Companion:
@@ -169,7 +147,7 @@ class Companion:
         self.rules = rules
         self.starting_side = starting_side
         self.timings = timings
-        self.notifier = notifier
+        self.service = ServiceNotes(notifier, timings.watchdog_seconds)  # what systemd is told (systemd.py)
         self.live_watch = live_watch
         self.frames = frames
         self.records = GameRecords(journal, frames, self._log)
@@ -188,8 +166,8 @@ class Companion:
                                      calibration_path=Path(calibration_path) if calibration_path else None,
                                      calibrate=calibrate, make_reader=make_reader)
         self.log: list[LogEntry] = []
-        self.seen: _Seen | None = None
-        self.pending: _Pending | None = None
+        self.seen: Seen | None = None  # the latest reading, and since when the board looks like this
+        self.pending: Pending | None = None  # a confirm press waiting for its reading (the waiting step)
         self.stopped = False
         self.started = False
         self.frames_read = 0
@@ -200,8 +178,6 @@ class Companion:
         self.asking = Asking(panel, self.records, self._log, self._status, timings.question_seconds)
         self.outcomes = Outcomes(panel, journal, self.records, self._log, self._status)
         self.buttons = Buttons(panel, journal, self._log, timings, hints)
-        self._watchdog_every: float | None = None
-        self._last_watchdog = -1e18
         self.verdict_times: list[float] = []  # seconds from a confirm's handling to its verdict on the LEDs
         self.onlooker = Onlooker(spectator, self._log)
         if spectator is not None:
@@ -235,10 +211,7 @@ class Companion:
             self._enter(OVER)
             self.panel.show_win(st.winner.name.lower())
             self._log("win", f"{st.result}: {st.reason}")
-        if self.notifier is not None:
-            # READY once the camera and the panel are up (they are: both were handed in open).
-            self._watchdog_every = self.timings.watchdog_seconds or self.notifier.watchdog_interval()
-            self.notifier.ready(self.status_text())
+        self.service.ready(self.status_text())  # the camera and the panel are up: both were handed in open
         self._enter_phase_signals()
         self._publish()
 
@@ -248,8 +221,7 @@ class Companion:
 
     def close(self) -> None:
         """Stop: tell systemd, switch the panel's LEDs off (the pins stay the caller's to close)."""
-        if self.notifier is not None:
-            self.notifier.stopping("stopping")
+        self.service.stopping()
         try:
             self.panel.clear_win()
         except Exception:
@@ -286,7 +258,7 @@ class Companion:
         if not self.started:
             self.start()
         t0 = self.clock.now()
-        self._watchdog()
+        self.service.watchdog(self.clock.now())
         self._drain()
         if self.stopped:
             return
@@ -302,14 +274,6 @@ class Companion:
             self.clock.advance(seconds)  # type: ignore[attr-defined]
             return
         self.inbox.wait(seconds)
-
-    def _watchdog(self) -> None:
-        if self.notifier is None or not self._watchdog_every:
-            return
-        now = self.clock.now()
-        if now - self._last_watchdog >= self._watchdog_every:
-            self._last_watchdog = now
-            self.notifier.watchdog()
 
     def _drain(self) -> None:
         while (event := self.inbox.take()) is not None:
@@ -361,7 +325,7 @@ class Companion:
             self._chosen()
             return
         if self.pending is None:
-            self.pending = _Pending(side, self.clock.now())
+            self.pending = Pending(side, self.clock.now())
             self.blank.points = ()  # R-23: pointed at until the next confirm
             self.panel.clear_pointer()
             self._status(f"{side} confirmed: reading the board")
@@ -441,14 +405,10 @@ class Companion:
         self.frames_read += 1
         if self._recalibration_due(frame, reading) and self._recalibrate(frame):
             return
-        sig = reading.signature
-        if self.seen is not None and self.seen.signature == sig:
-            self.seen = _Seen(frame, reading, sig, self.seen.since, self.seen.board)
-        else:
-            self.seen = _Seen(frame, reading, sig, frame.at, reading.placement)
-        stable = frame.at - self.seen.since >= self.timings.stable_seconds - 1e-9
+        self.seen = Seen.after(self.seen, frame, reading)
+        stable = self.seen.stable(self.timings.stable_seconds)
         if self.question is not None:
-            if self.asking.follow(sig, stable, self._ply()):
+            if self.asking.follow(self.seen.signature, stable, self._ply()):
                 self.watch.restart(self.referee.position, self.rules)
         elif self.pending is not None:
             self._judge_pending(stable)
@@ -499,11 +459,7 @@ class Companion:
         cal = self.calibrator.recalibrate(frame, target, name)
         if cal is None:
             return False
-        if self.game_id is not None:
-            try:  # so that `netzwerk games show` tells why the readings changed here
-                self.journal.record_event(self.game_id, "recalibrated", {"ply": self._ply(), "method": method_of(cal)})
-            except JournalError as exc:
-                self._log("info", f"recalibration not journalled: {exc}")
+        self.records.recalibrated(self.game_id, self._ply(), method_of(cal))
         self.calibrator.reset_trouble()
         self.seen = None
         self.signal.reset()
@@ -685,8 +641,7 @@ class Companion:
             self.onlooker.publish(self._view_key(), self.view)
 
     def _status(self, text: str) -> None:
-        if self.notifier is not None:
-            self.notifier.status(text)
+        self.service.status(text)
 
     def status_text(self) -> str:
         pos = self.referee.position

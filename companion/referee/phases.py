@@ -16,6 +16,8 @@ press -> ``waiting`` (for a stable reading after the press) -- the referee's ver
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 SETUP = "setup"
 CHECK = "check"
 PLAYING = "playing"
@@ -45,3 +47,12 @@ def check_step(old: str, new: str) -> None:
     """Refuse a phase change the state machine does not have (a programming error)."""
     if new not in NEXT.get(old, frozenset()):
         raise RuntimeError(f"the game loop cannot go from phase {old!r} to {new!r}")
+
+
+@dataclass
+class Pending:
+    """The ``waiting`` step: a confirm press of ``side`` at clock time ``at`` waits for a stable reading."""
+
+    side: str
+    at: float
+    shown: set[str] = field(default_factory=set)  # reasons of unreadable boards said already (each once)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..cameras import Frame
 from ..rules.geometry import point_name, square_name
 from ..rules.position import Placement
 from ..rules.sides import BLANK, PRINTED
@@ -169,3 +170,26 @@ def sides_from_probs(printed_probs: object) -> tuple[str | None, ...]:
             out.append(None)
     return tuple(out)
 
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The game loop's latest reading, and since when the board has looked like this."""
+
+    frame: Frame
+    reading: TableReading
+    signature: tuple  # the reading's signature (:attr:`TableReading.signature`)
+    since: float  # clock time of the first of the consecutive frames with this signature
+    board: Placement | None  # the board read in that first frame
+
+    @classmethod
+    def after(cls, previous: "Seen | None", frame: Frame, reading: TableReading) -> "Seen":
+        """The reading of ``frame``, following ``previous`` (None: the first since a calibration)."""
+        sig = reading.signature
+        if previous is not None and previous.signature == sig:
+            return cls(frame, reading, sig, previous.since, previous.board)
+        return cls(frame, reading, sig, frame.at, reading.placement)
+
+    def stable(self, seconds: float) -> bool:
+        """Has the board looked like this for ``seconds`` (by the frames' clock)?"""
+        return self.frame.at - self.since >= seconds - 1e-9

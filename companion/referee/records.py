@@ -41,6 +41,16 @@ class GameRecords:
             self._log("info", f"the end of game {game_id} not written to the journal ({exc}); "
                               "it is closed when the companion starts again")
 
+    def recalibrated(self, game_id: int | None, ply: int, method: str) -> None:
+        """The camera was calibrated again at ``ply`` (so that ``netzwerk games show`` tells why the
+        readings changed there); nothing without a game."""
+        if game_id is None:
+            return
+        try:
+            self.journal.record_event(game_id, "recalibrated", {"ply": ply, "method": method})
+        except JournalError as exc:
+            self._log("info", f"recalibration not journalled: {exc}")
+
     def rejection(self, game_id: int | None, kind: str, reason: str, after: str | None) -> None:
         if game_id is None:
             return
