@@ -8,59 +8,38 @@ reader, the :class:`~companion.referee.referee.Referee` (every decision), the
 :meth:`Companion.tick` on a panel with a ``ManualClock`` (virtual time: waiting
 is advancing the clock), the synthetic camera and mock pins.
 
-Phases:
+The loop is a state machine of the turn's phases (:mod:`companion.referee.phases`:
+``setup`` -> ``check`` -> ``playing`` -> ``over``; a turn: ``idle`` -> ``waiting``
+for a stable reading -> judged, or ``asking``; :meth:`Companion._enter` refuses
+any other step). Each tick: the events in (:mod:`~companion.referee.inbox`: the
+buttons, the web page's requests), then one frame (:mod:`~companion.referee.camera`),
+known to the loop only as a :class:`~companion.referee.reading.TableReading` (made
+by :func:`companion.vision_bridge.table_reading`), then the phase's step:
 
-* ``setup``: no calibration yet; the loop calibrates from the frames
-  (:class:`~companion.referee.calibrator.Calibrator`); amber and the reason until it works.
-* ``check``: the board must show an expected position
-  (:class:`~companion.referee.check.BoardCheck`: the start of a new game, the
-  journal's position after a restart, the position an undo went back to).
-  Amber and the pointer at the first differing field until it does; then
-  play goes on (a new game is opened in the journal). During a resume or
-  undo check the player to move may still confirm a turn.
-* ``playing``: a confirm press (of the side whose turn LED is lit: the panel
-  ignores the other) takes the next *stable* reading: one taken after the
-  press whose fields have not changed for ``stable_seconds``. The referee
-  judges it: accepted (journal committed first, then green, the turn passes,
-  maybe the win), rejected (red, buzzer, the pointer at the pieces, the turn
-  stays), unreadable (amber, the reason, the pointer at unsure fields; the
-  board is read again until ``confirm_timeout``), unchanged (amber: nothing
-  moved), question (two to four legal turns fit a doubtful reading: amber,
-  the candidates shown in turn, a confirm press takes the one shown; see
-  :mod:`companion.referee.question`).
+* ``setup``: calibrate from the frame (:mod:`~companion.referee.calibrator`); amber
+  and the reason until it works.
+* ``check``: the board must show an expected position (:mod:`~companion.referee.check`:
+  the start of a new game, the journal's position after a restart, the position an
+  undo went back to); then play goes on (a new game is opened in the journal).
+  During a resume or undo check the player to move may still confirm a turn.
+* ``playing``: a confirm press (of the side whose turn LED is lit) takes the next
+  *stable* reading: one taken after the press whose fields have not changed for
+  ``stable_seconds``. The referee judges it; the verdict's outcome is one call
+  (:mod:`~companion.referee.outcomes`: accepted, journal first; rejected;
+  unreadable, read again until ``confirm_timeout``; unchanged; the amber question:
+  :mod:`~companion.referee.question`). Between presses: live watching
+  (:mod:`~companion.referee.watch`) and the batteries to turn back (R-23,
+  :mod:`~companion.referee.blank`).
+* ``over``: the win pattern; a new game waits for the start position.
 
-* ``over``: the win pattern; new game (both confirms held, or the new-game
-  button) waits for the start position, then starts the next game.
-
-The phases and the turn's steps are the state machine of
-:mod:`companion.referee.phases` (:meth:`Companion._enter` refuses any other
-step). The loop knows a frame only as a
-:class:`~companion.referee.reading.TableReading` (made by
-:func:`companion.vision_bridge.table_reading`). What the loop hands off, each
-in its own module: the camera's calibration (:mod:`~companion.referee.calibrator`),
-the board check (:mod:`~companion.referee.check`), the journal's side records
-and the frames (:mod:`~companion.referee.records`), resuming after a restart
-(:mod:`~companion.referee.resume`), the amber question
-(:mod:`~companion.referee.question`), live watching
-(:mod:`~companion.referee.watch`).
-
-Recalibration (``check`` and ``playing``): a bumped camera or a moved lamp
-must not end the game: when the readings stay unreadable for a reason of the
-whole frame while the picture keeps still, the loop calibrates again from
-the last accepted board (:class:`~companion.referee.calibrator.Calibrator`).
-
-Battery sides (R-23, option ``sides``, on by default): after an accepted turn
-the batteries the camera sees on their blank side are pointed at and named
-for the next player ("turn C3 back to its printed side") until the camera
-sees them printed side up or the next confirm press; a note on the accepted
-turn (logged as ``note``, journalled as a ``sides`` event) says when the
-batteries turned blank cannot be the energy the moves used. Silent where the
-camera cannot tell a side.
-
-Live watching (option): during the robot phase every stable reading updates
-the energy gauge (energy still available to the player to move) and warns
-(amber blink, pointer) when a robot stands where no legal robot phase can have
-brought it.
+The loop holds the state (the phase, the referee, the game, the pending press, the
+latest reading) and steps it; the parts show and write, each given its inputs: the
+buttons' effects (:mod:`~companion.referee.buttons`), the journal's side records and
+the frames (:mod:`~companion.referee.records`), resuming after a restart
+(:mod:`~companion.referee.resume`), systemd (:mod:`~companion.referee.systemd`), the
+web page (:mod:`~companion.referee.onlooker`). A bumped camera or a moved lamp is
+calibrated again from the last accepted board during ``check`` and ``playing``
+(:class:`~companion.referee.calibrator.Calibrator`).
 """
 
 from __future__ import annotations
@@ -71,31 +50,31 @@ from typing import Any, Callable
 
 from ..cameras import Frame, FrameSource
 from ..rules.geometry import BLACK, WHITE, Color
-from .journal import Journal, JournalError
+from ..rules.options import Rules
 from ..rules.position import Placement, Position
+from ..vision_bridge import default_calibrate, default_reader, method_of, table_reading
+from .blank import BlankBatteries
 from .buttons import Buttons
 from .calibrator import Calibrator
 from .camera import CameraWatch
-from .blank import BlankBatteries
 from .check import BoardCheck, CheckSignal
 from .inbox import Inbox
+from .journal import Journal, JournalError
 from .log import LogEntry
 from .onlooker import Onlooker
 from .outcomes import Outcomes
-from .records import GameRecords
-from .resume import open_game
-from .systemd import ServiceNotes
 from .phases import (ASKING, CHECK, IDLE, NEW_GAME, OVER, PLAYING, RESUME, SETUP, START, UNDO, WAITING, Pending,
                      check_step)
 from .question import Asking, Question
-from .recalibration import MOVED, UNSURE, frame_trouble
 from .reading import Seen, TableReading
+from .recalibration import MOVED, UNSURE, frame_trouble
+from .records import GameRecords
 from .referee import ACCEPTED, GAME_OVER, QUESTION, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
+from .resume import open_game
+from .systemd import ServiceNotes
 from .timings import LoopTimings
 from .view import GameView, Spectator
 from .watch import LiveWatch
-from ..rules.options import Rules
-from ..vision_bridge import default_calibrate, default_reader, method_of, table_reading
 
 __all__ = ["CHECK", "MOVED", "NEW_GAME", "OVER", "PLAYING", "RESUME", "SETUP", "START", "UNDO", "UNSURE",
            "Companion", "LogEntry", "LoopTimings", "frame_trouble"]
@@ -183,6 +162,28 @@ class Companion:
         if spectator is not None:
             spectator.take_requests(self.request)
         self.inbox.listen(panel)
+
+    # ================================================================ the state machine (phases.py)
+    def _enter(self, phase: str) -> None:
+        """Step the state machine to ``phase`` (phases.NEXT says which steps exist)."""
+        check_step(self.phase, phase)
+        self.phase = phase
+
+    @property
+    def question(self) -> Question | None:
+        """The open amber question (question.py), if any."""
+        return self.asking.question
+
+    @property
+    def step(self) -> str:
+        """The turn's step: idle, waiting (a confirm press waits for its reading) or asking (a question)."""
+        return ASKING if self.question is not None else WAITING if self.pending is not None else IDLE
+
+    def _in_game(self) -> bool:
+        """Is there a game to play on (not waiting for the start of a new one, not over)?"""
+        if self.game_id is None or self.phase in (SETUP, OVER):
+            return False
+        return not (self.phase == CHECK and self.check.for_new_game)
 
     # ================================================================ lifetime
     def start(self) -> None:
@@ -279,7 +280,7 @@ class Companion:
         while (event := self.inbox.take()) is not None:
             self._handle(event)
 
-    # ================================================================ buttons
+    # ================================================================ events in: buttons and requests (inbox.py)
     def _handle(self, event: tuple) -> None:
         kind = event[0]
         if kind == "stop":
@@ -294,27 +295,6 @@ class Companion:
             self._on_control()
         elif kind == "new_game":
             self._on_new_game(*event[1:])
-
-    def _enter(self, phase: str) -> None:
-        """Step the state machine to ``phase`` (phases.NEXT says which steps exist)."""
-        check_step(self.phase, phase)
-        self.phase = phase
-
-    @property
-    def question(self) -> Question | None:
-        """The open amber question (question.py), if any."""
-        return self.asking.question
-
-    @property
-    def step(self) -> str:
-        """The turn's step: idle, waiting (a confirm press waits for its reading) or asking (a question)."""
-        return ASKING if self.question is not None else WAITING if self.pending is not None else IDLE
-
-    def _in_game(self) -> bool:
-        """Is there a game to play on (not waiting for the start of a new one, not over)?"""
-        if self.game_id is None or self.phase in (SETUP, OVER):
-            return False
-        return not (self.phase == CHECK and self.check.for_new_game)
 
     def _on_confirm(self, side: str) -> None:
         if not self._in_game():
@@ -374,7 +354,7 @@ class Companion:
         self._log("new-game", "new game: set up the start position")
         self._begin_check(NEW_GAME, Position.start(self.starting_side))
 
-    # ================================================================ frames
+    # ================================================================ a frame in (camera.py)
     def _grab(self) -> Frame | None:
         frame = self.camera.grab()
         if frame is None:
@@ -470,7 +450,7 @@ class Companion:
         self._enter_phase_signals()
         return True
 
-    # ================================================================ checks
+    # ================================================================ check
     def _begin_check(self, purpose: str, expected: Position) -> None:
         self.check = BoardCheck(purpose, Placement.of(expected))
         self._enter(CHECK if self.reader is not None else SETUP)
@@ -529,7 +509,7 @@ class Companion:
         self._enter_phase_signals()
         self.watch.restart(self.referee.position, self.rules)
 
-    # ================================================================ judging
+    # ================================================================ playing: judging a press
     def _judge_pending(self, stable: bool) -> None:
         pending = self.pending
         seen = self.seen
@@ -571,7 +551,6 @@ class Companion:
             self._log("info", verdict.reason or "the game is over")
         self.verdict_times.append(time.perf_counter() - t0)
 
-    # ================================================================ the amber question (question.py)
     def _chosen(self) -> None:
         """A confirm press during a question: the candidate shown is the turn."""
         t0 = time.perf_counter()
@@ -586,7 +565,6 @@ class Companion:
         self.pending = None
         self.outcomes.unreadable(reason, verdict, self._ply(), self.game_id)
 
-    # ================================================================ the verdict's outcome (outcomes.py)
     def _accepted(self, verdict: Verdict, frame: Frame) -> bool:
         """Journal first, then the panel; False when the journal could not take the turn."""
         before = self.referee.position
@@ -621,7 +599,7 @@ class Companion:
             self.on_log(entry)
         self._publish()
 
-    # ================================================================ the onlooker (onlooker.py)
+    # ================================================================ what the loop shows of itself
     @property
     def turn_back(self) -> tuple[int, ...]:
         """R-23: the blank batteries the player to move should turn back (blank.py)."""
