@@ -86,13 +86,13 @@ class Buttons:
     # ================================================================ control
     def control(self, position: Position, rules: Rules) -> None:
         """Show the batteries the player to move controls (the wrong-player blink when none)."""
-        pos = position
-        own, enemy = mask_of(pos.robots(pos.to_move)), mask_of(pos.robots(pos.to_move.other))
-        mask = movable_batteries(own, enemy, mask_of(pos.batteries), rules)
+        mover = position.to_move
+        own, enemy = mask_of(position.robots(mover)), mask_of(position.robots(mover.other))
+        mask = movable_batteries(own, enemy, mask_of(position.batteries), rules)
         points = tuple(p for p in range(49) if mask >> p & 1)
         if not points:
             self.panel.blink_wrong_player()
-            self.log("control", f"{pos.to_move.label} controls no battery")
+            self.log("control", f"{mover.label} controls no battery")
             return
         self.panel.show_sequence(targets_at(points=points))
-        self.log("control", f"{pos.to_move.label} controls {len(points)} batteries", points=points)
+        self.log("control", f"{mover.label} controls {len(points)} batteries", points=points)
