@@ -58,9 +58,10 @@ from .reference import Reference
 
 FORMAT = "netzwerk-vision-anyset-calibration"
 VERSION = 1
-# (the check and the orientation use the classifier's own log-odds, not tempered: a field it calls
-# absent at 0.2% is not there)
-CONTRADICTS = 0.002     # the classifier gives the expected content of a field less than this: it is not there
+# (the check and the orientation use the classifier's own log-odds, not tempered)
+CONTRADICTS = 0.02      # the classifier gives the expected content of a field less than this: it is not there
+                        # (the reader would read the field otherwise, at its usual confidence 0.98: a start
+                        # battery missing is named, not taken into the reference as if it stood there)
 COVERED = 0.5           # a field covered with at least this probability is under a hand or an object
 TIE = 3.0               # log-likelihood: orientations closer than this look alike (the start position turned by 180)
 COVERED_SPOT = 2        # covered fields a calibration frame may have (a reflection of the lamp on a glossy board
