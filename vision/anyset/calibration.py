@@ -59,10 +59,11 @@ from .reference import Reference
 FORMAT = "netzwerk-vision-anyset-calibration"
 VERSION = 1
 # (the check and the orientation use the classifier's own log-odds, not tempered)
-CONTRADICTS = 0.005     # the classifier gives the expected content of a field less than this: it is not there.
+CONTRADICTS = 0.002     # the classifier gives the expected content of a field less than this: it is not there.
                         # A trade (development designs 5,000,220-279, 120 correct start set-ups and 120 with a
                         # start battery missing): at 0.002 113 correct accepted, 85 missing named; at 0.005
-                        # 110 and 98; at 0.02 107 and 112
+                        # 110 and 98 (and a correct foreign set-up of ../shared/vision-dev refused); at 0.02
+                        # 107 and 112. A correct set-up refused stops the game: the lowest is kept
 COVERED = 0.5           # a field covered with at least this probability is under a hand or an object
 TIE = 3.0               # log-likelihood: orientations closer than this look alike (the start position turned by 180)
 COVERED_SPOT = 2        # covered fields a calibration frame may have (a reflection of the lamp on a glossy board
