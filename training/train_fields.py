@@ -230,15 +230,14 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, in
     """Train one net (``kind``: sq or pt) for ``steps`` steps; ``init``: go on from these weights
     (a second one-cycle schedule, its samples drawn anew: the validation set-ups stay the same)."""
     torch.manual_seed(seed if init is None else seed + 1000)
-    rng = np.random.default_rng(seed)
+    # the samples drawn: a continued training's differ from the first's
+    rng = np.random.default_rng(seed if init is None else [seed, 1])
     setups = np.arange(data["sq"].shape[0])
     val_setups = validation_setups(data["setup"], seed)
     train_setups = np.setdiff1d(setups, val_setups)
     tr, va = Pairs(data, kind, train_setups), Pairs(data, kind, val_setups)
     val_draw = va.draw(np.random.default_rng(seed + 1), 40_000)
     Xv, Sv, Yv, Pv = va.tensors(val_draw)
-    if init is not None:
-        rng = np.random.default_rng([seed, 1])      # the samples of a continued training differ from the first's
     model = init if init is not None else FieldModel(N_OUT[kind], WIDTHS[kind])
     opt = torch.optim.Adam(model.parameters(), lr=2e-3, weight_decay=1e-5)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
@@ -367,6 +366,11 @@ def main(argv=None) -> int:
         return 0
     if not a.data:
         ap.error("--data is needed to train")
+    kinds = [k for k in ("sq", "pt") if not a.only or k == a.only]
+    inits = {k: Path(a.init) / f"{NAMES[k]}.onnx" for k in kinds} if a.init else {}
+    for whole in inits.values():       # before the data (minutes to load) is read
+        if not whole.is_file():
+            ap.error(f"--init: {whole} is not a file (the whole net to go on training)")
     parts = [dict(np.load(p)) for p in a.data]
     for p in parts:          # data made before the points' view was kept: every point seen
         if "pt_view" not in p:
@@ -374,15 +378,8 @@ def main(argv=None) -> int:
     data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     data["level"] = frame_levels(data)
     print(f"{data['sq'].shape[0]} set-ups of {data['sq'].shape[1]} frames")
-    for kind in ("sq", "pt"):
-        if a.only and kind != a.only:
-            continue
-        init = None
-        if a.init:
-            whole = Path(a.init) / f"{NAMES[kind]}.onnx"
-            if not whole.is_file():
-                ap.error(f"--init: {whole} is not a file (the whole net to go on training)")
-            init = from_onnx(whole, kind)
+    for kind in kinds:
+        init = from_onnx(inits[kind], kind) if a.init else None
         res = train(kind, data, a.steps, a.seed, Path(a.out), init=init, max_lr=a.max_lr)
         print(f"{kind}: {res}")
     return 0

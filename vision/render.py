@@ -400,22 +400,19 @@ def _design_texture(rng, markers: bool, marker_size: float, d: Design) -> tuple[
         cover = np.zeros(shape, np.uint8)
         rad = d.field_radius * TEX_PPU * 16
         ring_w = max(2, int(round(max(0.025, 0.7 * d.line_width, 0.18 * d.field_radius) * TEX_PPU)))
-        for r in range(7):
-            for c in range(7):
-                centre = tuple(int(v) for v in local([[c, r]])[0])
-                if d.field_style in ("dot", "disc"):
-                    cv2.circle(cover, centre, int(rad), 255, -1, cv2.LINE_AA, 4)
-                else:
-                    cv2.circle(cover, centre, int(rad - ring_w * 8), 255, ring_w, cv2.LINE_AA, 4)
-                    if d.field_style == "ring_dot":
-                        cv2.circle(cover, centre, int(rad * 0.38), 255, -1, cv2.LINE_AA, 4)
+        centres = [tuple(int(v) for v in local([[c, r]])[0]) for r in range(7) for c in range(7)]
+        for centre in centres:
+            if d.field_style in ("dot", "disc"):
+                cv2.circle(cover, centre, int(rad), 255, -1, cv2.LINE_AA, 4)
+            else:
+                cv2.circle(cover, centre, int(rad - ring_w * 8), 255, ring_w, cv2.LINE_AA, 4)
+                if d.field_style == "ring_dot":
+                    cv2.circle(cover, centre, int(rad * 0.38), 255, -1, cv2.LINE_AA, 4)
         lay(cover, d.field_color)
         if d.field_outline is not None:
             cover = np.zeros(shape, np.uint8)
-            for r in range(7):
-                for c in range(7):
-                    centre = tuple(int(v) for v in local([[c, r]])[0])
-                    cv2.circle(cover, centre, int(rad - ring_w * 4), 255, max(1, ring_w // 2 + 1), cv2.LINE_AA, 4)
+            for centre in centres:
+                cv2.circle(cover, centre, int(rad - ring_w * 4), 255, max(1, ring_w // 2 + 1), cv2.LINE_AA, 4)
             lay(cover, d.field_outline)
     if d.labels:
         outer = d.frame_offset + 0.08 * (d.frame_lines - 1) + 0.03 if d.frame_lines else 0.0
