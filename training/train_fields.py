@@ -366,12 +366,20 @@ def main(argv=None) -> int:
         return 0
     if not a.data:
         ap.error("--data is needed to train")
+    for path in a.data:                # a regular file (a FIFO or a folder is refused, never waited on)
+        if not Path(path).is_file():
+            ap.error(f"--data: {path} is not a file (data from training.fielddata)")
+    if not 0 < a.max_lr < 1:
+        ap.error(f"--max-lr {a.max_lr}: a learning rate between 0 and 1, e.g. 2e-3")
     kinds = [k for k in ("sq", "pt") if not a.only or k == a.only]
     inits = {k: Path(a.init) / f"{NAMES[k]}.onnx" for k in kinds} if a.init else {}
     for whole in inits.values():       # before the data (minutes to load) is read
         if not whole.is_file():
             ap.error(f"--init: {whole} is not a file (the whole net to go on training)")
-    parts = [dict(np.load(p)) for p in a.data]
+    try:
+        parts = [dict(np.load(p)) for p in a.data]
+    except (OSError, ValueError) as exc:
+        ap.error(f"--data: cannot read the data ({exc})")
     for p in parts:          # data made before the points' view was kept: every point seen
         if "pt_view" not in p:
             p["pt_view"] = np.ones(p["pt_lab"].shape, np.float16)
