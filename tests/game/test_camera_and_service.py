@@ -216,8 +216,14 @@ def test_netzwerk_run_in_real_time_on_mock_pins_and_the_sim_camera(tmp_path):
                 messages.append(server.recv(4096).decode())
             except TimeoutError:
                 break
-        with urllib.request.urlopen(f"http://127.0.0.1:{page.group(1)}/api/state", timeout=30) as reply:
-            state = json.loads(reply.read())
+        # the page publishes the loop's state at the end of the tick whose log line said
+        # "White to move": on a loaded machine the request can come first, so ask until it follows
+        while True:
+            with urllib.request.urlopen(f"http://127.0.0.1:{page.group(1)}/api/state", timeout=30) as reply:
+                state = json.loads(reply.read())
+            if state.get("phase") == "playing" or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
     finally:
