@@ -111,7 +111,11 @@ def setup_samples(seed: int, size=(960, 720)) -> dict[str, np.ndarray]:
     # one set-up in ten is our first renderer's wooden set (with its corner markers), the rest random designs
     design = "random" if rng.random() >= 0.1 else None
     markers = design is None
-    ref = render(first, seed, design=design, markers=markers, size=size, printed=first_printed)
+    # one set-up in eight has a strong lamp reflection that stays where it is in every frame,
+    # the first one too (the reader's reference then holds it as well): a varnished or laminated
+    # board under a desk lamp; the renderer's own reflections of a set-up are weaker
+    static = {"glare": float(rng.uniform(0.35, 0.7))} if rng.random() < 0.125 else {}
+    ref = render(first, seed, design=design, markers=markers, size=size, printed=first_printed, **static)
     H = _jitter(ref.homography, rng, 0.7)
     cutter = PatchCutter(H, size)
     out: dict[str, list] = {k: [] for k in ("sq", "pt", "sq_lab", "pt_lab", "printed", "sq_colour", "hand", "pt_view")}
@@ -140,7 +144,7 @@ def setup_samples(seed: int, size=(960, 720)) -> dict[str, np.ndarray]:
         else:
             lay = START if pick < 0.47 else random_layout(rng)
             printed = list(rng.random(49) < 0.5)
-        cond = {}
+        cond = dict(static)
         if rng.random() < 0.3:   # the light changed since the first frame
             cond["light"] = float(ref.conditions.light * rng.uniform(0.7, 1.3))
             cond["color_temp"] = float(np.clip(ref.conditions.color_temp + rng.uniform(-0.3, 0.3), -1, 1))
