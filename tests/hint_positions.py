@@ -11,11 +11,10 @@ from companion.rules.moves import Turn
 from companion.rules.position import Position
 from companion.rules.options import OPTIONS, ORIGINAL, Rules
 
-#: the options the hints' compiled core knows (companion/hints/fastcore.py, COMPILED_FLAGS): all but
-#: stack-unsplit, which the Python search plays (tests/hints/test_hints_arena.py, test_hints_cli.py)
-COMPILED_OPTIONS = tuple(o for o in OPTIONS if o != "stack-unsplit")
+#: the options the hints' compiled core knows (companion/hints/fastcore.py, COMPILED_FLAGS): all of them
+COMPILED_OPTIONS = tuple(OPTIONS)
 RULE_SETS = [ORIGINAL] + [Rules.from_names([o]) for o in COMPILED_OPTIONS] + [Rules.from_names(COMPILED_OPTIONS)]
-"""The original rules, each option alone, and all options together."""
+"""The original rules, each option alone, and all options together (``stack-unsplit`` with ``stacking``)."""
 
 
 def _quick_turn(pos: Position, rules: Rules, rng: random.Random) -> Turn:

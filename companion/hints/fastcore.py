@@ -17,8 +17,8 @@ layered int, :func:`split_batteries`).  Without stacks ``b2`` and ``b3`` are 0.
 Energy counts every battery of a stack (:func:`energy_of`), as does strength;
 a battery move is the profile's (``stacking``: a stacking step or the next
 empty point, never over a stack, R-20; :func:`battery_moves`, :func:`place_c`).
-``stack-unsplit`` (a stack's energy to one robot) is not compiled: the Python
-search plays it.
+Under ``stack-unsplit`` a robot phase's energy must also be payable with every
+point's batteries going whole to one robot (R-21, :func:`unsplit_ok`).
 
 A rules profile is passed as an int of ``FLAG_*`` bits -- each option's
 ``jit_flag`` (:mod:`companion.rules.variants`), ``Rules.jit_flags`` -- a colour as 0 (White)
@@ -29,9 +29,10 @@ Some rules are not ported but compiled from their one home: the hooks
 ``passable`` (what a move may pass over: the original rules' and
 ``jump-enemies``'s, R-12), ``closed_lines`` and ``line_used`` (one battery
 move per energy line: the original rules' and ``no-line-limit``'s) of
-:mod:`companion.rules.variants`, and
-:func:`companion.rules.robot_moves.move_cost` (section 2.1, R-24) are
-compiled as they stand; the tables (rays,
+:mod:`companion.rules.variants`,
+:func:`companion.rules.robot_moves.move_cost` (section 2.1, R-24) and
+:func:`companion.rules.variants.stacking.whole_points_assignable` (R-21 under
+``stack-unsplit``: each point's batteries to one robot) are compiled as they stand; the tables (rays,
 corners, lines) are the rules package's.  numba's cache does not notice a change to those functions:
 after changing one, delete the cache (``__pycache__/*.nbi``, ``*.nbc`` or
 ``NUMBA_CACHE_DIR``); ``tests/hints/test_hints_fastcore.py`` fails on a stale one.
@@ -60,9 +61,11 @@ from ..rules.variants import (
     MustCapture,
     NoLineLimit,
     Stacking,
+    StackUnsplit,
     StrengthCapture,
     Variant,
 )
+from ..rules.variants.stacking import whole_points_assignable
 from ..rules.geometry import BLACK, WHITE
 from . import evaluate as _ev
 
@@ -87,10 +90,11 @@ FLAG_JE = JumpEnemies.jit_flag
 FLAG_NLL = NoLineLimit.jit_flag
 FLAG_CE = ControlledEnergy.jit_flag
 FLAG_ST = Stacking.jit_flag
+FLAG_SU = StackUnsplit.jit_flag
 
 
-#: the options this core compiles; a profile with any other (``stack-unsplit``) is searched by the Python search
-COMPILED_FLAGS = FLAG_MC | FLAG_CF | FLAG_SC | FLAG_JE | FLAG_NLL | FLAG_CE | FLAG_ST
+#: the options this core compiles (all of them); a profile with any other would be searched by the Python search
+COMPILED_FLAGS = FLAG_MC | FLAG_CF | FLAG_SC | FLAG_JE | FLAG_NLL | FLAG_CE | FLAG_ST | FLAG_SU
 
 
 def split_batteries(layers: int) -> tuple[int, int, int]:
@@ -168,6 +172,7 @@ _closed_lines_original = _jit(Variant.closed_lines)
 _closed_lines_no_limit = _jit(NoLineLimit.closed_lines)
 _line_used_original = _jit(Variant.line_used)
 _line_used_no_limit = _jit(NoLineLimit.line_used)
+whole_points_assignable_c = _jit(whole_points_assignable)
 
 
 @_jit
@@ -281,6 +286,46 @@ def make_sources(own, enemy, bats, flags, sources):
 
 
 @_jit
+def unsplit_ok(ndem, dsq, dcost, sq, cost, sources, b2, b3):
+    """R-21 under ``stack-unsplit``: can the robots moved so far (``dsq``, ``dcost``) and one more
+    (starting on ``sq``, costing ``cost``) be paid with each point's batteries going whole to one
+    robot?  The port of ``StackUnsplit.energy_assignable`` (the units, biggest first, and the robots
+    touching them), deciding by the rules' own ``whole_points_assignable`` compiled as it stands."""
+    n = ndem + 1
+    src = np.empty(n, dtype=np.int64)
+    costs = np.empty(n, dtype=np.int64)
+    union = np.int64(0)
+    for i in range(ndem):
+        src[i] = sources[dsq[i]]
+        costs[i] = dcost[i]
+        union |= src[i]
+    src[ndem] = sources[sq]
+    costs[ndem] = cost
+    union |= src[ndem]
+    heights = np.empty(49, dtype=np.int64)
+    touch = np.empty(49, dtype=np.int64)
+    nu = 0
+    for h in range(3, 0, -1):
+        if h == 3:
+            m = union & b3
+        elif h == 2:
+            m = union & b2 & ~b3
+        else:
+            m = union & ~b2
+        while m:
+            low = m & -m
+            m ^= low
+            t = np.int64(0)
+            for i in range(n):
+                if src[i] & low:
+                    t |= np.int64(1) << i
+            heights[nu] = h
+            touch[nu] = t
+            nu += 1
+    return whole_points_assignable_c(heights, touch, costs, nu, n)
+
+
+@_jit
 def gen_successors(own, enemy, moved, ndem, dsq, dcost, sources, color, flags, bats, b2, b3, out, sub_u, sub_t):
     """Every legal next robot move from a robot-phase state, energy checked (engine.successors), into ``out``."""
     nsub = 1 << ndem
@@ -294,6 +339,7 @@ def gen_successors(own, enemy, moved, ndem, dsq, dcost, sources, color, flags, b
             sub_t[half + j] = sub_t[j] + dcost[i]
     over = passable_c(own, enemy, (flags & FLAG_JE) != 0)
     strength_cap = (flags & FLAG_SC) != 0
+    unsplit = (flags & FLAG_SU) != 0 and ndem > 0
     n = 0
     movable = own & ~moved
     while movable:
@@ -338,6 +384,8 @@ def gen_successors(own, enemy, moved, ndem, dsq, dcost, sources, color, flags, b
                         if energy_of(sub_u[j] | src, b2, b3) < sub_t[j] + cost:
                             ok = False
                             break
+                    if ok and unsplit:
+                        ok = unsplit_ok(ndem, dsq, dcost, sq, cost, sources, b2, b3)
                     if ok:
                         out[n, U_SRC] = sq
                         out[n, U_DST] = t

@@ -368,13 +368,70 @@ def test_compiled_battery_moves_equal_the_rules(rules: Rules) -> None:
     assert onto > 50 or not stacking
 
 
-def test_the_core_plays_stacking_and_leaves_stack_unsplit_to_python() -> None:
-    """Under ``stacking`` the compiled search runs and its turns are legal; ``stack-unsplit`` (not
-    compiled) is searched in Python."""
-    stacking = Rules.from_names(["stacking"])
-    assert isinstance(make_searcher(stacking), FastSearcher)
-    assert type(make_searcher(Rules.from_names(["stack-unsplit"]))) is Searcher
-    pos = Position.from_string("BBBBBB/6/6/6/6/WWWWWW 7/xyxxxx1/7/7/7/xxxzx2/7 w")
-    for c in fast_candidates(Board.of(pos), stacking, root=True, limits=SearchLimits()):
-        after = apply_turn(pos, make_turn(c.robots.steps, c.battery.moves), stacking)
+@pytest.mark.parametrize("side, option, count", [("w", "stacking", 1096), ("w", "stack-unsplit", 696),
+                                                 ("b", "stacking", 2237), ("b", "stack-unsplit", 1922)])
+def test_the_core_plays_stacking_and_stack_unsplit(side: str, option: str, count: int) -> None:
+    """Under ``stacking`` and ``stack-unsplit`` the compiled search runs, its candidate turns are
+    legal, and its robot-phase outcomes are R-22's hand-checked counts (``stack-unsplit`` leaves out
+    the phases that split a stack between robots, R-21)."""
+    rules = Rules.from_names([option])
+    pos = Position.from_string(f"BBBBBB/6/6/6/6/WWWWWW 7/xyxxxx1/7/7/7/xxxzx2/7 {side}")
+    assert isinstance(make_searcher(rules), FastSearcher)
+    board = Board.of(pos)
+    for c in fast_candidates(board, rules, root=True, limits=SearchLimits()):
+        after = apply_turn(pos, make_turn(c.robots.steps, c.battery.moves), rules)
         assert Board.of(after).bats == c.battery.bats
+    b1, b2, b3 = _split(board.bats)
+    flags = fc.flags_of(rules)
+    sources = np.empty(36, dtype=np.int64)
+    fc.make_sources(board.own, board.enemy, b1, flags, sources)
+    _, n, outs, complete = fc.robot_outcomes(board.own, board.enemy, b1, b2, b3, fc.color_index(board.side), flags,
+                                            6, 0, fc.new_store(board.own, board.enemy), sources)
+    assert complete and len(outs) == count
+
+
+def test_compiled_steps_under_stack_unsplit_cut_what_the_rules_cut() -> None:
+    """R-21 under ``stack-unsplit`` in the core (the rules' whole_points_assignable, compiled): on random
+    boards with stacks, robot phases up to four moves deep, the compiled next moves equal the engine's,
+    and the moves ``stacking`` allows but ``stack-unsplit`` does not (a stack's points to two robots)
+    are many, so a core that ignored the option would fail here."""
+    unsplit, stacking = Rules.from_names(["stack-unsplit"]), Rules.from_names(["stacking"])
+    flags = fc.flags_of(unsplit)
+    assert flags & fc.FLAG_SU and flags & fc.FLAG_ST
+    rng = random.Random(29)
+    cut = compared = 0
+    for _ in range(500):
+        own, enemy, bats = _random_masks(rng, unsplit)
+        color = rng.choice([WHITE, BLACK])
+        ctx = PhaseContext(color, unsplit, bats, sources_by_square(own, enemy, bats, unsplit))
+        shared = PhaseContext(color, stacking, bats, ctx.sources)
+        st = PhaseState(own, enemy, 0, (), ((0, 0),))
+        for _depth in range(4):
+            expected = _engine_steps(st, ctx)
+            assert _compiled_steps(st, ctx, flags) == expected, (own, enemy, bats, color, st.demands)
+            cut += len(_engine_steps(st, shared)) - len(expected)
+            compared += len(expected)
+            nexts = list(successors(st, ctx))
+            if not nexts:
+                break
+            st = rng.choice(nexts)[1]
+    assert compared > 1000 and cut > 20, (compared, cut)
+
+
+def test_the_compiled_whole_points_rule_is_the_rules_own() -> None:
+    """``whole_points_assignable`` compiled (numba) and as Python give the same answer on random units."""
+    from companion.rules.variants.stacking import whole_points_assignable
+
+    rng = random.Random(31)
+    answers = set()
+    for _ in range(3000):
+        n, u = rng.randrange(0, 7), rng.randrange(0, 15)
+        heights = [rng.choice([1, 1, 2, 3]) for _ in range(u)]
+        touch = [rng.randrange(0, 1 << n) if n else 0 for _ in range(u)]
+        costs = [rng.randrange(0, 8) for _ in range(n)]
+        want = whole_points_assignable(heights, touch, costs, u, n)
+        got = fc.whole_points_assignable_c(np.array(heights + [0], dtype=np.int64), np.array(touch + [0], dtype=np.int64),
+                                           np.array(costs + [0], dtype=np.int64), u, n)
+        assert got == want, (heights, touch, costs)
+        answers.add(want)
+    assert answers == {True, False}

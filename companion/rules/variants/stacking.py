@@ -145,37 +145,73 @@ class StackUnsplit(Stacking):
         """R-21 under ``stack-unsplit``: can each robot get its cost when every
         point's batteries (a single one or a whole stack) go to one robot?
 
-        ``demands`` are (layered sources, cost) per moved robot.  A search
-        over the points, each given whole to one robot that touches it (or
-        to none): the demands are few (at most six robots, four corners each).
+        ``demands`` are (layered sources, cost) per moved robot.  The points
+        they may draw from become units (biggest first), each with its height
+        and the robots that touch it; :func:`whole_points_assignable` decides.
         """
-        units: list[tuple[int, int]] = []  # (point, height), biggest first
         union = 0
         for src, _ in demands:
             union |= src
-        for p in bits(union & POINTS):
-            units.append((p, height(union, p)))
-        units.sort(key=lambda u: -u[1])
-        need = [c for _, c in demands]
-        touching = [[i for i, (src, _) in enumerate(demands) if src >> p & 1] for p, _ in units]
+        units = sorted(((p, height(union, p)) for p in bits(union & POINTS)), key=lambda u: -u[1])
+        heights = [h for _, h in units]
+        touch = [sum(1 << i for i, (src, _) in enumerate(demands) if src >> p & 1) for p, _ in units]
+        costs = [c for _, c in demands]
+        return whole_points_assignable(heights, touch, costs, len(units), len(demands))
 
-        def place(k: int, left: int) -> bool:
+
+def whole_points_assignable(heights, touch, costs, n_units: int, n_robots: int) -> bool:
+    """R-21 under ``stack-unsplit`` on plain numbers: can robot ``i`` get
+    ``costs[i]`` points for every ``i < n_robots`` when each unit ``k <
+    n_units`` (a point: ``heights[k]`` batteries, a single one or a stack)
+    gives all its points to one robot among ``touch[k]`` (a bit per robot whose
+    start square it is a corner of), or to none?  What a robot gets beyond its
+    cost is lost for the turn.
+
+    A depth-first search over the units, each given to a robot that still
+    needs points (as much as it needs, at most its height) or to nobody,
+    cutting a branch when the units left cannot cover the points still
+    needed.  The demands are few (at most six robots, 14 batteries).  Written
+    iteratively over indexable sequences of ints so that the hints' compiled
+    core (``companion/hints/fastcore.py``) compiles this very function with
+    numba: the rule has this one home.
+    """
+    need = [0] * (n_robots + 1)
+    left = 0
+    for i in range(n_robots):
+        need[i] = costs[i]
+        left += costs[i]
+    if left <= 0:
+        return True
+    rest = [0] * (n_units + 1)  # rest[k]: the points of units k.. together
+    for k in range(n_units - 1, -1, -1):
+        rest[k] = rest[k + 1] + heights[k]
+    tried = [-1] * (n_units + 1)  # the robot unit k went to (n_robots: nobody; -1: none yet)
+    given = [0] * (n_units + 1)
+    k = 0
+    while k >= 0:
+        i = tried[k]
+        if 0 <= i < n_robots:  # take back what unit k gave, to try the next choice
+            need[i] += given[k]
+            left += given[k]
+        if k == n_units or rest[k] < left:
+            tried[k] = -1
+            k -= 1
+            continue
+        i += 1
+        while i < n_robots and not ((touch[k] >> i) & 1 and need[i] > 0):
+            i += 1
+        if i > n_robots:  # every choice of unit k tried
+            tried[k] = -1
+            k -= 1
+            continue
+        tried[k] = i
+        if i < n_robots:
+            g = heights[k] if heights[k] < need[i] else need[i]
+            given[k] = g
+            need[i] -= g
+            left -= g
             if left <= 0:
                 return True
-            if k == len(units):
-                return False
-            _, h = units[k]
-            rest = sum(u[1] for u in units[k:])
-            if rest < left:
-                return False
-            for i in touching[k]:
-                if need[i] > 0:
-                    give = min(h, need[i])
-                    need[i] -= give
-                    ok = place(k + 1, left - give)
-                    need[i] += give
-                    if ok:
-                        return True
-            return place(k + 1, left)
-
-        return place(0, sum(need))
+        k += 1
+        tried[k] = -1
+    return False
