@@ -153,6 +153,37 @@ def test_R21_shared_under_stacking_one_robot_under_stack_unsplit():
     assert "need 6 energy together but only 5 batteries" in illegal(P1, "c1-c4 d1-d4")
 
 
+def test_R21_whole_points_assignable_against_every_assignment():
+    """The one home of R-21 under ``stack-unsplit`` (its search, also compiled by the hints' core)
+    against the plain reading: try every way of giving each point whole to one robot touching it,
+    or to none; the robots need their costs."""
+    import itertools
+    import random
+
+    from companion.rules.variants.stacking import whole_points_assignable
+
+    rng = random.Random(19)
+    answers = {True: 0, False: 0}
+    for _ in range(4000):
+        n, u = rng.randrange(0, 5), rng.randrange(0, 7)
+        heights = [rng.choice([1, 1, 2, 3]) for _ in range(u)]
+        touch = [rng.randrange(0, 1 << n) if n else 0 for _ in range(u)]
+        costs = [rng.randrange(0, 6) for _ in range(n)]
+        choices = [[None, *(i for i in range(n) if touch[k] >> i & 1)] for k in range(u)]
+        want = False
+        for pick in itertools.product(*choices):
+            got = [0] * n
+            for k, i in enumerate(pick):
+                if i is not None:
+                    got[i] += heights[k]
+            if all(g >= c for g, c in zip(got, costs)):
+                want = True
+                break
+        assert whole_points_assignable(heights, touch, costs, u, n) is want, (heights, touch, costs)
+        answers[want] += 1
+    assert min(answers.values()) > 1000
+
+
 def test_R21_strength_counts_every_battery_of_a_stack():
     bats = layered(pos(P1).batteries, pos(P1).stacks)
     assert strength(bats, parse_square("c1")) == 4  # C2 and the three on D2
