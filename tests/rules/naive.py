@@ -14,6 +14,15 @@ an independent reading of the spec. It favours obviousness over speed:
 * battery phases are enumerated the same way (each battery at most once, R-4;
   each energy line at most once unless ``no-line-limit``).
 
+Battery stacks (``stacking``, ``stack-unsplit``, R-19..R-22) are read from the
+rulings as well, a point's batteries as a height: under ``stacking`` every
+battery of a stack is one battery to hand out (energy, strength); under
+``stack-unsplit`` each point's batteries go whole to one robot, tried for every
+way of giving each robot whole points among its corners; a battery move is the
+ordinary one (never over a stack) or the stacking step onto the adjacent point,
+and a point a battery moved onto this turn gives up nothing more (its top
+battery has moved).
+
 Options are plain strings (the names of docs/rules.md, section 4).
 """
 
@@ -44,6 +53,9 @@ OPTIONS = (
     "no-line-limit",
     "controlled-energy",
 )
+
+#: the stack options (R-19..R-22); ``stack-unsplit`` brings ``stacking`` with it
+STACK_OPTIONS = ("stacking", "stack-unsplit")
 
 Placement = tuple[frozenset[int], frozenset[int]]  # (white squares, black squares)
 
@@ -96,9 +108,25 @@ def controls(mine: Iterable[int], theirs: Iterable[int], pt: int, *, strict: boo
     return m > t if strict else m >= t
 
 
-def strength(batteries: frozenset[int], sq: int) -> int:
-    """R-9: batteries on the four corners of a square."""
-    return sum(1 for p in CORNERS[sq] if p in batteries)
+def strength(batteries: frozenset[int], sq: int, stacks: frozenset[tuple[int, int]] = frozenset()) -> int:
+    """R-9: batteries on the four corners of a square (R-21: every battery of a stack)."""
+    high = dict(stacks)
+    return sum(high.get(p, 1) for p in CORNERS[sq] if p in batteries)
+
+
+def stacking(options: Iterable[str]) -> bool:
+    return any(o in STACK_OPTIONS for o in options)
+
+
+def heights(pos: Position) -> dict[int, int]:
+    """Every point with batteries and how many stand on it (R-19)."""
+    return {p: 1 for p in pos.batteries} | dict(pos.stacks)
+
+
+def check_stacks(pos: Position, options: Iterable[str]) -> None:
+    """R-19: without ``stacking`` a position holding a stack is not a game position."""
+    if pos.stacks and not stacking(options):
+        raise ValueError("stacks need the option stacking (R-19)")
 
 
 def own_and_enemy(white, black, color: Color):
@@ -130,6 +158,51 @@ def energy_ok(demands: frozenset[tuple[int, int]], available: frozenset[int]) ->
     return assign(0, frozenset())
 
 
+@lru_cache(maxsize=None)
+def stacked_energy_ok(demands: frozenset[tuple[int, int]], available: frozenset[tuple[int, int]], unsplit: bool) -> bool:
+    """Brute force with stacks (R-21): ``available`` are (point, height).
+
+    ``stacking``: every battery of a stack is a battery of its own, one point
+    to one robot; try every way of handing each robot exactly its cost in
+    distinct batteries.  ``stack-unsplit``: each point gives all it holds to
+    one robot (the rest is lost); try every way of giving each robot a set of
+    whole points among its corners, no point twice, worth at least its cost."""
+    items = sorted(demands)
+    high = dict(available)
+    if not unsplit:
+        def assign(i: int, used: frozenset[tuple[int, int]]) -> bool:
+            if i == len(items):
+                return True
+            start, cost = items[i]
+            free = [(p, k) for p in CORNERS[start] if p in high for k in range(high[p]) if (p, k) not in used]
+            return any(assign(i + 1, used | frozenset(pick)) for pick in itertools.combinations(free, cost))
+
+        return assign(0, frozenset())
+
+    def give(i: int, used: frozenset[int]) -> bool:
+        if i == len(items):
+            return True
+        start, cost = items[i]
+        free = [p for p in CORNERS[start] if p in high and p not in used]
+        for n in range(len(free) + 1):
+            for pick in itertools.combinations(free, n):
+                if sum(high[p] for p in pick) >= cost and give(i + 1, used | frozenset(pick)):
+                    return True
+        return False
+
+    return give(0, frozenset())
+
+
+def phase_energy_ok(demands: frozenset[tuple[int, int]], pos: Position, available: frozenset[int],
+                    options: frozenset[str]) -> bool:
+    """The energy rule for a robot phase's demands: one battery one point (section 2.1), with
+    stacks as R-21 says."""
+    if not stacking(options):
+        return energy_ok(demands, available)
+    high = heights(pos)
+    return stacked_energy_ok(demands, frozenset((p, high[p]) for p in available), "stack-unsplit" in options)
+
+
 def energy_sources(pos: Position, options: frozenset[str]) -> frozenset[int]:
     """All batteries, or under ``controlled-energy`` (R-10) those the mover
     controls by the normal >= rule at the start of the turn."""
@@ -152,7 +225,8 @@ class NaiveRobotMove:
         return f"{square_name(self.src)}{'x' if self.capture else '-'}{square_name(self.dst)}"
 
 
-def single_moves(own, enemy, moved, batteries, color: Color, options: frozenset[str]):
+def single_moves(own, enemy, moved, batteries, color: Color, options: frozenset[str],
+                 stacks: frozenset[tuple[int, int]] = frozenset()):
     """Every straight forward/sideways move of an unmoved own robot, ignoring
     energy: yields NaiveRobotMove (cost per section 2.1, R-12)."""
     jump_enemies = "jump-enemies" in options
@@ -171,7 +245,7 @@ def single_moves(own, enemy, moved, batteries, color: Color, options: frozenset[
                 if dst in enemy:
                     allowed = True
                     if "strength-capture" in options:
-                        allowed = strength(batteries, dst) <= strength(batteries, src)
+                        allowed = strength(batteries, dst, stacks) <= strength(batteries, src, stacks)
                     if allowed:
                         yield NaiveRobotMove(src, dst, True, n + jumps + 1)
                     if jump_enemies:
@@ -192,6 +266,7 @@ class RobotPhaseResult:
 
 @lru_cache(maxsize=4096)
 def _enumerate_robot_phases(pos: Position, options: frozenset[str]) -> RobotPhaseResult:
+    check_stacks(pos, options)
     color = pos.to_move
     own0, enemy0 = own_and_enemy(pos.white, pos.black, color)
     available = energy_sources(pos, options)
@@ -205,9 +280,9 @@ def _enumerate_robot_phases(pos: Position, options: frozenset[str]) -> RobotPhas
             key = as_white_black(own, enemy, color)
             if key not in outcomes:
                 outcomes[key] = path
-        for mv in single_moves(own, enemy, moved, pos.batteries, color, options):
+        for mv in single_moves(own, enemy, moved, pos.batteries, color, options, pos.stacks):
             new_demands = demands | {(mv.src, mv.cost)}
-            if not energy_ok(new_demands, available):
+            if not phase_energy_ok(new_demands, pos, available, options):
                 continue
             n_own = (own - {mv.src}) | {mv.dst}
             n_enemy = enemy - {mv.dst}
@@ -353,6 +428,79 @@ def battery_outcomes(pos: Position, options: Iterable[str] = ()) -> set[frozense
     return set(battery_phase(pos, frozenset(options)))
 
 
+# ------------------------------------------------- battery moves with stacks --
+
+def stacked_destinations(high: dict[int, int], src: int, d: tuple[int, int]) -> list[int]:
+    """R-20: where the top battery of ``src`` may go in direction ``d`` (``high``: the
+    height of every point with batteries): the stacking step onto the adjacent point
+    when it holds one or two batteries, and the ordinary move to the next empty
+    point, passing single batteries but never a stack."""
+    ray = _ray(src, d)
+    out = []
+    if ray and high.get(ray[0], 0) in (1, 2):
+        out.append(ray[0])
+    for q in ray:
+        h = high.get(q, 0)
+        if h == 0:
+            out.append(q)
+            break
+        if h >= 2:
+            break
+    return out
+
+
+def _moved_onto(high: dict[int, int], src: int, dst: int) -> dict[int, int]:
+    new = dict(high)
+    new[src] -= 1
+    if not new[src]:
+        del new[src]
+    new[dst] = new.get(dst, 0) + 1
+    return new
+
+
+def stacked_battery_outcomes(pos: Position, options: Iterable[str] = ()) -> set[frozenset[tuple[int, int]]]:
+    """R-22: the battery placements with heights, as (point, height) for every point
+    with batteries, after a legal battery phase of zero or more moves (robots as
+    they stand in ``pos``, its side to move moving)."""
+    return set(_stacked_battery_phase(pos, frozenset(options) & {"contested-frozen", "no-line-limit"}))
+
+
+@lru_cache(maxsize=64)
+def _stacked_battery_phase(pos: Position, options: frozenset[str]) -> dict[frozenset[tuple[int, int]], tuple]:
+    own, enemy = own_and_enemy(pos.white, pos.black, pos.to_move)
+    strict = "contested-frozen" in options
+    line_limit = "no-line-limit" not in options
+    movable = frozenset(p for p in range(49) if controls(own, enemy, p, strict=strict))
+    # a state: the heights, the points whose top battery moved this turn (R-4, R-20: nothing
+    # leaves them; only the movable ones matter), the energy lines used
+    start = (frozenset(heights(pos).items()), frozenset(), frozenset())
+    seen = {start}
+    stack = [(start, ())]
+    outcomes: dict[frozenset[tuple[int, int]], tuple] = {}
+    while stack:
+        state, path = stack.pop()
+        placed, frozen, lines = state
+        outcomes.setdefault(placed, path)
+        high = dict(placed)
+        for b in sorted(movable):
+            if b not in high or b in frozen:
+                continue
+            for d in BATTERY_DIRS:
+                line = line_of(b, d)
+                if line_limit and line in lines:
+                    continue
+                for dst in stacked_destinations(high, b, d):
+                    nstate = (
+                        frozenset(_moved_onto(high, b, dst).items()),
+                        (frozen | {dst}) & movable,
+                        (lines | {line}) if line_limit else frozenset(),
+                    )
+                    if nstate not in seen:
+                        seen.add(nstate)
+                        stack.append((nstate, path + (NaiveBatteryMove(b, dst, line),)))
+    return outcomes
+
+
 # ------------------------------------------------------------------ status --
 
 @dataclass(frozen=True)
@@ -413,6 +561,7 @@ def apply(pos: Position, turn: str, options: Iterable[str] = ()) -> Position:
     """Apply a (well-formed) turn string naively; raise NaiveIllegal if the
     rules forbid it. The result has the other side to move."""
     opts = frozenset(options)
+    check_stacks(pos, opts)
     if status(pos, opts).result != "ongoing":
         raise NaiveIllegal("game over (R-6)")
     color = pos.to_move
@@ -433,7 +582,8 @@ def apply(pos: Position, turn: str, options: Iterable[str] = ()) -> Position:
         if src in moved:
             raise NaiveIllegal(f"{tok}: that robot already moved (R-2/R-14)")
         found = None
-        for mv in single_moves(frozenset(own), frozenset(enemy), frozenset(moved), pos.batteries, color, opts):
+        for mv in single_moves(frozenset(own), frozenset(enemy), frozenset(moved), pos.batteries, color, opts,
+                               pos.stacks):
             if mv.src == src and mv.dst == dst:
                 found = mv
         if found is None:
@@ -445,13 +595,15 @@ def apply(pos: Position, turn: str, options: Iterable[str] = ()) -> Position:
         own.add(dst)
         enemy.discard(dst)
         moved.add(dst)
-    if not energy_ok(frozenset(demands), energy_sources(pos, opts)):
+    if not phase_energy_ok(frozenset(demands), pos, energy_sources(pos, opts), opts):
         raise NaiveIllegal("not enough energy")
     if "must-capture" in opts and capture_available(pos, opts):
         n_enemy0 = len(pos.black if color is WHITE else pos.white)
         if len(enemy) == n_enemy0:
             raise NaiveIllegal("a capture is available (must-capture)")
     w, b = as_white_black(own, enemy, color)
+    if stacking(opts):
+        return _apply_stacked_batteries(pos, w, b, battery_tokens, opts)
     bats = set(pos.batteries)
     strict = "contested-frozen" in opts
     bmoved: set[int] = set()
@@ -483,6 +635,36 @@ def apply(pos: Position, turn: str, options: Iterable[str] = ()) -> Position:
         bats.add(dst)
         bmoved.add(dst)
     return Position(w, b, frozenset(bats), color.other)
+
+
+def _apply_stacked_batteries(pos: Position, w: frozenset[int], b: frozenset[int], tokens: list[str],
+                             opts: frozenset[str]) -> Position:
+    """The battery phase of :func:`apply` with stacks (R-19, R-20)."""
+    color = pos.to_move
+    mine, theirs = (w, b) if color is WHITE else (b, w)
+    strict = "contested-frozen" in opts
+    high = heights(pos)
+    frozen: set[int] = set()
+    lines: set[str] = set()
+    for tok in tokens:
+        src, dst = _parse_point(tok[:2]), _parse_point(tok[3:])
+        if tok[2] != "-":
+            raise NaiveIllegal(f"{tok}: bad battery move")
+        if src not in high:
+            raise NaiveIllegal(f"{tok}: no battery on {tok[:2]}")
+        if src in frozen:
+            raise NaiveIllegal(f"{tok}: the battery on top of {tok[:2]} moved this turn (R-4, R-20)")
+        if not controls(mine, theirs, src, strict=strict):
+            raise NaiveIllegal(f"{tok}: not controlled")
+        line = next((line_of(src, d) for d in BATTERY_DIRS if dst in stacked_destinations(high, src, d)), None)
+        if line is None:
+            raise NaiveIllegal(f"{tok}: neither the next empty point nor a stacking step (R-13, R-20)")
+        if "no-line-limit" not in opts and line in lines:
+            raise NaiveIllegal(f"{tok}: energy line used twice")
+        lines.add(line)
+        high = _moved_onto(high, src, dst)
+        frozen.add(dst)
+    return Position(w, b, frozenset(high), color.other, frozenset((p, h) for p, h in high.items() if h > 1))
 
 
 def witness_turn(pos: Position, robots: Placement, batteries: frozenset[int], options: Iterable[str] = ()) -> str:
