@@ -17,10 +17,13 @@ Format (documented with an example in ``docs/record-format.md``)::
 Header lines ``[Key "value"]`` (the eight above always, in this order, then any
 extra ones), one blank line, then one turn per line: ``<ply>. <side>: <turn string>``
 with plies numbered from 1 and sides alternating from the side to move in
-``Start``. Lines starting with ``;`` are comments. :func:`parse_record` checks the
-syntax of everything (positions and turn strings included) and names the line of
-any error; it does not check that the turns are legal (``netzwerk audit`` and the
-rules engine do).
+``Start``. A turn line may end in the batteries' sides of R-23 (docs/rules.md),
+``{note: <text>}`` (the note on the accepted turn) and ``{turn back: <points>}``
+(the batteries left blank for the next player), kept in :attr:`GameText.sides`.
+Lines starting with ``;`` are comments. :func:`parse_record` checks the
+syntax of everything (positions, turn strings and points included) and names the
+line of any error; it does not check that the turns are legal (``netzwerk audit``
+and the rules engine do).
 """
 
 from __future__ import annotations
@@ -28,8 +31,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date as _date
+from typing import Any, Iterable
 
 from .rules.errors import NotationError
+from .rules.geometry import POINT_NAMES
 from .rules.options import Rules
 from .rules.position import START_STRING, Position
 from .rules.options import OPTIONS as KNOWN_RULE_OPTIONS  # docs/rules.md, section 4: the engine's list
@@ -43,6 +48,9 @@ _TURN_LINE = re.compile(r"^(\d+)\.\s+([wb]):\s*(.*)$")
 _ROBOT_MOVE = re.compile(r"^[a-f][1-6][-x][a-f][1-6]$")
 _BATTERY_MOVE = re.compile(r"^[A-G][1-7]-[A-G][1-7]$")
 _DATE = re.compile(r"^(\d{4}|\?\?\?\?)-(\d{2}|\?\?)-(\d{2}|\?\?)$")
+#: an annotation at the end of a turn line: ``{note: <text>}`` or ``{turn back: <points>}``
+_ANNOTATION = re.compile(r"\s*\{(note|turn back): ((?:[^}\\]|\\.)*)\}")
+NOTE, TURN_BACK = "note", "turn back"
 
 
 class RecordError(ValueError):
@@ -54,9 +62,21 @@ class RecordError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class SidesNote:
+    """R-23 on the accepted turn ``ply`` (docs/rules.md): ``note``, the note when the batteries
+    turned blank cannot be the energy its moves used (None: no note), and ``turn_back``, the
+    batteries (point names) left blank after it for the next player to turn back."""
+
+    ply: int
+    note: str | None = None
+    turn_back: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class GameText:
     """The content of a record. ``turns`` are turn strings, first ply first;
-    ``result`` is "white wins", "black wins", "abandoned" or "*" (not finished)."""
+    ``result`` is "white wins", "black wins", "abandoned" or "*" (not finished);
+    ``sides``: the R-23 notes of the turns that have one, in ply order."""
 
     turns: tuple[str, ...] = ()
     start: str = START_STRING
@@ -68,10 +88,12 @@ class GameText:
     white: str = UNKNOWN
     black: str = UNKNOWN
     extra: tuple[tuple[str, str], ...] = field(default=())
+    sides: tuple[SidesNote, ...] = ()
 
     @classmethod
     def from_game(cls, game) -> "GameText":
-        """From a :class:`companion.referee.journal.GameRecord` (its turns in force)."""
+        """From a :class:`companion.referee.journal.GameRecord` (its turns in force, with the R-23
+        notes of its ``sides`` events)."""
         return cls(
             turns=tuple(t.turn for t in game.turns),
             start=game.start_position,
@@ -82,11 +104,111 @@ class GameText:
             date=game.started_at[:10],
             white=game.white or UNKNOWN,
             black=game.black or UNKNOWN,
+            sides=sides_of_game(game),
         )
 
     @property
     def rules_text(self) -> str:
         return " ".join(self.rules) if self.rules else "original"
+
+
+def clean_note(note: Any) -> str | None:
+    """A note as a record holds it: text on one line (line breaks become spaces, the ends
+    trimmed), or None for anything else or nothing left."""
+    if not isinstance(note, str):
+        return None
+    note = note.replace("\r", " ").replace("\n", " ").strip()
+    return note or None
+
+
+def clean_points(points: Any) -> tuple[str, ...]:
+    """Point names as a record holds them: the valid ones (``C2``), each once, in the order given."""
+    if not isinstance(points, (list, tuple)):
+        return ()
+    out: list[str] = []
+    for p in points:
+        if isinstance(p, str) and p in POINT_NAMES and p not in out:
+            out.append(p)
+    return tuple(out)
+
+
+def sides_of_game(game) -> tuple[SidesNote, ...]:
+    """The R-23 notes of a journalled game's turns in force: for each turn, the first ``sides``
+    event of its ply written at or after it (a turn taken back keeps its own event, written
+    before the turn now in force). Events the journal holds damaged or otherwise are left out."""
+    notes: list[SidesNote] = []
+    events = [e for e in game.events if e.kind == "sides"]
+    for turn in game.turns:
+        for e in events:
+            detail = _detail(e)
+            if detail is None or detail.get("ply") != turn.ply or isinstance(detail.get("ply"), bool) \
+                    or not isinstance(e.at, str) or e.at < turn.at:
+                continue
+            note, back = clean_note(detail.get("note")), clean_points(detail.get("turn_back"))
+            if note is not None or back:
+                notes.append(SidesNote(turn.ply, note, back))
+            break
+    return tuple(notes)
+
+
+def _detail(event) -> dict | None:
+    try:
+        detail = event.detail
+    except (ValueError, RecursionError, TypeError):
+        return None
+    return detail if isinstance(detail, dict) else None
+
+
+def _escape_note(note: str) -> str:
+    return note.replace("\\", "\\\\").replace("}", "\\}")
+
+
+def annotations(note: SidesNote | None) -> str:
+    """The end of a turn line for R-23: `` {note: ...} {turn back: C2 D2}`` (empty without one)."""
+    if note is None:
+        return ""
+    out = ""
+    if note.note is not None:
+        out += f" {{{NOTE}: {_escape_note(note.note)}}}"
+    if note.turn_back:
+        out += f" {{{TURN_BACK}: {' '.join(note.turn_back)}}}"
+    return out
+
+
+def parse_annotations(text: str, ply: int) -> SidesNote | None:
+    """The R-23 annotations at the end of turn line ``ply`` (``text`` from the first ``{``), or
+    None for none; :class:`ValueError` naming what is wrong."""
+    note: str | None = None
+    back: tuple[str, ...] | None = None
+    pos = 0
+    while pos < len(text.rstrip()):
+        m = _ANNOTATION.match(text, pos)
+        if not m:
+            bad = text[pos:].strip()
+            raise ValueError(f"bad annotation {bad[:40]!r}: expected {{note: <text>}} or {{turn back: <points>}}")
+        key, value = m.group(1), m.group(2)
+        if key == NOTE:
+            if note is not None:
+                raise ValueError("two notes on one turn")
+            note = _unquote(value)
+            if not note.strip():
+                raise ValueError("an empty note")
+        else:
+            if back is not None:
+                raise ValueError("two turn-back lists on one turn")
+            names = value.split()
+            for name in names:
+                if name not in POINT_NAMES:
+                    raise ValueError(f"bad point {name!r} in the batteries to turn back")
+            if not names:
+                raise ValueError("an empty list of batteries to turn back")
+            if len(set(names)) != len(names):
+                raise ValueError("a battery named twice in the batteries to turn back")
+            back = tuple(names)
+        pos = m.end()
+    if note is None and back is None:
+        return None
+    return SidesNote(ply, note, back or ())
 
 
 def check_turn_string(turn: str) -> str:
@@ -143,8 +265,9 @@ def format_record(game: GameText) -> str:
     lines = [f"[{k} {_quote(v, k)}]" for k, v in headers]
     lines.append("")
     side = _side(Position.from_string(game.start).to_string())
+    notes = {n.ply: n for n in game.sides}
     for ply, turn in enumerate(game.turns, start=1):
-        lines.append(f"{ply}. {side}: {check_turn_string(turn)}")
+        lines.append(f"{ply}. {side}: {check_turn_string(turn)}{annotations(notes.get(ply))}")
         side = "b" if side == "w" else "w"
     return "\n".join(lines) + "\n"
 
@@ -154,6 +277,7 @@ def parse_record(text: str) -> GameText:
     headers: dict[str, tuple[str, int]] = {}
     order: list[str] = []
     turns: list[str] = []
+    sides: list[SidesNote] = []
     # Only "\n" ends a line (a name may hold U+2028 or the like); "\r\n" is accepted.
     lines = [line.removesuffix("\r") for line in text.split("\n")]
     if lines and lines[-1] == "":
@@ -208,6 +332,7 @@ def parse_record(text: str) -> GameText:
         if not m:
             raise RecordError(f"bad turn line {line!r}: expected '<ply>. <w|b>: <turn>'", n)
         ply, line_side, turn = int(m.group(1)), m.group(2), m.group(3)
+        turn, brace, rest = turn.partition("{")
         if ply != expected_ply:
             raise RecordError(f"ply {ply} where ply {expected_ply} was expected", n)
         if line_side != side:
@@ -216,6 +341,13 @@ def parse_record(text: str) -> GameText:
             turns.append(check_turn_string(turn))
         except NotationError as exc:
             raise RecordError(f"ply {ply}: {exc}", n) from None
+        if brace:
+            try:
+                note = parse_annotations(brace + rest, ply)
+            except ValueError as exc:
+                raise RecordError(f"ply {ply}: {exc}", n) from None
+            if note is not None:
+                sides.append(note)
         expected_ply += 1
         side = "b" if side == "w" else "w"
 
@@ -232,6 +364,7 @@ def parse_record(text: str) -> GameText:
         white=headers["White"][0],
         black=headers["Black"][0],
         extra=tuple((k, headers[k][0]) for k in order if k not in REQUIRED_HEADERS),
+        sides=tuple(sides),
     )
     _validate(game, line_of=line_of)
     return game
@@ -264,3 +397,24 @@ def _validate(game: GameText, line_of) -> None:
     for key, value in game.extra:
         if key in REQUIRED_HEADERS or not re.match(r"^[A-Za-z][A-Za-z0-9_-]*$", key):
             raise RecordError(f"bad extra header name {key!r}")
+    _validate_sides(game.sides, len(game.turns))
+
+
+def _validate_sides(sides: Iterable[SidesNote], turns: int) -> None:
+    """What :func:`format_record` writes of R-23 must read back the same."""
+    last = 0
+    for s in sides:
+        if not isinstance(s, SidesNote) or isinstance(s.ply, bool) or not isinstance(s.ply, int):
+            raise RecordError(f"bad R-23 note {s!r}")
+        if not last < s.ply <= turns:
+            raise RecordError(f"R-23 note of ply {s.ply}: the notes go with turns 1 to {turns}, each once, in order")
+        last = s.ply
+        if s.note is not None:
+            if not isinstance(s.note, str) or not s.note.strip() or "\n" in s.note or "\r" in s.note:
+                raise RecordError(f"R-23 note of ply {s.ply}: a note is text on one line, not {s.note!r}")
+        if not isinstance(s.turn_back, tuple) or any(p not in POINT_NAMES for p in s.turn_back) \
+                or len(set(s.turn_back)) != len(s.turn_back):
+            raise RecordError(f"R-23 note of ply {s.ply}: the batteries to turn back are points, each once, "
+                              f"not {s.turn_back!r}")
+        if s.note is None and not s.turn_back:
+            raise RecordError(f"R-23 note of ply {s.ply} says nothing")
