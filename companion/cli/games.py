@@ -195,6 +195,17 @@ def _event_detail(kind: str, detail_json: str | None) -> str:
                     f"unsure at {', '.join(d['fields'])}")
         except (ValueError, KeyError, TypeError):
             pass  # a detail written otherwise: shown as it is
+    if kind == "sides":
+        try:
+            d = json.loads(detail_json)
+            said = [f"note: {d['note']}"] if isinstance(d.get("note"), str) and d["note"] else []
+            back = [p for p in d.get("turn_back") or () if isinstance(p, str)]
+            if back:
+                said.append(f"left blank: {', '.join(back)}")
+            if said and isinstance(d["ply"], int):
+                return f" (ply {d['ply']}, R-23): {'; '.join(said)}"
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            pass
     return f" {detail_json}"
 
 
@@ -210,7 +221,9 @@ def _export_inner(args: argparse.Namespace) -> int:
     record = GameText.from_game(game)
     text = format_record(record)
     if args.json:
-        out = json.dumps({"id": game.id, "record": text, "turns": list(record.turns), "result": record.result})
+        sides = [{"ply": n.ply, "note": n.note, "turn_back": list(n.turn_back)} for n in record.sides]
+        out = json.dumps({"id": game.id, "record": text, "turns": list(record.turns), "result": record.result,
+                          "sides": sides})
         out += "\n"
     else:
         out = text

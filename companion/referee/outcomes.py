@@ -5,7 +5,8 @@ phase follows; an :class:`Outcomes` shows and writes the verdict:
 
 * accepted: the turn is written to the journal (committed and synced) *before* the green light;
   a journal that refuses it lights amber and the turn is not taken (:meth:`Outcomes.record_turn`).
-  Then green, the R-23 note on the batteries turned, and for a winning turn the win pattern.
+  Then green, the R-23 note on the batteries turned (journalled with the batteries left blank, an
+  event ``sides``), and for a winning turn the win pattern.
 * rejected: red, the buzzer, the pointer at the pieces the diagnosis names; journalled.
 * unreadable: amber, the pointer at the unsure fields; journalled. While the press waits for a
   readable board each reason is said once (:meth:`Outcomes.reading_again`); at the timeout the
@@ -69,9 +70,11 @@ class Outcomes:
         self._learn_bare(reader, frame, verdict.position)
         blank.points = tuple(verdict.turn_back)  # R-23: on the accepted turn's view already (the page's board)
         self.log("accepted", f"{before.to_move.label}: {verdict.turn}", ply=ply, turn=str(verdict.turn))
-        if verdict.note:
+        if verdict.note or verdict.turn_back:  # R-23 into the journal: the game record exports it
             self.records.event(game_id, "sides", {"ply": ply, "note": verdict.note,
-                                                  "points": [point_name(p) for p in verdict.note_points]})
+                                                  "points": [point_name(p) for p in verdict.note_points],
+                                                  "turn_back": [point_name(p) for p in verdict.turn_back]})
+        if verdict.note:
             self.log("note", f"{before.to_move.label}'s turn {ply}: {verdict.note} (R-23)", ply=ply,
                      squares=verdict.note_squares, points=verdict.note_points)
 

@@ -295,7 +295,7 @@ def test_an_accepted_turn_goes_green_with_its_blank_batteries_and_note(panel, jo
     assert panel.state().status == "accepted" and blank.points == (c2,)
     assert log.kinds()[-2:] == ["accepted", "note"] and log.lines[-2][1] == "White: c1-c3"
     assert [(e.kind, e.detail) for e in journal.game(game).events] == \
-        [("sides", {"ply": 1, "note": "c1-c3 used 2 energy", "points": ["C2"]})]
+        [("sides", {"ply": 1, "note": "c1-c3 used 2 energy", "points": ["C2"], "turn_back": ["C2"]})]
     assert log.lines[0] == ("camera", "the bare board was not learned from this frame (no room)", {})
 
 

@@ -102,6 +102,30 @@ def test_a_mismatch_is_a_note_on_the_accepted_turn_and_in_the_journal(tmp_path) 
         close(comp)
 
 
+def test_the_game_record_keeps_the_notes_and_the_batteries_left_blank(tmp_path) -> None:
+    """R-23 in the exported record (``netzwerk games export``): the note of turn 1 and the batteries
+    each turn left blank, journalled by the loop and read back from the record's text."""
+    from companion.record import GameText, SidesNote, format_record, parse_record
+
+    comp, table = started(tmp_path)
+    try:
+        after = confirm(comp, table, "c1-c3", "C2", "G6")
+        table.sides = sides(after)  # Black turns C2 and G6 back
+        comp.run_for(0.6)
+        confirm(comp, table, "c6-c5", "C6")
+        confirm(comp, table, "d1-d2", "D2")
+        record = GameText.from_game(comp.journal.game(comp.game_id))
+    finally:
+        close(comp)
+    assert record.turns == ("c1-c3", "c6-c5", "d1-d2")
+    first, *rest = record.sides
+    assert first.ply == 1 and first.note.startswith("G6 is turned but no moved robot stands beside it; c1→c3 used 2")
+    assert first.turn_back == ("C2", "G6") and rest == [SidesNote(2, None, ("C6",)), SidesNote(3, None, ("D2",))]
+    text = format_record(record)
+    assert "1. w: c1-c3 {note: G6 is turned" in text and text.endswith("3. w: d1-d2 {turn back: D2}\n")
+    assert parse_record(text) == record
+
+
 def test_sides_off(tmp_path) -> None:
     comp, table = started(tmp_path, sides=False)
     try:

@@ -140,3 +140,33 @@ def test_help(capsys) -> None:
             cli.main(argv)
         assert exc.value.code == 0
         assert "usage: netzwerk games" in capsys.readouterr().out
+
+
+def test_export_and_show_carry_the_R23_notes(capsys, tmp_path: Path) -> None:
+    """R-23 as the game loop journals it (an event ``sides`` per accepted turn with a note or batteries
+    left blank): in the exported record, in its JSON, and said in words by ``games show``."""
+    from companion.record import SidesNote
+
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as j:
+        gid = j.new_game([], START_STRING)
+        j.record_turn(gid, START_STRING, AFTER_W, "a1-a2")
+        j.record_event(gid, "sides", {"ply": 1, "note": "G6 is turned but no moved robot stands beside it",
+                                      "points": ["G6"], "turn_back": ["B2", "G6"]})
+        j.record_turn(gid, AFTER_W, AFTER_B, "a6-a5")
+        j.record_event(gid, "sides", {"ply": 2, "note": None, "points": [], "turn_back": ["A6"]})
+    code, out, _ = run(capsys, "games", "export", str(gid), "--journal", str(path))
+    assert code == 0
+    assert out.splitlines()[-2:] == ["1. w: a1-a2 {note: G6 is turned but no moved robot stands beside it} {turn back: B2 G6}",
+                                     "2. b: a6-a5 {turn back: A6}"]
+    expected = (SidesNote(1, "G6 is turned but no moved robot stands beside it", ("B2", "G6")), SidesNote(2, None, ("A6",)))
+    assert parse_record(out).sides == expected
+    code, out, _ = run(capsys, "games", "export", str(gid), "--journal", str(path), "--json")
+    data = json.loads(out)
+    assert data["sides"] == [{"ply": 1, "note": "G6 is turned but no moved robot stands beside it", "turn_back": ["B2", "G6"]},
+                             {"ply": 2, "note": None, "turn_back": ["A6"]}]
+    assert parse_record(data["record"]).sides == expected
+    code, out, _ = run(capsys, "games", "show", str(gid), "--journal", str(path))
+    assert code == 0
+    assert "event sides (ply 1, R-23): note: G6 is turned but no moved robot stands beside it; left blank: B2, G6" in out
+    assert "event sides (ply 2, R-23): left blank: A6" in out
