@@ -31,9 +31,9 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from ..rules.engine import GameStatus, status
-from ..rules.geometry import WHITE, Color
+from ..rules.geometry import WHITE, Color, point_name
 from ..rules.position import Placement, Position
-from ..record import GameText, format_record
+from ..record import GameText, SidesNote, clean_note, format_record
 from .boards import differing_fields
 from .reading import TableReading
 from .referee import ACCEPTED, GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Referee, Verdict
@@ -249,7 +249,24 @@ class AuditResult:
             event=f"Netzwerk audit of {self.folder.name or str(self.folder)}",
             date=self.date,
             extra=(("Photos", str(len(self.verdicts))),),
+            sides=self.sides_notes(),
         )
+
+    def sides_notes(self) -> tuple[SidesNote, ...]:
+        """R-23 on the turns in force: each accepted photo's note and batteries left blank (a turn
+        accepted again after an undo replaces what the turns from its ply on said)."""
+        notes: dict[int, SidesNote] = {}
+        for item in self.verdicts:
+            v = item.verdict
+            if v is None or v.kind != ACCEPTED or item.ply is None:
+                continue
+            for ply in [p for p in notes if p >= item.ply]:
+                del notes[ply]
+            note = clean_note(v.note)
+            back = tuple(point_name(p) for p in v.turn_back)
+            if note is not None or back:
+                notes[item.ply] = SidesNote(item.ply, note, back)
+        return tuple(n for p, n in sorted(notes.items()) if p <= len(self.turns))
 
     def record_text(self) -> str:
         return format_record(self.record())

@@ -51,3 +51,53 @@ def test_no_sides(folder, capsys) -> None:
     assert main(["audit", "--reader", "classic", str(folder), "--no-sides"]) == 0
     out = capsys.readouterr().out
     assert "accepted 1. w: c1-c3\n" in out and "note" not in out
+
+
+def test_the_record_keeps_the_notes(folder, tmp_path, capsys) -> None:
+    """``--record``: the game record carries each turn's R-23 note and the batteries it left blank, and
+    reads back the same."""
+    from companion.record import SidesNote, parse_record
+
+    out = tmp_path / "game.txt"
+    assert main(["audit", "--reader", "classic", str(folder), "--record", str(out)]) == 0
+    capsys.readouterr()
+    text = out.read_text()
+    assert "2. b: c6-c5 {note: A2 is turned but no moved robot stands beside it} {turn back: A2 C6}" in text
+    record = parse_record(text)
+    assert record.turns == ("c1-c3", "c6-c5")
+    assert record.sides == (
+        SidesNote(1, "c1→c3 used 2 energy but only 1 battery beside c1 was turned (D2): turn each battery you draw "
+                     "on to its blank side", ("D2",)),
+        SidesNote(2, "A2 is turned but no moved robot stands beside it", ("A2", "C6")),
+    )
+    assert main(["audit", "--reader", "classic", str(folder), "--record", str(tmp_path / "plain.txt"), "--no-sides"]) == 0
+    assert parse_record((tmp_path / "plain.txt").read_text()).sides == ()
+
+
+def test_the_record_keeps_only_the_notes_of_the_turns_in_force(tmp_path) -> None:
+    """An undo in the photos (a press for an earlier ply): the turns accepted again replace what the
+    turns from their ply on said."""
+    from pathlib import Path
+
+    from companion.record import SidesNote
+    from companion.referee.audit import AuditResult, ImageVerdict
+    from companion.referee.referee import ACCEPTED, Verdict
+    from companion.rules.moves import Turn
+
+    def accepted(name: str, ply: int, pos: Position, turn: str, note: str | None, *back: str) -> ImageVerdict:
+        v = Verdict(ACCEPTED, pos, turn=Turn.parse(turn), note=note, turn_back=tuple(parse_point(p) for p in back))
+        return ImageVerdict(name, ACCEPTED, v, ply=ply)
+
+    three = apply_turn(TWO, "d1-d2")
+    from companion.rules.options import Rules
+
+    res = AuditResult(Path(tmp_path), Rules())
+    res.verdicts = [
+        accepted("1.png", 1, ONE, "c1-c3", "first", "C2"),
+        accepted("2.png", 2, TWO, "c6-c5", "second", "C6"),
+        accepted("3.png", 3, three, "d1-d2", None, "D2"),
+        accepted("4.png", 2, TWO, "c6-c5", None),  # ply 2 again after an undo: nothing said now
+    ]
+    res.turns = ["c1-c3", "c6-c5"]
+    assert res.sides_notes() == (SidesNote(1, "first", ("C2",)),)
+    assert res.record().sides == (SidesNote(1, "first", ("C2",)),)
