@@ -70,6 +70,23 @@ def test_rulebook_cost_examples(ref, name, others, black, turn, cost):
     illegal(ref, short, turn)
 
 
+def test_R24_jumping_the_adjacent_own_robot_costs_3_not_the_english_2(ref):
+    """R-24: the English translation's "jump over own robot on next space = 2 batteries" is a
+    misprint; the German pictures (and the English text's own next example) give 3."""
+    from companion.rules.robot_moves import move_cost
+
+    assert move_cost(2, 1, False) == 3 and move_cost(2, 1, True) == 4
+    two = wboard("c2 c3", "C2 D2")
+    illegal(ref, two, "c2-c4")
+    if ref.name == "engine":
+        from companion.rules.engine import apply_turn
+        from companion.rules.errors import IllegalTurn
+
+        with pytest.raises(IllegalTurn, match="needs 3 energy"):
+            apply_turn(two, "c2-c4")
+    assert legal(ref, wboard("c2 c3", "C2 D2 C3"), "c2-c4")
+
+
 def test_cost_jump_two_own_robots_sideways(ref):
     """Section 2.1: every own robot passed over costs +1, also sideways and
     when not adjacent: a1 over b1 (c1 empty) to d1 costs 3 + 1 = 4."""
