@@ -59,6 +59,13 @@ def move_cost(squares: int, jumped: int, capture: bool) -> int:
     return squares + jumped + (1 if capture else 0)
 
 
+#: :func:`move_cost` of every move on the board, looked up at ``squares << 3 | jumped`` (at most 6
+#: squares, 5 robots jumped): the generator's inner loop reads the one home's costs from these
+#: tables instead of calling it for every square it looks at
+_PLAIN_COST = tuple(move_cost(i >> 3, i & 7, False) for i in range(64))
+_CAPTURE_COST = tuple(move_cost(i >> 3, i & 7, True) for i in range(64))
+
+
 def strength(batteries: int, sq: Square) -> int:
     """R-9: a square's strength is the number of batteries on its four corners
     (R-21: every battery of a stack; ``batteries`` layered, :func:`.masks.layered`)."""
@@ -98,7 +105,7 @@ def robot_steps(own: int, enemy: int, sq: int, color: Color, cap: int, rules: Ru
     Forward or sideways in a straight line over N >= 1 squares, over robots
     it may pass (the profile's ``passable``), landing on an empty square or
     capturing an enemy (the profile's ``may_capture``); a capture ends the move.  Costs are
-    :func:`move_cost`'s.
+    :func:`move_cost`'s (read from its tables).
     """
     if cap <= 0:
         return
@@ -110,7 +117,7 @@ def robot_steps(own: int, enemy: int, sq: int, color: Color, cap: int, rules: Ru
         n = 0
         for t in ray:
             n += 1
-            base = move_cost(n, jo + je, False)
+            base = _PLAIN_COST[n << 3 | (jo + je)]
             if base > cap:
                 break
             bit = 1 << t
@@ -118,7 +125,7 @@ def robot_steps(own: int, enemy: int, sq: int, color: Color, cap: int, rules: Ru
                 yield Step(sq, t, False, base, jo, je)
                 continue
             if enemy & bit:
-                cost = move_cost(n, jo + je, True)
+                cost = _CAPTURE_COST[n << 3 | (jo + je)]
                 if cost <= cap and may_capture(batteries, sq, t):
                     yield Step(sq, t, True, cost, jo, je)
             if not over & bit:
