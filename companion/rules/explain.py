@@ -20,6 +20,7 @@ the fewest is described.
 from __future__ import annotations
 
 import itertools
+from typing import Callable
 from dataclasses import dataclass
 
 from .control import control_counts, may_move, movable_batteries
@@ -31,7 +32,7 @@ from .masks import LAYER, POINTS, bits, height, layered, mask_of
 from .moves import BatteryMove, RobotMove, Turn
 from .options import Rules
 from .position import BATTERY_COUNT, MAX_ROBOTS, Placement, Position
-from .robot_moves import BACKWARD, DIAGONAL, ENEMY_IN_WAY, judge_move, move_label
+from .robot_moves import BACKWARD, DIAGONAL, ENEMY_IN_WAY, MoveCheck, judge_move, move_label
 
 #: Pairings are scored exhaustively up to this many moved pieces of a kind;
 #: beyond it, spots are paired greedily by distance.
@@ -291,13 +292,21 @@ def _diagnose_robot_phase(before: Position, board: Placement, rules: Rules, ctx)
     def dist(a: int, b: int) -> int:
         return abs(a % 6 - b % 6) + abs(a // 6 - b // 6)
 
+    judged: dict[tuple[int, int], MoveCheck] = {}
+
+    def judge(s: int, t: int) -> MoveCheck:
+        """The move ``s``-``t`` (a capture where an enemy stood) judged once, however many pairings hold it."""
+        check = judged.get((s, t))
+        if check is None:
+            check = judged[s, t] = judge_move(s, t, mover, stayers, enemy_b, bool(enemy_b >> t & 1), ctx.batteries, rules)
+        return check
+
     for pairing in _pairings(vacated, arrived, dist):
         probs: list[Problem] = []
         demands: list[tuple[int, int, str]] = []
         for s, t in pairing:
             label = move_label(s, t)
-            capture = bool(enemy_b >> t & 1)
-            check = judge_move(s, t, mover, stayers, enemy_b, capture, ctx.batteries, rules)
+            check = judge(s, t)
             if check.fault == DIAGONAL:
                 probs.append(Problem(f"robot {label} moved diagonally or around a corner: robots move in a straight line", (s, t)))
                 continue
@@ -332,8 +341,8 @@ def _diagnose_robot_phase(before: Position, board: Placement, rules: Rules, ctx)
             if len(best) == 1 and len(pairing) == 1:
                 break
     if best is not None and len(best) == 1:
-        unsure = _unknown_culprit(best_pairing, vacated, mover, stayers, enemy_b, ctx, rules) \
-            or _crowded_squares(best_pairing, vacated, arrived, mover, stayers, enemy_b, ctx, rules)
+        unsure = _unknown_culprit(best_pairing, vacated, mover, judge) \
+            or _crowded_squares(best_pairing, vacated, arrived, mover, judge)
         if unsure is not None:
             return [unsure]
     return best or [Problem("no legal robot phase turns the board before into this board")]
@@ -351,22 +360,20 @@ def _fault_phrase(src: int, dst: int, check, enemy: Color) -> str:
     return f"captures a stronger robot (strength {check.victim} against {check.attacker}, R-9)"
 
 
-def _unknown_culprit(pairing, vacated: list[int], mover: Color, stayers: int, enemy_b: int, ctx,
-                     rules: Rules) -> Problem | None:
+def _unknown_culprit(pairing, vacated: list[int], mover: Color, judge: Callable[[int, int], MoveCheck]) -> Problem | None:
     """When the one broken rule is a robot set down where no robot that left its square can have
     got: the board shows *which square* is wrong, not *which robot* went there. Then the square is
     what is certain (the pointer shows it) and every robot that left is named as a candidate.
     None when one robot alone fits (only one left its square) or another robot may have reached
-    the square by a legal move (the fault is then not certain to lie there)."""
-    faulty = [(s, t) for s, t in pairing
-              if judge_move(s, t, mover, stayers, enemy_b, bool(enemy_b >> t & 1), ctx.batteries, rules).fault]
+    the square by a legal move (the fault is then not certain to lie there).  ``judge(s, t)``:
+    the move ``s``-``t`` judged by the rules of a single move."""
+    faulty = [(s, t) for s, t in pairing if judge(s, t).fault]
     if len(faulty) != 1 or len(vacated) < 2:
         return None
     _, target = faulty[0]
-    capture = bool(enemy_b >> target & 1)
     phrases: dict[str, list[int]] = {}
     for s in vacated:
-        check = judge_move(s, target, mover, stayers, enemy_b, capture, ctx.batteries, rules)
+        check = judge(s, target)
         if check.fault is None:
             return None
         phrases.setdefault(_fault_phrase(s, target, check, mover.other), []).append(s)
@@ -375,19 +382,17 @@ def _unknown_culprit(pairing, vacated: list[int], mover: Color, stayers: int, en
     return Problem(f"the {mover.label} robot on {square_name(target)} cannot have got there: {reasons}", (target,))
 
 
-def _crowded_squares(pairing, vacated: list[int], arrived: list[int], mover: Color, stayers: int, enemy_b: int,
-                     ctx, rules: Rules) -> Problem | None:
+def _crowded_squares(pairing, vacated: list[int], arrived: list[int], mover: Color,
+                     judge: Callable[[int, int], MoveCheck]) -> Problem | None:
     """When the one broken rule is a robot set down where it cannot have got, but which one is
     not knowable: the squares reached by fewer of the robots that left than robots stand there
     now (two new robots only one vacated square reaches by a legal move). Those squares are what
     is certain (the pointer shows them); the robots that may have gone there are named. None when
     the pairing's fault is not one robot's move, or no such squares exist."""
-    faulty = [(s, t) for s, t in pairing
-              if judge_move(s, t, mover, stayers, enemy_b, bool(enemy_b >> t & 1), ctx.batteries, rules).fault]
+    faulty = [(s, t) for s, t in pairing if judge(s, t).fault]
     if len(faulty) != 1 or len(vacated) < 2 or len(arrived) > MAX_EXHAUSTIVE:
         return None
-    reach = {t: {s for s in vacated if judge_move(s, t, mover, stayers, enemy_b, bool(enemy_b >> t & 1),
-                                                   ctx.batteries, rules).fault is None} for t in arrived}
+    reach = {t: {s for s in vacated if judge(s, t).fault is None} for t in arrived}
     for size in range(2, len(arrived) + 1):
         for group in itertools.combinations(arrived, size):
             sources = sorted(set().union(*(reach[t] for t in group)))
@@ -517,12 +522,13 @@ def _diagnose_battery_phase(before: Position, board: Placement, rules: Rules, ow
         return abs(a % 7 - b % 7) + abs(a // 7 - b // 7)
 
     best: list[Problem] | None = None
+    movable = {p: may_move(own, enemy, p, rules) for p in set(vacated)}  # asked once, not once per pairing
     for pairing in _pairings(vacated, arrived, dist):
         probs: list[Problem] = []
         lines: dict[int, list[tuple[int, int]]] = {}
         for p, q in pairing:
             mv = f"{point_name(p)}\u2192{point_name(q)}"
-            if not may_move(own, enemy, p, rules):
+            if not movable[p]:
                 o, e = control_counts(own, enemy, p)
                 why = rules.control_shortfall(o, e)
                 extra = f"; {why} (R-11)" if why else ""
