@@ -512,8 +512,10 @@ def _diagnose_battery_phase(before: Position, board: Placement, rules: Rules, ow
     target = layered(board.batteries, board.stacks)
     if (start | target) >> LAYER:
         # stacks: a point that lost (gained) k batteries appears k times (R-20)
-        vacated = sorted(p for p in range(49) for _ in range(height(start, p) - height(target, p)))
-        arrived = sorted(p for p in range(49) for _ in range(height(target, p) - height(start, p)))
+        diff = start ^ target
+        changed = list(bits((diff | diff >> LAYER | diff >> (2 * LAYER)) & POINTS))
+        vacated = sorted(p for p in changed for _ in range(height(start, p) - height(target, p)))
+        arrived = sorted(p for p in changed for _ in range(height(target, p) - height(start, p)))
     else:
         vacated = sorted(bits(start & ~target))
         arrived = sorted(bits(target & ~start))
@@ -522,30 +524,33 @@ def _diagnose_battery_phase(before: Position, board: Placement, rules: Rules, ow
         return abs(a % 7 - b % 7) + abs(a // 7 - b // 7)
 
     best: list[Problem] | None = None
-    movable = {p: may_move(own, enemy, p, rules) for p in set(vacated)}  # asked once, not once per pairing
-    for pairing in _pairings(vacated, arrived, dist):
+    judged: dict[tuple[int, int], tuple[list[Problem], int | None]] = {}
+
+    def judge(p: int, q: int) -> tuple[list[Problem], int | None]:
+        """What is wrong with a battery moving from ``p`` to ``q`` on its own, and the energy line it
+        used (None: none); judged once, however many pairings hold the move."""
+        hit = judged.get((p, q))
+        if hit is not None:
+            return hit
         probs: list[Problem] = []
-        lines: dict[int, list[tuple[int, int]]] = {}
-        for p, q in pairing:
-            mv = f"{point_name(p)}\u2192{point_name(q)}"
-            if not movable[p]:
-                o, e = control_counts(own, enemy, p)
-                why = rules.control_shortfall(o, e)
-                extra = f"; {why} (R-11)" if why else ""
-                probs.append(Problem(
-                    f"battery {point_name(p)} moved but {mover.label} does not control it "
-                    f"({o} {mover.label} vs {e} {mover.other.label} robot{'s' if e != 1 else ''} around it{extra})",
-                    points=(p,),
-                ))
-            line = line_of_battery_move(p, q)
-            if line is None:
-                probs.append(Problem(
-                    f"battery {mv} did not move along one energy line: a battery moves straight to the next "
-                    "empty point, once per turn (R-4)",
-                    points=(p, q),
-                ))
-                continue
-            lines.setdefault(line, []).append((p, q))
+        mv = f"{point_name(p)}\u2192{point_name(q)}"
+        if not may_move(own, enemy, p, rules):
+            o, e = control_counts(own, enemy, p)
+            why = rules.control_shortfall(o, e)
+            extra = f"; {why} (R-11)" if why else ""
+            probs.append(Problem(
+                f"battery {point_name(p)} moved but {mover.label} does not control it "
+                f"({o} {mover.label} vs {e} {mover.other.label} robot{'s' if e != 1 else ''} around it{extra})",
+                points=(p,),
+            ))
+        line = line_of_battery_move(p, q)
+        if line is None:
+            probs.append(Problem(
+                f"battery {mv} did not move along one energy line: a battery moves straight to the next "
+                "empty point, once per turn (R-4)",
+                points=(p, q),
+            ))
+        else:
             step = 1 if q > p else -1
             stride = 7 if line < 7 else 1
             between = range(p + step * stride, q, step * stride)
@@ -556,6 +561,17 @@ def _diagnose_battery_phase(before: Position, board: Placement, rules: Rules, ow
                     "empty point (R-13)",
                     points=(p, empty[0]),
                 ))
+        hit = judged[p, q] = (probs, line)
+        return hit
+
+    for pairing in _pairings(vacated, arrived, dist):
+        probs = []
+        lines: dict[int, list[tuple[int, int]]] = {}
+        for p, q in pairing:
+            own_probs, line = judge(p, q)
+            probs.extend(own_probs)
+            if line is not None:
+                lines.setdefault(line, []).append((p, q))
         for line, moves in sorted(lines.items()):
             if len(moves) > 1 and rules.closed_lines(1 << line):
                 listed = ", ".join(f"{point_name(p)}\u2192{point_name(q)}" for p, q in moves)
