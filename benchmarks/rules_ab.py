@@ -1,12 +1,13 @@
 """explain of this tree's rules against an earlier commit's, in one process, call by call.
 
-    python benchmarks/rules_ab.py [--against 1253c1d] [--turns 2000] [--seed 1] [--rounds 3]
+    python benchmarks/rules_ab.py [--against 1253c1d] [--turns 2000] [--seed 1] [--rounds 3] [--option NAME ...]
 
 Whether a change of the rules code costs speed, measured so that a busy machine
 slows both alike: the earlier commit's ``companion/rules`` package (from ``git
 archive``; a commit from 1253c1d on, where the rules became a package) is
 imported beside this tree's under another name, and each board pair of
-``benchmarks/rules.py`` (self-play under the default profile, seed ``--seed``:
+``benchmarks/rules.py`` (self-play under the default profile or the ``--option``s
+given, which the earlier commit must know; seed ``--seed``:
 its legal turns and its perturbed, illegal after-boards) is explained by one
 and then the other (the order alternating), ``--rounds`` times. Printed for
 both: median and p99 of the wall clock and of the thread's CPU time, and the sum
@@ -64,9 +65,11 @@ def main() -> int:
     ap.add_argument("--turns", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--option", action="append", default=[], help="a rule option of both profiles (repeatable)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    pairs = self_play_pairs(args.turns, Rules(), rng)
+    now_rules = Rules.from_names(args.option)
+    pairs = self_play_pairs(args.turns, now_rules, rng)
     boards = [(b.to_string(), a.to_string(), perturb(a, rng).to_string()) for b, a in pairs]
     with tempfile.TemporaryDirectory() as tmp:
         try:
@@ -76,17 +79,21 @@ def main() -> int:
             return 2
         then_explain = importlib.import_module(f"{pkg}.explain").explain
         then_pos = importlib.import_module(f"{pkg}.position").Position
-        then_rules = importlib.import_module(f"{pkg}.options").Rules()
+        try:
+            then_rules = importlib.import_module(f"{pkg}.options").Rules.from_names(args.option)
+        except Exception as exc:
+            print(f"rules_ab: {args.against} does not know the options {args.option}: {exc}", file=sys.stderr)
+            return 2
         from companion.rules.position import Position
 
         sides = {
-            "this tree": (explain_now, Rules(), [tuple(Position.from_string(x) for x in t) for t in boards]),
+            "this tree": (explain_now, now_rules, [tuple(Position.from_string(x) for x in t) for t in boards]),
             args.against: (then_explain, then_rules, [tuple(then_pos.from_string(x) for x in t) for t in boards]),
         }
         wall = {k: {"legal": [], "illegal": []} for k in sides}
         cpu = {k: {"legal": [], "illegal": []} for k in sides}
         best = {k: {"legal": [float("inf")] * len(boards), "illegal": [float("inf")] * len(boards)} for k in sides}
-        print(f"{len(boards)} pairs, {args.rounds} rounds; {load()}")
+        print(f"{len(boards)} pairs under {now_rules.name}, {args.rounds} rounds; {load()}")
         for rnd in range(args.rounds):
             for i in range(len(boards)):
                 order = list(sides) if (i + rnd) % 2 == 0 else list(reversed(sides))
