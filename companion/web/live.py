@@ -76,12 +76,12 @@ async def events(request: web.Request) -> web.StreamResponse:
         raise Refused(503, f"{hub.max_clients} browsers follow the game already ([web] max_clients): "
                            "try again later")
     try:
-        first = hub.message()  # before the answer begins: a fault here is still an error answer
+        newest = hub.message()  # before the answer begins: a fault here is still an error answer
+        if newest is not None:
+            client.offer(*newest)  # the whole state at once; a change meanwhile follows through the queue
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
                                                "X-Accel-Buffering": "no"})
         await response.prepare(request)
-        if first:
-            await asyncio.wait_for(response.write(first), WRITE_TIMEOUT)
         while True:
             try:
                 message = await asyncio.wait_for(client.queue.get(), KEEPALIVE)

@@ -235,10 +235,33 @@ def test_the_game_side_never_waits_for_a_stuck_server_or_a_silent_client(served)
 def test_a_slow_client_loses_old_updates_not_the_newest() -> None:
     client = Client()
     for i in range(10):
-        client.offer(f"update {i}".encode())
+        client.offer(i, f"update {i}".encode())
+    client.offer(9, b"update 9")  # one it has already is not queued twice
     assert client.queue.qsize() == CLIENT_QUEUE and client.dropped == 10 - CLIENT_QUEUE
     left = [client.queue.get_nowait() for _ in range(CLIENT_QUEUE)]
-    assert left[-1] == b"update 9"
+    assert left[-1] == b"update 9" and b"update 9" not in left[:-1]
+
+
+def test_a_live_client_gets_a_change_that_another_request_built_first() -> None:
+    """The loop's change wakes the server; before the wake-up runs, a scoreboard's GET /api/state builds the
+    newest JSON. The browsers following the game must still be sent it."""
+    import asyncio
+
+    loop = asyncio.new_event_loop()
+    try:
+        hub = Hub(max_clients=2)
+        hub.game_changed(view(1))
+        hub.attach(loop)
+        client = hub.join()
+        client.offer(*hub.message())  # what /api/events does for a new browser
+        loop.run_until_complete(asyncio.sleep(0))  # the wake-up of attach: nothing new for this client
+        hub.game_changed(view(2, VerdictView("rejected", "robot c1 moved diagonally", 1, None, (2,), ())))
+        assert hub.state()["seq"] == 2  # GET /api/state, between the wake-up and its run
+        loop.run_until_complete(asyncio.sleep(0))
+        sent = [client.queue.get_nowait() for _ in range(client.queue.qsize())]
+        assert [m.split(b"\n")[1] for m in sent] == [b"id: 1", b"id: 2"]
+    finally:
+        loop.close()
 
 
 def test_at_most_max_clients_follow_the_game(served) -> None:
