@@ -42,6 +42,13 @@ class Client:
         if seq <= self.seen:
             return
         self.seen = seq
+        self._put(message)
+
+    def end(self) -> None:
+        """The server is stopping: the stream ends after what is queued (the newest update kept)."""
+        self._put(None)
+
+    def _put(self, message: bytes | None) -> None:
         if self.queue.full():
             self.queue.get_nowait()
             self.dropped += 1
@@ -153,3 +160,8 @@ class Hub:
 
     def leave(self, client: Client) -> None:
         self.clients.discard(client)
+
+    def end_streams(self) -> None:
+        """The server is stopping: every live client's stream ends."""
+        for client in list(self.clients):
+            client.end()

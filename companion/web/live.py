@@ -87,6 +87,9 @@ async def events(request: web.Request) -> web.StreamResponse:
                 message = await asyncio.wait_for(client.queue.get(), KEEPALIVE)
             except TimeoutError:
                 message = b": still here\n\n"
+            if message is None:  # the server is stopping
+                await asyncio.wait_for(response.write_eof(), WRITE_TIMEOUT)
+                break
             await asyncio.wait_for(response.write(message), WRITE_TIMEOUT)
     except (TimeoutError, ConnectionError):
         pass  # a client that stopped reading, or went away

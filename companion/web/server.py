@@ -57,6 +57,10 @@ def make_app(settings: WebSettings, hub: Hub, journal: Path | None) -> web.Appli
     async def close_hints(app: web.Application) -> None:
         keys.hints_of(app).close()
 
+    async def end_streams(app: web.Application) -> None:
+        hub.end_streams()  # the live streams end now, not at the shutdown's timeout
+
+    app.on_shutdown.append(end_streams)
     app.on_cleanup.append(close_hints)
     app.on_response_prepare.append(security_headers)
     return app
@@ -81,6 +85,17 @@ def _one_line(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
     exc = context.get("exception")
     why = f": {type(exc).__name__}: {exc}" if exc is not None else ""
     print(f"netzwerk web: {context.get('message', 'a fault in the web server')}{why}", file=sys.stderr, flush=True)
+
+
+def _finish(loop: asyncio.AbstractEventLoop) -> None:
+    """What is still running on the server's loop (a request cut off by the stop) ends before the loop closes,
+    so that nothing is said about tasks destroyed while pending."""
+    pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+    for task in pending:
+        task.cancel()
+    if pending:
+        loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+    loop.run_until_complete(loop.shutdown_asyncgens())
 
 
 class _BindFailed(Exception):
@@ -148,6 +163,7 @@ class WebServer:
             self.hub.detach()
             loop.run_until_complete(self._cleanup())
         finally:
+            _finish(loop)
             loop.close()
 
     async def _serve(self, app: web.Application) -> None:

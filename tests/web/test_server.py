@@ -382,3 +382,23 @@ def test_without_aiohttp_the_game_goes_on_without_the_page(monkeypatch: pytest.M
     assert open_page(WebSettings(bind="127.0.0.1", port=0), None, "run") == (None, None)
     err = capsys.readouterr().err
     assert err.startswith("netzwerk run: the web page needs the aiohttp package") and "the game goes on without it" in err
+
+
+def test_stopping_the_server_with_browsers_following_is_quiet(tmp_path: Path, capfd: pytest.CaptureFixture) -> None:
+    """`netzwerk demo` ends (or `run` stops) while phones follow the game: their streams end, and nothing is
+    said on stderr (no "Task was destroyed but it is pending")."""
+    hub = Hub(max_clients=2)
+    hub.game_changed(view())
+    server = WebServer(WebSettings(bind="127.0.0.1", port=0, max_clients=2), hub, None)
+    server.start()
+    live = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    live.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+    got = b""
+    while b"event: state" not in got:
+        got += live.recv(65536)
+    server.stop()
+    while chunk := live.recv(65536):  # the stream ends (the end of the chunked answer, then the connection)
+        got += chunk
+    live.close()
+    assert got.endswith(b"0\r\n\r\n")
+    assert capfd.readouterr().err == ""
