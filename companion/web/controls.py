@@ -20,7 +20,7 @@ from aiohttp import web
 
 from ..rules.options import OPTIONS, Rules
 from .hub import Hub
-from .keys import HUB, SETTINGS
+from .keys import HUB, LIMITS, SETTINGS
 from .replies import Refused, json_reply
 from .settings import WebSettings
 
@@ -40,7 +40,11 @@ def routes(app: web.Application) -> None:
 async def _body(request: web.Request) -> dict[str, Any]:
     if request.content_type != "application/json":
         raise Refused(415, "send a JSON body (Content-Type: application/json) with the passphrase")
-    raw = await request.read()  # at most the app's client_max_size, else 413
+    seconds = request.app[LIMITS].body
+    try:
+        raw = await asyncio.wait_for(request.read(), seconds)  # at most the app's client_max_size, else 413
+    except TimeoutError:
+        raise Refused(408, f"the request body did not arrive within {seconds:g} s") from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:

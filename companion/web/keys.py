@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from .hub import Hub
+from .limits import Limits
 from .settings import WebSettings
 
 if TYPE_CHECKING:
@@ -18,6 +19,7 @@ HUB = web.AppKey("hub", Hub)
 JOURNAL = web.AppKey("journal", object)  # Path | None
 MAX_BODY = web.AppKey("max_body", int)
 HINTS = web.AppKey("hints", object)  # HintDesk
+LIMITS = web.AppKey("limits", Limits)
 
 
 def journal_of(app: web.Application) -> Path | None:

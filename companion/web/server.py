@@ -21,6 +21,7 @@ from aiohttp import web
 
 from . import controls, games, keys, live
 from .hub import Hub
+from .limits import ConnectionGate, Limits
 from .replies import guard, security_headers
 from .settings import WebSettings, url_of
 
@@ -43,12 +44,13 @@ class WebError(Exception):
     """The page cannot be served (the port is in use, the address is not this machine's ...)."""
 
 
-def make_app(settings: WebSettings, hub: Hub, journal: Path | None) -> web.Application:
+def make_app(settings: WebSettings, hub: Hub, journal: Path | None, limits: Limits | None = None) -> web.Application:
     app = web.Application(middlewares=[guard], client_max_size=MAX_BODY)
     app[keys.SETTINGS] = settings
     app[keys.HUB] = hub
     app[keys.JOURNAL] = journal
     app[keys.MAX_BODY] = MAX_BODY
+    app[keys.LIMITS] = (limits or Limits()).for_clients(settings.max_clients)
     app[keys.HINTS] = live.HintDesk()
     live.routes(app)
     games.routes(app)
@@ -107,13 +109,16 @@ class _BindFailed(Exception):
 class WebServer:
     """``start()`` binds and serves in a thread of its own; ``stop()`` ends it."""
 
-    def __init__(self, settings: WebSettings, hub: Hub, journal: Path | None) -> None:
+    def __init__(self, settings: WebSettings, hub: Hub, journal: Path | None, limits: Limits | None = None) -> None:
         self.settings = settings
         self.hub = hub
         self.journal = journal
+        self.limits = (limits or Limits()).for_clients(settings.max_clients)
+        self.gate = ConnectionGate(self.limits)
         self.port: int | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.AbstractServer | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
         self._error: str | None = None
@@ -146,7 +151,7 @@ class WebServer:
         loop.set_exception_handler(_one_line)
         try:
             try:
-                app = make_app(self.settings, self.hub, self.journal)
+                app = make_app(self.settings, self.hub, self.journal, self.limits)
                 loop.run_until_complete(self._serve(app))
             except _BindFailed as exc:
                 self._error = bind_problem(exc.error, self.settings.bind, self.settings.port)
@@ -167,18 +172,24 @@ class WebServer:
             loop.close()
 
     async def _serve(self, app: web.Application) -> None:
-        self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=15.0, shutdown_timeout=1.0,
-                                     max_line_size=4096, max_field_size=4096, max_headers=64)
+        # keepalive_timeout: an idle connection after an answer (the first request head: the gate's timer);
+        # lingering_time: the rest of a body refused (too large, too slow) is read and dropped for 1 s at most
+        self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=self.limits.idle, shutdown_timeout=1.0,
+                                     lingering_time=1.0, max_line_size=4096, max_field_size=4096, max_headers=64)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.settings.bind, self.settings.port, backlog=64)
+        self.gate.factory = self._runner.server  # aiohttp's protocol factory, behind the gate's limits
         try:
-            await site.start()
+            self._listener = await asyncio.get_running_loop().create_server(
+                self.gate, self.settings.bind, self.settings.port, backlog=64, reuse_address=True)
         except OSError as exc:
             raise _BindFailed(exc) from None
-        sockets: list[Any] = list(self._runner.addresses or [])
-        self.port = sockets[0][1] if sockets else self.settings.port
+        sockets = list(self._listener.sockets or [])
+        self.port = sockets[0].getsockname()[1] if sockets else self.settings.port
 
     async def _cleanup(self) -> None:
+        if self._listener is not None:
+            self._listener.close()  # no new connections; the open ones are closed by the runner below
+            self._listener = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

@@ -402,3 +402,100 @@ def test_stopping_the_server_with_browsers_following_is_quiet(tmp_path: Path, ca
     live.close()
     assert got.endswith(b"0\r\n\r\n")
     assert capfd.readouterr().err == ""
+
+
+def closed_by_the_server(s: socket.socket, within: float = 20.0) -> bytes:
+    """Everything the server sent until it closed the connection (a socket timeout fails the test)."""
+    s.settimeout(within)
+    got = b""
+    while chunk := s.recv(65536):
+        got += chunk
+    return got
+
+
+def test_idle_half_sent_and_slow_connections_are_let_go(tmp_path: Path) -> None:
+    """A connection that sends nothing, one that trickles a request head that never ends, and a request whose
+    body never arrives: each is closed by the server after its limit (a socket timeout here is the failure)."""
+    from companion.web.limits import Limits
+
+    hub = Hub(max_clients=2)
+    hub.game_changed(view())
+    server = WebServer(WebSettings(bind="127.0.0.1", port=0, controls=True, passphrase=PASSPHRASE), hub, None,
+                       Limits(idle=0.5, body=0.5))
+    server.start()
+    try:
+        silent = socket.create_connection(("127.0.0.1", server.port))
+        trickle = socket.create_connection(("127.0.0.1", server.port))
+        trickle.sendall(b"GET /api/state HTTP/1.1\r\nHost: x\r\n")
+        slow_body = socket.create_connection(("127.0.0.1", server.port))
+        slow_body.sendall(b"POST /api/control/undo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                          b"Content-Length: 100\r\n\r\n{")
+        trickled = threading.Event()
+
+        def keep_trickling() -> None:  # a header line now and then: the head is never finished
+            try:
+                while not trickled.wait(0.1):
+                    trickle.sendall(b"X-Slow: 1\r\n")
+            except OSError:
+                pass  # closed by the server
+
+        t = threading.Thread(target=keep_trickling, daemon=True)
+        t.start()
+        assert closed_by_the_server(silent) == b""
+        try:
+            assert b"200 OK" not in closed_by_the_server(trickle)
+        except ConnectionResetError:
+            pass  # closed with our header lines unread: a reset is the same end
+        trickled.set()
+        answer = closed_by_the_server(slow_body)
+        assert answer.startswith(b"HTTP/1.1 408 ") and b"the request body did not arrive within 0.5 s" in answer
+        for s in (silent, trickle, slow_body):
+            s.close()
+        assert request(server.port, "GET", "/api/state")[0] == 200  # a whole request in time is served
+    finally:
+        server.stop()
+
+
+def test_connections_over_the_limit_are_refused_at_once_and_the_page_serves_on(tmp_path: Path) -> None:
+    from companion.web.limits import Limits
+
+    hub = Hub(max_clients=2)
+    hub.game_changed(view())
+    server = WebServer(WebSettings(bind="127.0.0.1", port=0), hub, None, Limits(idle=60.0, connections=4))
+    server.start()
+    try:
+        held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(4)]  # idle, within the limit
+        held[0].sendall(b"GET /api/state HTTP/1.1\r\nHost: x\r\n\r\n")  # a kept-alive connection is one of them
+        assert held[0].recv(65536).startswith(b"HTTP/1.1 200 OK")
+        for _ in range(20):  # a flood beyond the limit: each one told and closed, none kept
+            s = socket.create_connection(("127.0.0.1", server.port))
+            answer = closed_by_the_server(s)
+            s.close()
+            assert answer.startswith(b"HTTP/1.1 503 ") and b"4 connections open already" in answer
+        held.pop().close()
+        status = 503
+        for _ in range(100):  # the server notices the closed one; then a request is served again
+            status = request(server.port, "GET", "/api/state")[0]
+            if status == 200:
+                break
+            time.sleep(0.05)
+        assert status == 200
+        for s in held:
+            s.close()
+        for _ in range(30):  # connections come and go: none of them stays counted
+            assert request(server.port, "GET", "/api/config")[0] in (200, 503)
+        assert any(request(server.port, "GET", "/api/config")[0] == 200 for _ in range(100))
+        assert server.gate.open <= 4
+    finally:
+        server.stop()
+
+
+def test_the_connection_limit_leaves_the_game_file_descriptors(monkeypatch: pytest.MonkeyPatch) -> None:
+    import resource
+
+    from companion.web.limits import Limits, connection_limit
+
+    for soft, clients, limit in [(1024, 8, 64), (1024, 1000, 512), (100, 8, 50), (resource.RLIM_INFINITY, 8, 64)]:
+        monkeypatch.setattr(resource, "getrlimit", lambda which, soft=soft: (soft, resource.RLIM_INFINITY))
+        assert connection_limit(clients) == limit  # room for the browsers, never more than half of `ulimit -n`
+        assert Limits().for_clients(clients).connections == limit and Limits(connections=3).for_clients(clients).connections == 3
