@@ -20,7 +20,7 @@ from aiohttp import web
 
 from ..rules.options import OPTIONS, Rules
 from .hub import Hub
-from .keys import HUB, LIMITS, SETTINGS
+from .keys import HUB, LIMITS, SCRUB, SETTINGS
 from .replies import Refused, json_reply
 from .settings import WebSettings
 
@@ -118,6 +118,7 @@ async def setup_frame(request: web.Request) -> web.Response:
     if shot is None:
         raise Refused(503, "no camera frame yet")
     jpeg, note = await asyncio.get_running_loop().run_in_executor(None, _picture, shot)
+    note = request.app[SCRUB](note)
     return web.Response(body=jpeg, content_type="image/jpeg",
                         headers={"Cache-Control": "no-store", "X-Netzwerk-Reading": note})
 

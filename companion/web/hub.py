@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..referee.view import GameView
+from .privacy import Scrubber
 from .state import state_json
 
 #: Updates waiting for one client at most; older ones are dropped for a newer one.
@@ -75,6 +76,7 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._request: Callable[[tuple], bool] | None = None
         self._state: dict[str, Any] | None = None  # the JSON of the newest view sent (server's thread)
+        self.scrub = Scrubber()  # the loop's texts without server paths (the server sets its own, knowing the journal)
         self._message: bytes = b""
 
     # -- the game loop's side (any thread, never blocking) ---------------------------------
@@ -133,7 +135,7 @@ class Hub:
             self._wake_pending = False
         if view is None or (self._state is not None and self._state["seq"] == view.seq):
             return
-        self._state = state_json(view)
+        self._state = state_json(view, self.scrub)
         data = json.dumps(self._state, separators=(",", ":"))
         self._message = f"event: state\nid: {view.seq}\ndata: {data}\n\n".encode("utf-8")
 

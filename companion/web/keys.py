@@ -9,6 +9,7 @@ from aiohttp import web
 
 from .hub import Hub
 from .limits import Limits
+from .privacy import Scrubber
 from .settings import WebSettings
 
 if TYPE_CHECKING:
@@ -20,6 +21,7 @@ JOURNAL = web.AppKey("journal", object)  # Path | None
 MAX_BODY = web.AppKey("max_body", int)
 HINTS = web.AppKey("hints", object)  # HintDesk
 LIMITS = web.AppKey("limits", Limits)
+SCRUB = web.AppKey("scrub", Scrubber)
 
 
 def journal_of(app: web.Application) -> Path | None:

@@ -14,7 +14,7 @@ from ..rules.geometry import point_name, square_name
 from ..rules.options import OPTIONS, Rules
 from ..rules.position import Position
 from .hub import Hub
-from .keys import HUB, SETTINGS, hints_of
+from .keys import HUB, SCRUB, SETTINGS, hints_of
 from .replies import Refused, json_reply
 from .settings import WebSettings
 
@@ -140,4 +140,5 @@ async def hint(request: web.Request) -> web.Response:
         raise Refused(503, "the game loop has not started yet: try again in a moment")
     if current["result"] is not None or current["phase"] != "playing":
         return json_reply({"turn": None, "reason": "no hint: no game is being played"})
-    return json_reply(await hints_of(request.app).ask(current["position"], tuple(current["options"])))
+    found = await hints_of(request.app).ask(current["position"], tuple(current["options"]))
+    return json_reply(request.app[SCRUB].deep(found))  # "no hint: ..." may name a file (the engine's cache)

@@ -22,6 +22,7 @@ from aiohttp import web
 from . import controls, games, keys, live
 from .hub import Hub
 from .limits import ConnectionGate, Limits
+from .privacy import Scrubber
 from .replies import guard, security_headers
 from .settings import WebSettings, url_of
 
@@ -51,6 +52,7 @@ def make_app(settings: WebSettings, hub: Hub, journal: Path | None, limits: Limi
     app[keys.JOURNAL] = journal
     app[keys.MAX_BODY] = MAX_BODY
     app[keys.LIMITS] = (limits or Limits()).for_clients(settings.max_clients)
+    app[keys.SCRUB] = hub.scrub = Scrubber(journal)  # no server path in an answer (privacy.py)
     app[keys.HINTS] = live.HintDesk()
     live.routes(app)
     games.routes(app)

@@ -499,3 +499,65 @@ def test_the_connection_limit_leaves_the_game_file_descriptors(monkeypatch: pyte
         monkeypatch.setattr(resource, "getrlimit", lambda which, soft=soft: (soft, resource.RLIM_INFINITY))
         assert connection_limit(clients) == limit  # room for the browsers, never more than half of `ulimit -n`
         assert Limits().for_clients(clients).connections == limit and Limits(connections=3).for_clients(clients).connections == 3
+
+
+def test_no_answer_names_a_path_of_the_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capfd: pytest.CaptureFixture) -> None:
+    """The journal's errors and the loop's log lines name files for the operator; the browser never sees them:
+    not in an error answer, not in the live state, not in a hint's reason."""
+    import companion.hints.players
+
+    secret = tmp_path / "secret-folder-4711"
+    secret.mkdir()
+    journal = secret / "journal.sqlite"
+    journal.write_bytes(b"this is not a database at all")
+    hub = Hub(max_clients=2)
+    told = (f"the turn c1-c3 could not be written to the journal (journal {journal} cannot be written "
+            f"(attempt to write a readonly database): check the permissions of the folder {secret}); press confirm again")
+    hub.game_changed(view(1, VerdictView("unreadable", told, 1, None, (), ())))
+    server = WebServer(WebSettings(bind="127.0.0.1", port=0, max_clients=2), hub, journal)
+    server.start()
+
+    def hint_fails(*a: Any, **kw: Any) -> Any:
+        raise PermissionError(13, "Permission denied", str(tmp_path / "numba-cache" / "fastcore.nbi"))
+
+    monkeypatch.setattr(companion.hints.players, "hint", hint_fails)
+    try:
+        answers = {}
+        for method, path in [("GET", "/api/games"), ("GET", "/api/games/1"), ("GET", "/api/games/1/record"),
+                             ("GET", "/api/state"), ("POST", "/api/hint")]:
+            status, _, payload = request(server.port, method, path)
+            answers[path] = (status, payload.decode())
+        live = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        live.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        stream = b""
+        while b"\n\n" not in stream.partition(b"event: state")[2]:
+            stream += live.recv(65536)
+        live.close()
+        answers["/api/events"] = (200, stream.decode())
+    finally:
+        server.stop()
+    for path, (status, text) in answers.items():
+        assert str(tmp_path) not in text and "secret-folder" not in text and "numba-cache" not in text, (path, text)
+    status, text = answers["/api/games"]
+    assert status == 503 and json.loads(text)["error"] == \
+        "<server path> is not a Netzwerk journal (not an SQLite database); it was left untouched"
+    state = json.loads(answers["/api/state"][1])
+    assert state["last_verdict"]["diagnosis"].startswith("the turn c1-c3 could not be written to the journal (journal "
+                                                         "<server path> cannot be written")
+    assert json.loads(answers["/api/hint"][1]) == {"turn": None, "reason": "no hint: [Errno 13] Permission denied: "
+                                                                           "'<server path>'"}
+    assert "<server path>" in answers["/api/events"][1]
+    assert str(journal) in capfd.readouterr().err  # the operator reads the whole message on the server's side
+
+
+@pytest.mark.parametrize("text", [
+    START, "BBBBBB/6/2W3/6/6/WW1WWW 7/xxxxxxx/7/7/7/xxxxxxx/7 b", "c1-c2 d1-d3 C2-C3 E2-E1",
+    "no such page: see / for the page and docs/readme-web.md for the API", "http://127.0.0.1:8080/api/state",
+    "robot c1 moved diagonally (R-3): from b2 or from d2", "bad ply '1/2': expected a number",
+])
+def test_the_scrubber_leaves_the_game_s_own_texts_alone(text: str) -> None:
+    from companion.web.privacy import Scrubber
+
+    assert Scrubber(Path("journal.sqlite"))(text) == text
+    assert Scrubber()(f"{text} (/var/lib/netzwerk/frames/12)") == f"{text} (<server path>)"
