@@ -74,8 +74,11 @@ def bind_problem(exc: OSError, host: str, port: int) -> str:
     where = f"{host}:{port}"
     if exc.errno == errno.EADDRINUSE:
         why = f"port {port} is in use on {host} (another program, or another netzwerk)"
+    elif exc.errno in (errno.EACCES, errno.EPERM) and 0 < port < 1024:
+        why = f"not allowed to serve on {where}: ports below 1024 need privileges (a port from 1024 up, e.g. 8080)"
     elif exc.errno in (errno.EACCES, errno.EPERM):
-        why = f"not allowed to serve on {where} (ports below 1024 need privileges; the service allows only its port)"
+        why = (f"not allowed to serve on {where}: the service unit allows only the ports of its SocketBindAllow= "
+               '(tcp:8080 as shipped); another port needs a drop-in (docs/readme-web.md, "Another port: a drop-in")')
     elif exc.errno == errno.EADDRNOTAVAIL:
         why = f"{host} is not an address of this machine"
     else:

@@ -561,3 +561,15 @@ def test_the_scrubber_leaves_the_game_s_own_texts_alone(text: str) -> None:
 
     assert Scrubber(Path("journal.sqlite"))(text) == text
     assert Scrubber()(f"{text} (/var/lib/netzwerk/frames/12)") == f"{text} (<server path>)"
+
+
+def test_a_port_the_service_unit_does_not_allow_is_one_line_naming_the_drop_in() -> None:
+    import errno
+
+    from companion.web.server import bind_problem
+
+    unit = bind_problem(OSError(errno.EPERM, "Operation not permitted"), "0.0.0.0", 8090)
+    assert "not allowed to serve on 0.0.0.0:8090: the service unit allows only the ports of its SocketBindAllow=" in unit
+    assert '"Another port: a drop-in"' in unit and "the game goes on without it" in unit and "\n" not in unit
+    low = bind_problem(OSError(errno.EACCES, "Permission denied"), "0.0.0.0", 80)
+    assert "ports below 1024 need privileges" in low and "drop-in" not in low
