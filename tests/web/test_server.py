@@ -573,3 +573,20 @@ def test_a_port_the_service_unit_does_not_allow_is_one_line_naming_the_drop_in()
     assert '"Another port: a drop-in"' in unit and "the game goes on without it" in unit and "\n" not in unit
     low = bind_problem(OSError(errno.EACCES, "Permission denied"), "0.0.0.0", 80)
     assert "ports below 1024 need privileges" in low and "drop-in" not in low
+
+
+def test_the_printed_address_is_one_to_open_on_a_phone() -> None:
+    """Bound to every address, the page's address printed at start is this machine's on its network (the
+    source of its default route), not a placeholder; the placeholder only without any network."""
+    import ipaddress
+
+    from companion.web.settings import machine_address, url_of
+
+    found = {socket.AF_INET: "192.168.1.23", socket.AF_INET6: "fd12::5"}
+    assert url_of("0.0.0.0", 8080, found.get) == "http://192.168.1.23:8080/"
+    assert url_of("::", 8080, found.get) == "http://[fd12::5]:8080/"
+    assert url_of("0.0.0.0", 8080, lambda family: None) == "http://<this machine's address>:8080/"
+    assert url_of("127.0.0.1", 8080, found.get) == "http://127.0.0.1:8080/"
+    assert url_of("::1", 8080, found.get) == "http://[::1]:8080/"
+    here = machine_address()
+    assert here is None or not ipaddress.ip_address(here).is_loopback  # this machine's, if it has a network
