@@ -82,8 +82,10 @@ def _send(request: web.Request, event: tuple, what: str) -> web.Response:
 async def confirm(request: web.Request) -> web.Response:
     data = await _allowed(request, control=True)
     side = data.get("side")
+    if side is None:
+        raise Refused(400, 'no side to confirm for ("side": "white" or "black"): the game is over, or not begun')
     if side not in ("white", "black"):
-        raise Refused(400, f'side must be "white" or "black" (the player confirming), not {side!r}')
+        raise Refused(400, f'side must be "white" or "black" (the player confirming), not {json.dumps(side)}')
     return _send(request, ("confirm", side), f"confirm for {side}")
 
 
@@ -105,7 +107,7 @@ async def new_game(request: web.Request) -> web.Response:
         raise Refused(400, refusal)
     side = data.get("starting_side", "white")
     if side not in ("white", "black"):
-        raise Refused(400, f'starting_side must be "white" or "black", not {side!r}')
+        raise Refused(400, f'starting_side must be "white" or "black", not {json.dumps(side)}')
     return _send(request, ("new_game", tuple(dict.fromkeys(options)), side),
                  f"new game ({' '.join(options) or 'original rules'}, {side} begins): set up the start position")
 

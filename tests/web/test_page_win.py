@@ -51,7 +51,8 @@ def test_the_win_appears_on_the_page_and_goes_with_the_undo(tmp_path: Path) -> N
     from game.helpers import close, make, play, press, ready
 
     hub = Hub(max_clients=2)
-    server = WebServer(WebSettings(bind="127.0.0.1", port=0, max_clients=2), hub, tmp_path / "journal.sqlite")
+    settings = WebSettings(bind="127.0.0.1", port=0, max_clients=2, controls=True, passphrase="table-secret-42")
+    server = WebServer(settings, hub, tmp_path / "journal.sqlite")
     url = server.start()
     newest = Newest(hub)
     comp, table = make(tmp_path, spectator=newest)
@@ -66,6 +67,7 @@ def test_the_win_appears_on_the_page_and_goes_with_the_undo(tmp_path: Path) -> N
             assert comp.phase == PLAYING
             shown(page, newest)
             assert not page.is_visible("#result")  # no banner while the game goes on
+            assert page.is_enabled("#confirm-button") and page.inner_text("#confirm-button") == "Confirm White's turn"
             player, rng = GreedyPlayer(), random.Random(1)
             for _ in range(300):
                 if comp.phase == OVER:
@@ -80,6 +82,7 @@ def test_the_win_appears_on_the_page_and_goes_with_the_undo(tmp_path: Path) -> N
             assert page.inner_text("#turn") == f"Game {comp.game_id} is over"
             assert page.locator("#energy li").all_inner_texts() == ["—"]  # nobody moves any more
             assert page.get_attribute("#board", "data-position") == comp.referee.position.to_string()
+            assert not page.is_enabled("#confirm-button")  # nobody to confirm for: the game is over
 
             winning = comp.referee.history[-1]
             press(comp, "undo", hold=2.2)  # the win taken back: the game goes on from the board before it
@@ -88,6 +91,7 @@ def test_the_win_appears_on_the_page_and_goes_with_the_undo(tmp_path: Path) -> N
             shown(page, newest)
             assert not page.is_visible("#result")
             assert page.get_attribute("#board", "data-position") == winning.before.to_string()
+            assert page.is_enabled("#confirm-button")
             table.board = Placement.of(winning.before)
             comp.run_for(0.5)
             play(comp, table, winning.turn, settle=0.35)  # the same winning turn again

@@ -154,7 +154,9 @@ def test_state_changing_requests_need_a_post_with_the_passphrase(served) -> None
     status, _, payload = request(port, "POST", "/api/control/new-game", {"passphrase": PASSPHRASE, "options": ["fly"]})
     assert status == 400 and "unknown rule option 'fly'" in error_of(payload)
     status, _, payload = request(port, "POST", "/api/control/confirm", {"passphrase": PASSPHRASE, "side": "red"})
-    assert status == 400 and "side must be" in error_of(payload)
+    assert status == 400 and error_of(payload) == 'side must be "white" or "black" (the player confirming), not "red"'
+    status, _, payload = request(port, "POST", "/api/control/confirm", {"passphrase": PASSPHRASE, "side": None})
+    assert status == 400 and error_of(payload).startswith("no side to confirm for")  # the page's, once the game is over
     assert len(sink.events) == 3
 
 
