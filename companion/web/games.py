@@ -46,7 +46,7 @@ async def _read(request: web.Request, fn: Callable[[Journal], Any]) -> Any:
         if text.startswith("no game"):  # the journal's path stays on the server
             raise Refused(404, text.split(" in journal")[0] + " in the journal") from None
         # the whole message for the operator; the browser's without the journal's path (replies.guard)
-        print(f"netzwerk web: {request.method} {request.path}: {text}", file=sys.stderr, flush=True)
+        print(f"netzwerk web: {request.method} {request.raw_path}: {text}", file=sys.stderr, flush=True)
         raise Refused(503, text) from None
 
 

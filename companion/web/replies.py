@@ -71,5 +71,5 @@ async def guard(request: web.Request, handler: Callable[[web.Request], Awaitable
     except (ConnectionResetError, ConnectionError):
         raise
     except Exception as exc:  # a fault of ours: said on stderr in one line, the server and the game go on
-        print(f"netzwerk web: {request.method} {request.path}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"netzwerk web: {request.method} {request.raw_path}: {type(exc).__name__}: {exc}", file=sys.stderr)
         return error_reply(500, f"the server failed on this request ({type(exc).__name__}); the game goes on")
