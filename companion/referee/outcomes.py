@@ -11,6 +11,10 @@ phase follows; an :class:`Outcomes` shows and writes the verdict:
   readable board each reason is said once (:meth:`Outcomes.reading_again`); at the timeout the
   press is over (:meth:`Outcomes.unreadable`).
 * unchanged: amber; nothing is recorded.
+
+After the panel, the log line comes first (the web page's view of the verdict is built from it),
+then what may wait on the disk or the camera: a rejection's journal record, the note's event, the
+camera learning the bare board.
 """
 
 from __future__ import annotations
@@ -66,14 +70,16 @@ class Outcomes:
         bare board it left, the batteries left blank (``blank``) and the R-23 note."""
         self.panel.clear_pointer()
         self.panel.signal_accepted()
-        self._learn_bare(reader, frame, verdict.position)
         blank.points = tuple(verdict.turn_back)  # R-23: on the accepted turn's view already (the page's board)
+        # The log lines (the web page's view) right after the LEDs; the journal's note and the camera's
+        # learning, which may wait on the disk or take a while, after them.
         self.log("accepted", f"{before.to_move.label}: {verdict.turn}", ply=ply, turn=str(verdict.turn))
         if verdict.note:
-            self.records.event(game_id, "sides", {"ply": ply, "note": verdict.note,
-                                                  "points": [point_name(p) for p in verdict.note_points]})
             self.log("note", f"{before.to_move.label}'s turn {ply}: {verdict.note} (R-23)", ply=ply,
                      squares=verdict.note_squares, points=verdict.note_points)
+            self.records.event(game_id, "sides", {"ply": ply, "note": verdict.note,
+                                                  "points": [point_name(p) for p in verdict.note_points]})
+        self._learn_bare(reader, frame, verdict.position)
 
     def _learn_bare(self, reader: Any, frame: Frame, position: Position) -> None:
         """Let the camera learn the bare board of squares this accepted turn left empty.
@@ -111,8 +117,8 @@ class Outcomes:
                 after = Position(b.white, b.black, b.batteries, position.to_move.other).to_string()
             except NotationError:
                 after = None
-        self.records.rejection(game_id, REJECTED, reason, after)
         self.log("rejected", reason, ply=ply, squares=verdict.squares, points=verdict.points)
+        self.records.rejection(game_id, REJECTED, reason, after)  # after the log line: the page first
 
     def reading_again(self, reason: str, verdict: Verdict | None, shown: set[str], ply: int,
                       game_id: int | None) -> None:
@@ -128,8 +134,8 @@ class Outcomes:
             self.panel.show_sequence(targets_at(squares, points, blink=True))
         else:
             self.panel.clear_pointer()
-        self.records.rejection(game_id, UNREADABLE, reason, None)
         self.log("unreadable", f"{reason} (reading again)", ply=ply, squares=squares, points=points)
+        self.records.rejection(game_id, UNREADABLE, reason, None)
 
     def unreadable(self, reason: str, verdict: Verdict | None, ply: int, game_id: int | None) -> None:
         """Unreadable at the press's timeout: amber and the pointer, journalled; press again."""
@@ -138,8 +144,8 @@ class Outcomes:
         self.panel.signal_unreadable()
         if squares or points:
             self.panel.show_sequence(targets_at(squares, points, blink=True))
-        self.records.rejection(game_id, UNREADABLE, reason, None)
         self.log("unreadable", f"{reason}; press confirm again", ply=ply, squares=squares, points=points)
+        self.records.rejection(game_id, UNREADABLE, reason, None)
 
     def unchanged(self) -> None:
         """Nothing moved since the last accepted turn: amber, nothing recorded."""

@@ -293,10 +293,59 @@ def test_an_accepted_turn_goes_green_with_its_blank_batteries_and_note(panel, jo
     blank = BlankBatteries(panel, log)
     out.accepted(verdict, START, ply, game, frame(0.0), Reader(), blank)
     assert panel.state().status == "accepted" and blank.points == (c2,)
-    assert log.kinds()[-2:] == ["accepted", "note"] and log.lines[-2][1] == "White: c1-c3"
+    assert log.kinds() == ["accepted", "note", "camera"] and log.lines[0][1] == "White: c1-c3"
     assert [(e.kind, e.detail) for e in journal.game(game).events] == \
         [("sides", {"ply": 1, "note": "c1-c3 used 2 energy", "points": ["C2"]})]
-    assert log.lines[0] == ("camera", "the bare board was not learned from this frame (no room)", {})
+    assert log.lines[-1] == ("camera", "the bare board was not learned from this frame (no room)", {})
+
+
+class SlowSide:
+    """The journal's side records and the camera's learning, noting what the log (the web page) had by then."""
+
+    def __init__(self, journal: Journal, log: Log) -> None:
+        self.journal, self.log = journal, log
+        self.seen: list[tuple[str, list[str]]] = []
+
+    def __getattr__(self, name: str):  # noqa: ANN204 - the journal's other methods as they are
+        return getattr(self.journal, name)
+
+    def record_rejection(self, *a, **kw):  # noqa: ANN002, ANN003, ANN201
+        self.seen.append(("rejection", self.log.kinds()))
+        return self.journal.record_rejection(*a, **kw)
+
+    def record_event(self, *a, **kw):  # noqa: ANN002, ANN003, ANN201
+        self.seen.append(("event", self.log.kinds()))
+        return self.journal.record_event(*a, **kw)
+
+    def learn_bare(self, image, layout) -> None:  # noqa: ANN001 - the camera reader's hook
+        self.seen.append(("learn", self.log.kinds()))
+
+
+def test_a_verdict_reaches_the_log_and_the_page_before_the_disk_and_the_camera(panel, journal) -> None:
+    """The page's view of a verdict is built from its log line: the line follows the LEDs at once; a journal
+    record (which may wait on the disk) and the camera's learning of the bare board come after it."""
+    log = Log()
+    game = journal.new_game([], START.to_string())
+    side = SlowSide(journal, log)
+    out = Outcomes(panel, journal, GameRecords(side, None, log), log, lambda text: None)
+    rejected = Verdict(REJECTED, START, reason="robot c1 moved diagonally", squares=(parse_square("c1"),))
+    out.rejected(rejected, START, 1, game)
+    out.reading_again("a hand over the board", None, set(), 1, game)
+    out.unreadable("unsure at c3", None, 1, game)
+    c2 = parse_point("C2")
+    accepted = Verdict(ACCEPTED, apply_turn(START, "c1-c3"), turn=Turn.parse("c1-c3"), turn_back=(c2,),
+                       note="c1-c3 used 2 energy", note_points=(c2,))
+    out.accepted(accepted, START, out.record_turn(game, START, accepted), game, frame(0.0), side,
+                 BlankBatteries(panel, log))
+    assert side.seen == [("rejection", ["rejected"]), ("rejection", ["rejected", "unreadable"]),
+                         ("rejection", ["rejected", "unreadable", "unreadable"]),
+                         ("event", ["rejected", "unreadable", "unreadable", "accepted", "note"]),
+                         ("learn", ["rejected", "unreadable", "unreadable", "accepted", "note"])]
+    log.lines.clear()
+    side.seen.clear()
+    Asking(panel, GameRecords(side, None, log), log, lambda text: None, seconds=3.0).ask(
+        question_verdict(), frame(0.0), ("sig",), game, 2)
+    assert side.seen == [("event", ["question"])]
 
 
 # -- the question walk -------------------------------------------------------------------------
