@@ -367,7 +367,7 @@ class Companion:
     def _no_frame(self) -> None:
         """No usable frame (said by the camera watch): a press waiting past its timeout is over."""
         if self.pending is not None and self.clock.now() - self.pending.at >= self.timings.confirm_timeout:
-            self._give_up(f"no frame from the camera ({self.camera.message}); press confirm again", None)
+            self._give_up(f"no frame from the camera ({self.camera.message})", None)
 
     def _observe(self, frame: Frame) -> None:
         if self.reader is None:

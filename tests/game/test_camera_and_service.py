@@ -258,3 +258,19 @@ def test_a_camera_that_stays_dead_ends_run_so_the_service_restarts_it(tmp_path):
         assert len(comp.journal.games()) == 1
     finally:
         close(comp)
+
+
+def test_a_press_timed_out_without_frames_says_press_again_once(game):
+    """A confirm press waiting when the camera stops: at the timeout one line asks for a new press."""
+    comp, table = game
+    pos = comp.referee.position
+    table.board = Placement.of(apply_turn(pos, random_turn(pos, random.Random(3))))
+    comp.run_for(0.5)
+    table.mode = "raise"
+    press(comp, "confirm_white")
+    comp.run_for(comp.timings.confirm_timeout + 0.3)
+    given_up = [e for e in comp.log if "no frame from the camera" in e.text]
+    assert comp.pending is None and len(given_up) == 1
+    assert given_up[0].kind == "unreadable" and given_up[0].text.count("press confirm again") == 1, given_up[0].text
+    table.mode = "ok"
+
