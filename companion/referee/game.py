@@ -52,7 +52,7 @@ from ..cameras import Frame, FrameSource
 from ..rules.geometry import BLACK, WHITE, Color
 from ..rules.options import Rules
 from ..rules.position import Placement, Position
-from ..vision_bridge import default_calibrate, default_reader, method_of, table_reading
+from ..vision_bridge import default_calibrate, default_reader, method_of
 from .blank import BlankBatteries
 from .buttons import Buttons
 from .calibrator import Calibrator
@@ -359,10 +359,12 @@ class Companion:
         frame = self.camera.grab()
         if frame is None:
             self._no_frame()
-        elif self.camera.back():  # frames again after a failure: the phase's signals again
+        return frame
+
+    def _usable(self) -> None:
+        if self.camera.usable():  # usable frames again after a failure: the phase's signals again
             self.signal.reset()
             self._enter_phase_signals()
-        return frame
 
     def _no_frame(self) -> None:
         """No usable frame (said by the camera watch): a press waiting past its timeout is over."""
@@ -371,16 +373,16 @@ class Companion:
 
     def _observe(self, frame: Frame) -> None:
         if self.reader is None:
+            self._usable()
             self.onlooker.frame_seen(frame.image, None, None)
             self._try_setup(frame)
             return
-        try:
-            seen = self.reader.read(frame.image)
-            reading = table_reading(seen)
-        except Exception as exc:  # a frame the reader refuses (wrong size...): report, keep going
-            self.camera.failed(f"the frame cannot be read: {exc}")
+        read = self.camera.read(frame, self.reader)
+        if read is None:
             self._no_frame()
             return
+        seen, reading = read
+        self._usable()
         self.onlooker.frame_seen(frame.image, getattr(self.reader, "calibration", None), seen)
         self.frames_read += 1
         if self._recalibration_due(frame, reading) and self._recalibrate(frame):

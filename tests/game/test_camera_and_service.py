@@ -274,3 +274,29 @@ def test_a_press_timed_out_without_frames_says_press_again_once(game):
     assert given_up[0].kind == "unreadable" and given_up[0].text.count("press confirm again") == 1, given_up[0].text
     table.mode = "ok"
 
+
+class RefusingReader:
+    """A reader that refuses every frame (a camera mode of another size than the calibration's)."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def read(self, image):  # noqa: ANN001, ANN201
+        self.reads += 1
+        raise ValueError(f"frame of {image.shape[1]}x{image.shape[0]} pixels, calibrated for 1280x960")
+
+
+def test_a_reader_that_refuses_every_frame_is_said_once_not_every_tick(tmp_path):
+    comp, table = make(tmp_path, calibration="fake", make_reader=lambda cal: RefusingReader())
+    try:
+        comp.run_for(0.5)
+        said = [e for e in comp.log if e.kind == "camera"]
+        assert comp.reader.reads >= 4
+        assert [e.text for e in said] == ["the frame cannot be read: frame of 86x1 pixels, calibrated for 1280x960"]
+        comp.run_for(2.0)
+        assert [e for e in comp.log if e.kind == "camera"] == said, "the same refusal is said once"
+        assert comp.panel.state().status == "unreadable"
+        with pytest.raises(CameraError, match="no usable frame"):  # `run` ends: the service opens the camera again
+            comp.camera.give_up_after(2.0)
+    finally:
+        close(comp)

@@ -20,7 +20,7 @@ from companion.referee.onlooker import Onlooker
 from companion.referee.outcomes import Outcomes
 from companion.referee.phases import Pending
 from companion.referee.question import Asking
-from companion.referee.reading import Seen
+from companion.referee.reading import Seen, TableReading
 from companion.referee.records import GameRecords
 from companion.referee.referee import ACCEPTED, QUESTION, REJECTED, UNREADABLE, Referee, Verdict
 from companion.referee.systemd import ServiceNotes
@@ -34,6 +34,7 @@ from companion.rules.position import Placement, Position
 from hardware.mockpins import MockPanelFactory
 from hardware.panel import Panel
 from hardware.timing import ManualClock
+from vision.reading import unreadable
 
 START = Position.start()
 
@@ -115,7 +116,7 @@ def test_camera_watch_says_a_failure_once_and_when_frames_come_back(panel) -> No
     log, status = Log(), []
     source = Source(panel.clock)
     camera = CameraWatch(source, panel, log, status.append)
-    assert camera.grab() is not None and not camera.back() and log.lines == []
+    assert camera.grab() is not None and not camera.usable() and log.lines == []
     source.failure = CameraError("5 bad frames")
     assert camera.grab() is None
     source.failure = CameraError("6 bad frames")  # the same failure, other numbers
@@ -129,7 +130,7 @@ def test_camera_watch_says_a_failure_once_and_when_frames_come_back(panel) -> No
     assert panel.state().status == "unreadable"
     source.failure = None
     assert camera.grab() is not None
-    assert camera.back() and not camera.back()
+    assert camera.usable() and not camera.usable()
     assert log.lines[-1] == ("camera", "the camera delivers frames again", {})
 
 
@@ -146,8 +147,32 @@ def test_camera_watch_gives_up_after_a_run_of_failures(panel) -> None:
     with pytest.raises(CameraError, match=r"no usable frame for 10 s \(last: the frame cannot be read: 7 x 7\)"):
         camera.give_up_after(10.0)
     source.failure = None
-    camera.grab()  # a frame ends the run
+    camera.grab()  # a frame grabbed but not read (the reader may refuse it) does not end the run
+    with pytest.raises(CameraError):
+        camera.give_up_after(10.0)
+    camera.usable()  # a frame read ends it
     camera.give_up_after(10.0)
+
+
+class VisionReader:
+    def __init__(self, failure: Exception | None = None) -> None:
+        self.failure = failure
+
+    def read(self, image):  # noqa: ANN001, ANN201
+        if self.failure is not None:
+            raise self.failure
+        return unreadable("the frame is black")
+
+
+def test_camera_watch_reads_a_frame_or_says_the_refusal_once(panel) -> None:
+    log = Log()
+    camera = CameraWatch(Source(panel.clock), panel, log, lambda text: None)
+    seen, reading = camera.read(frame(0.0), VisionReader())
+    assert isinstance(reading, TableReading) and not reading.readable and reading.reason == "the frame is black"
+    assert camera.read(frame(0.1), VisionReader(ValueError("frame of 7 x 7"))) is None
+    assert camera.read(frame(0.2), VisionReader(ValueError("frame of 8 x 8"))) is None
+    assert log.lines == [("camera", "the frame cannot be read: frame of 7 x 7", {})]
+    assert camera.failures == 2 and panel.state().status == "unreadable"
 
 
 def test_gist_blots_out_numbers() -> None:
