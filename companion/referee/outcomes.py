@@ -11,6 +11,8 @@ phase follows; an :class:`Outcomes` shows and writes the verdict:
   readable board each reason is said once (:meth:`Outcomes.reading_again`); at the timeout the
   press is over (:meth:`Outcomes.unreadable`).
 * unchanged: amber; nothing is recorded.
+
+:meth:`Outcomes.not_taken` shows any verdict that takes no turn.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from ..vision_bridge import teach_bare
 from .blank import BlankBatteries
 from .journal import Journal, JournalError
 from .records import GameRecords
-from .referee import REJECTED, UNREADABLE, Verdict
+from .referee import GAME_OVER, REJECTED, UNCHANGED, UNREADABLE, Verdict
 
 
 class Outcomes:
@@ -145,3 +147,17 @@ class Outcomes:
         """Nothing moved since the last accepted turn: amber, nothing recorded."""
         self.panel.signal_unreadable()
         self.log("unchanged", "nothing moved since the last accepted turn: make your turn, then confirm")
+
+    def not_taken(self, verdict: Verdict, position: Position, ply: int, game_id: int | None) -> None:
+        """A verdict on a press that takes no turn (``position``: the referee's): rejected, unreadable
+        at the press's timeout, unchanged, or the game is over."""
+        if verdict.kind == REJECTED:
+            self.rejected(verdict, position, ply, game_id)
+        elif verdict.kind == UNREADABLE:
+            self.unreadable(verdict.reason or "the board cannot be read", verdict, ply, game_id)
+        elif verdict.kind == UNCHANGED:
+            self.unchanged()
+        elif verdict.kind == GAME_OVER:  # pragma: no cover - the panel takes no confirm after a win
+            self.log("info", verdict.reason or "the game is over")
+        else:
+            raise ValueError(f"a verdict of kind {verdict.kind!r} takes a turn or asks: not shown here")

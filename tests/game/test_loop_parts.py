@@ -11,6 +11,7 @@ from fake_readings import reading_of
 from companion.cameras import CameraError, Frame
 from companion.referee.blank import BlankBatteries
 from companion.referee.buttons import Buttons
+from companion.referee.calibrator import Calibrator
 from companion.referee.camera import CameraWatch
 from companion.referee.check import CheckSignal
 from companion.referee.inbox import Inbox
@@ -18,7 +19,12 @@ from companion.referee.journal import Journal
 from companion.referee.log import gist
 from companion.referee.onlooker import Onlooker
 from companion.referee.outcomes import Outcomes
-from companion.referee.phases import Pending
+from companion.referee.check import BoardCheck
+from companion.referee.phases import CHECK, OVER, PLAYING, SETUP, UNDO
+from companion.referee.phases import START as START_CHECK
+from companion.referee.press import AGAIN, GIVE_UP, JUDGED, WAIT, Pending, Presses, PressStep, press_step
+from companion.referee.sight import CALIBRATED, NO_FRAME, NOT_YET, READ, Look, Sight
+from companion.referee.status import show_phase, status_text, turn_light
 from companion.referee.question import Asking
 from companion.referee.reading import Seen, TableReading
 from companion.referee.records import GameRecords
@@ -175,6 +181,51 @@ def test_camera_watch_reads_a_frame_or_says_the_refusal_once(panel) -> None:
     assert camera.failures == 2 and panel.state().status == "unreadable"
 
 
+class Calibrate:
+    """The vision's calibration as the loop calls it: refuses until ``works``, then a named calibration."""
+
+    def __init__(self) -> None:
+        self.works = False
+        self.expected: list = []
+
+    def __call__(self, image, expected, corners=None, white_side=None, colours=None):  # noqa: ANN001, ANN204
+        self.expected.append(expected)
+        if not self.works:
+            raise ValueError("no board in the picture")
+        return "calibration"
+
+
+def sight(panel, source, reader, log, back: list) -> tuple[Sight, Calibrate]:  # noqa: ANN001
+    calibrate = Calibrate()
+    calibrator = Calibrator(panel, LoopTimings(calibration_retry=0.0), log, lambda text: None, calibration=None,
+                            corners=None, white_side=None, calibration_path=None, calibrate=calibrate,
+                            make_reader=lambda cal: reader)
+    camera = CameraWatch(source, panel, log, lambda text: None)
+    return Sight(camera, calibrator, Onlooker(None, log), GameRecords(None, None, log), lambda: back.append(1)), \
+        calibrate
+
+
+def test_sight_calibrates_at_setup_then_reads_and_says_when_frames_come_back(panel) -> None:
+    log, back = Log(), []
+    source, reader = Source(panel.clock), VisionReader()
+    eyes, calibrate = sight(panel, source, reader, log, back)
+    check, referee = BoardCheck(START_CHECK, Placement.of(START)), Referee(Rules(), START)
+    assert eyes.look(SETUP, check, referee, None, True).kind == NOT_YET
+    assert calibrate.expected == [Placement.of(START)] and "no board in the picture" in log.lines[-1][1]
+    calibrate.works = True
+    assert eyes.look(SETUP, check, referee, None, True).kind == CALIBRATED and eyes.reader is reader
+    look = eyes.look(CHECK, check, referee, None, True)
+    assert look.kind == READ and look.reading.reason == "the frame is black" and eyes.frames_read == 1
+    source.failure = CameraError("unplugged")
+    assert eyes.look(CHECK, check, referee, None, True) == Look(NO_FRAME)
+    source.failure = None
+    reader.failure = ValueError("frame of 7 x 7")
+    assert eyes.look(CHECK, check, referee, None, True).kind == NO_FRAME and back == []  # grabbed, not usable
+    reader.failure = None
+    assert eyes.look(CHECK, check, referee, None, True).kind == READ and back == [1] and eyes.frames_read == 2
+    assert log.lines[-1] == ("camera", "the camera delivers frames again", {})
+
+
 def test_gist_blots_out_numbers() -> None:
     assert gist("5 bad frames in 1.5 s") == gist("12 bad frames in 3 s") == "# bad frames in # s"
     assert gist(None) is None
@@ -247,6 +298,122 @@ def test_a_pending_press_starts_with_nothing_said() -> None:
     a, b = Pending("white", 1.0), Pending("white", 1.0)
     a.shown.add("a hand")
     assert b.shown == set()
+
+
+class Judge:
+    """The referee's judgement as the waiting press sees it: a fixed verdict, the readings it was asked about."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        self.asked: list = []
+
+    def __call__(self, reading):  # noqa: ANN001, ANN204
+        self.asked.append(reading)
+        return self.verdict
+
+
+TIMES = LoopTimings(stable_seconds=0.5, confirm_timeout=10.0)
+MOVED = Placement.of(apply_turn(START, "c1-c3"))
+
+
+def seen_at(at: float, since: float, reading=None) -> Seen:  # noqa: ANN001
+    reading = reading if reading is not None else reading_of(MOVED, layout=MOVED)
+    return Seen(frame(at), reading, reading.signature, since, reading.placement)
+
+
+def test_a_press_waits_for_a_stable_reading_taken_after_it() -> None:
+    judge = Judge(Verdict(ACCEPTED, apply_turn(START, "c1-c3"), turn=Turn.parse("c1-c3")))
+    pending = Pending("white", 5.0)
+    assert press_step(pending, seen_at(4.9, 3.0), True, 5.0, TIMES, judge).kind == WAIT  # taken before the press
+    assert press_step(pending, seen_at(5.1, 5.0), False, 5.1, TIMES, judge).kind == WAIT  # still moving
+    assert judge.asked == []
+    step = press_step(pending, seen_at(5.5, 5.0), True, 5.5, TIMES, judge)
+    assert step == PressStep(JUDGED, verdict=judge.verdict) and len(judge.asked) == 1
+
+
+def test_an_unreadable_board_is_read_again_until_the_timeout() -> None:
+    hand = unreadable_reading("a hand over the board")
+    pending = Pending("white", 5.0)
+    judge = Judge(Verdict(UNREADABLE, START, reason="unsure at c3"))
+    assert press_step(pending, seen_at(5.2, 5.2, hand), False, 5.2, TIMES, judge).kind == WAIT  # said once it lasts
+    assert press_step(pending, seen_at(5.6, 5.6, hand), False, 5.6, TIMES, judge) == PressStep(AGAIN, "a hand over the board")
+    assert press_step(pending, seen_at(6.0, 5.0), True, 6.0, TIMES, judge) == \
+        PressStep(AGAIN, "unsure at c3", judge.verdict)
+    assert press_step(pending, seen_at(15.0, 14.0), True, 15.0, TIMES, judge) == PressStep(JUDGED, verdict=judge.verdict)
+    assert press_step(pending, seen_at(15.0, 14.9, hand), False, 15.0, TIMES, judge) == \
+        PressStep(GIVE_UP, "a hand over the board")
+    assert press_step(pending, seen_at(15.0, 14.9), False, 15.0, TIMES, judge) == \
+        PressStep(GIVE_UP, "the board did not keep still for 0.5 s within 10 s")
+    assert len(judge.asked) == 2  # only stable readings are judged
+
+
+def unreadable_reading(reason: str) -> TableReading:
+    return TableReading(False, reason, occluded_fraction=0.3, covered=True)
+
+
+def presses(panel, journal, log, taken: list) -> Presses:  # noqa: ANN001
+    records = GameRecords(journal, None, log)
+    asking = Asking(panel, records, log, lambda text: None, seconds=3.0)
+    out = Outcomes(panel, journal, records, log, lambda text: None)
+    return Presses(panel, TIMES, asking, out, records, BlankBatteries(panel, log),
+                   lambda verdict, frame: taken.append(verdict) or True, lambda text: None)
+
+
+def test_presses_take_an_accepted_verdict_and_show_the_others(panel, journal) -> None:
+    log, taken = Log(), []
+    game = journal.new_game([], START.to_string())
+    p = presses(panel, journal, log, taken)
+    p.blank.points = (parse_point("C2"),)
+    p.press("white", 1, game)
+    first = p.pending
+    assert first is not None and p.blank.points == ()
+    panel.clock.advance(1.0)
+    p.press("white", 1, game)
+    assert p.pending is first  # a second press while one waits changes nothing
+    referee = Referee(Rules(), START)
+    p.reading(seen_at(first.at + 1.0, first.at), True, referee, 1, game)
+    assert p.pending is None and [str(v.turn) for v in taken] == ["c1-c3"] and len(p.verdict_times) == 1
+    p.press("white", 1, game)
+    p.reading(seen_at(p.pending.at + 1.0, p.pending.at, reading_of(Placement.of(START), layout=Placement.of(START))),
+              True, referee, 1, game)
+    assert p.pending is None and log.kinds()[-1] == "unchanged" and len(taken) == 1
+
+
+def test_a_press_without_frames_is_given_up_at_its_timeout(panel, journal) -> None:
+    log = Log()
+    game = journal.new_game([], START.to_string())
+    p = presses(panel, journal, log, [])
+    p.press("white", 1, game)
+    p.no_frame("unplugged", 1, game)
+    assert p.pending is not None and log.lines == []
+    panel.clock.advance(TIMES.confirm_timeout)
+    p.no_frame("unplugged", 1, game)
+    assert p.pending is None
+    assert log.lines == [("unreadable", "no frame from the camera (unplugged); press confirm again",
+                          {"ply": 1, "squares": (), "points": ()})]
+    p.press("white", 1, game)
+    p.drop()
+    assert p.pending is None
+
+
+# -- the status line and the turn LED of a phase ----------------------------------------------------
+
+
+def test_the_status_line_and_the_turn_light_of_each_phase(panel) -> None:
+    referee = Referee(Rules(), START)
+    start, undo = BoardCheck(START_CHECK, Placement.of(START)), BoardCheck(UNDO, Placement.of(START))
+    assert status_text(SETUP, start, None, referee) == "waiting for the board to calibrate the camera"
+    assert status_text(CHECK, undo, 3, referee) == "checking the board (undo)"
+    assert status_text(PLAYING, start, 3, referee) == "game 3, turn 1: White to move"
+    assert not turn_light(CHECK, start, 3) and turn_light(CHECK, undo, 3) and not turn_light(CHECK, undo, None)
+    assert turn_light(PLAYING, start, 3) and not turn_light(SETUP, start, None)
+    said: list[str] = []
+    show_phase(panel, said.append, PLAYING, start, 3, referee)
+    assert panel.state().turn == "white" and said == ["game 3, turn 1: White to move"]
+    show_phase(panel, said.append, SETUP, start, None, referee)
+    assert panel.state().turn is None and panel.state().status == "unreadable"
+    show_phase(panel, said.append, OVER, start, 3, referee)  # the win pattern stays
+    assert len(said) == 2
 
 
 # -- a verdict's outcomes ----------------------------------------------------------------------
