@@ -464,3 +464,19 @@ def test_an_accepted_turn_is_played_once(game, monkeypatch):
     play(comp, table, "c1-c3")
     assert len(comp.referee.history) == 1
     assert calls == ["c1-c3"]
+
+
+def test_a_request_for_a_new_game_with_options_that_are_not_rules_is_refused_the_game_goes_on(game):
+    """Companion.request is the loop's door for the web page: a bad request is refused, never a
+    traceback from the loop (the page checks too)."""
+    comp, table = game
+    for bad in [("new_game", ("nope",), "white"), ("new_game", "stacking", "white"), ("new_game", (1,), "white"),
+                ("new_game", ("stacking",), "purple")]:
+        assert comp.request(bad) is False
+        comp.run_for(0.2)
+    assert comp.phase == PLAYING and comp.game_id == 1 and not any(e.kind == "new-game" and "new game:" in e.text
+                                                                    for e in comp.log)
+    assert comp.request(("new_game", ("must-capture",), "black"))
+    comp.run_for(0.2)
+    assert comp.game_id == 2 and comp.rules.names() == ["must-capture"]  # the table shows the start position
+    assert comp.referee.position.to_move.name == "BLACK"

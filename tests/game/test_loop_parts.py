@@ -85,7 +85,9 @@ def frame(at: float) -> Frame:
 def test_inbox_takes_valid_requests_only_and_keeps_the_order() -> None:
     inbox = Inbox()
     for bad in [(), ("stop",), ("hint",), ("confirm",), ("confirm", "red"), ("new_game", ("stacking",)),
-                ("confirm", "white", "x")]:
+                ("confirm", "white", "x"), ("new_game", ("nope",), "white"), ("new_game", "stacking", "white"),
+                ("new_game", (1,), "white"), ("new_game", ("stacking",), "purple"),
+                ("new_game", ["stacking", None], "white")]:
         assert inbox.request(bad) is False
     assert inbox.take() is None
     assert inbox.request(["confirm", "black"]) and inbox.request(("undo",))
