@@ -434,19 +434,20 @@ class Companion:
         if ply is None:
             return False
         self.referee.accept(verdict)
-        self.outcomes.accepted(verdict, before, ply, self.game_id, frame, self.reader, self.blank)
+        self.outcomes.accepted(verdict, before, ply, self.game_id, self.blank)
         st = verdict.status
         if st is not None and st.over and st.winner is not None:
             self.records.finish(self.game_id, st.result, st.reason)
             self._enter(OVER)
             self.outcomes.won(self.game_id, st.winner.name.lower(), st.result, st.reason)
-            return True
-        self.panel.show_turn(self.referee.position.to_move.name.lower())
-        if self.phase == CHECK:  # a turn confirmed during a resume/undo check settles it
-            self._enter(PLAYING)
-        self.blank.show(verdict.turn_back, self.referee.position.to_move)
-        self.watch.restart(self.referee.position, self.rules)
-        self._status(self.status_text())
+        else:
+            self.panel.show_turn(self.referee.position.to_move.name.lower())
+            if self.phase == CHECK:  # a turn confirmed during a resume/undo check settles it
+                self._enter(PLAYING)
+            self.blank.show(verdict.turn_back, self.referee.position.to_move)
+            self.watch.restart(self.referee.position, self.rules)
+            self._status(self.status_text())
+        self.outcomes.learn_bare(self.reader, frame, verdict.position)  # a second read: after the verdict is out
         return True
 
     # ================================================================ what the loop shows of itself

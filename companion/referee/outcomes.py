@@ -5,7 +5,8 @@ phase follows; an :class:`Outcomes` shows and writes the verdict:
 
 * accepted: the turn is written to the journal (committed and synced) *before* the green light;
   a journal that refuses it lights amber and the turn is not taken (:meth:`Outcomes.record_turn`).
-  Then green, the R-23 note on the batteries turned, and for a winning turn the win pattern.
+  Then green, the R-23 note on the batteries turned, and for a winning turn the win pattern;
+  once all that is out, the camera learns the bare board the turn left (:meth:`Outcomes.learn_bare`).
 * rejected: red, the buzzer, the pointer at the pieces the diagnosis names; journalled.
 * unreadable: amber, the pointer at the unsure fields; journalled. While the press waits for a
   readable board each reason is said once (:meth:`Outcomes.reading_again`); at the timeout the
@@ -62,13 +63,11 @@ class Outcomes:
             return None
         return record.ply
 
-    def accepted(self, verdict: Verdict, before: Position, ply: int, game_id: int, frame: Frame, reader: Any,
-                 blank: BlankBatteries) -> None:
-        """The turn ``ply`` is in the journal and taken by the referee: green, the camera learns the
-        bare board it left, the batteries left blank (``blank``) and the R-23 note."""
+    def accepted(self, verdict: Verdict, before: Position, ply: int, game_id: int, blank: BlankBatteries) -> None:
+        """The turn ``ply`` is in the journal and taken by the referee: green, the batteries left
+        blank (``blank``) and the R-23 note."""
         self.panel.clear_pointer()
         self.panel.signal_accepted()
-        self._learn_bare(reader, frame, verdict.position)
         blank.points = tuple(verdict.turn_back)  # R-23: on the accepted turn's view already (the page's board)
         self.log("accepted", f"{before.to_move.label}: {verdict.turn}", ply=ply, turn=str(verdict.turn))
         if verdict.note:
@@ -77,12 +76,14 @@ class Outcomes:
             self.log("note", f"{before.to_move.label}'s turn {ply}: {verdict.note} (R-23)", ply=ply,
                      squares=verdict.note_squares, points=verdict.note_points)
 
-    def _learn_bare(self, reader: Any, frame: Frame, position: Position) -> None:
-        """Let the camera learn the bare board of squares this accepted turn left empty.
+    def learn_bare(self, reader: Any, frame: Frame, position: Position) -> None:
+        """Let the camera learn the bare board of squares an accepted turn (its ``frame``, the
+        ``position`` it made) left empty.
 
         The calibration frame shows the bare board only off the start ranks;
         each accepted frame shows more of it (:func:`companion.vision_bridge.teach_bare`).
-        Information only: a failure is logged, never stops the game.
+        The reader reads the frame again for it: the loop asks once the verdict is out (the
+        LEDs, the log, the web page). Information only: a failure is logged, never stops the game.
         """
         try:
             teach_bare(reader, frame.image, position)

@@ -417,12 +417,16 @@ class _LearningReader:
         self.inner = FakeReader()
         self.fail = fail
         self.taught: list = []
+        self.companion = None  # the loop, to see what it has shown when it teaches
+        self.shown: list = []  # (the last log line's kind, the turn LED) at each lesson
 
     def read(self, image):
         return self.inner.read(image)
 
     def learn_bare(self, image, layout):
         self.taught.append(layout)
+        if self.companion is not None:
+            self.shown.append((self.companion.log[-1].kind, self.companion.panel.state().turn))
         if self.fail:
             raise RuntimeError("reference full")
         return 1
@@ -435,6 +439,7 @@ def test_an_accepted_turn_teaches_the_camera_the_bare_board(tmp_path, fail):
 
     reader = _LearningReader(fail=fail)
     comp, table = make(tmp_path, make_reader=lambda cal: reader)
+    reader.companion = comp
     try:
         ready(comp)
         assert comp.phase == PLAYING
@@ -444,6 +449,8 @@ def test_an_accepted_turn_teaches_the_camera_the_bare_board(tmp_path, fail):
         assert any("bare board was not learned" in e.text for e in comp.log) == fail
         play(comp, table, "a6-a5")
         assert len(reader.taught) == 2 and comp.panel.state().status == "accepted"
+        # the reader reads the frame again to learn: only once the verdict is out (the log, the next turn's LED)
+        assert reader.shown == [("accepted", "black"), ("accepted", "white")]
     finally:
         close(comp)
 

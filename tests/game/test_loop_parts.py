@@ -485,12 +485,14 @@ def test_an_accepted_turn_goes_green_with_its_blank_batteries_and_note(panel, jo
     ply = out.record_turn(game, START, verdict)
     assert ply == 1
     blank = BlankBatteries(panel, log)
-    out.accepted(verdict, START, ply, game, frame(0.0), Reader(), blank)
+    out.accepted(verdict, START, ply, game, blank)
     assert panel.state().status == "accepted" and blank.points == (c2,)
-    assert log.kinds()[-2:] == ["accepted", "note"] and log.lines[-2][1] == "White: c1-c3"
+    assert log.kinds() == ["accepted", "note"] and log.lines[0][1] == "White: c1-c3"
     assert [(e.kind, e.detail) for e in journal.game(game).events] == \
         [("sides", {"ply": 1, "note": "c1-c3 used 2 energy", "points": ["C2"]})]
-    assert log.lines[0] == ("camera", "the bare board was not learned from this frame (no room)", {})
+    out.learn_bare(Reader(), frame(0.0), after)
+    assert log.lines[-1] == ("camera", "the bare board was not learned from this frame (no room)", {})
+    assert panel.state().status == "accepted"
 
 
 # -- the question walk -------------------------------------------------------------------------
