@@ -56,11 +56,16 @@ VERDICTS = ("accepted", "rejected", "unreadable", "unchanged", "question")
 
 
 class TimedReader:
-    """Wraps the vision reader to time each read."""
+    """Wraps the vision reader to time each read; everything else is the reader's own (its
+    calibration, ``learn_bare``: the loop teaches it the bare board after each accepted turn, as
+    in ``netzwerk run``)."""
 
     def __init__(self, reader) -> None:  # noqa: ANN001
         self.reader = reader
         self.last = 0.0
+
+    def __getattr__(self, name: str):  # noqa: ANN204
+        return getattr(self.reader, name)
 
     def read(self, image):  # noqa: ANN001, ANN201
         t = time.perf_counter()

@@ -578,7 +578,9 @@ class WebConfig:
                       'network), "127.0.0.1" this machine only, or one address of the Pi. `netzwerk demo` binds '
                       '127.0.0.1 unless `--web` says otherwise', bind_address, "string"),
     )
-    port: int = field(default=8080, metadata=_key("the TCP port of the page (0: any free port)", port_number, "integer"))
+    port: int = field(default=8080, metadata=_key(
+        "the TCP port of the page (0: any free port). The service unit lets the page through on 8080 only: another "
+        'port needs a drop-in (docs/readme-web.md, "Another port: a drop-in")', port_number, "integer"))
     max_clients: int = field(
         default=8,
         metadata=_key("the most browsers following the live game at once; one more is told to come back later",

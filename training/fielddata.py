@@ -30,6 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from dataclasses import replace  # noqa: E402
+
+from vision.designs import MIN_ROBOT_DELTA_E, Design, delta_e, sample_design  # noqa: E402
 from vision.layout import BoardLayout  # noqa: E402
 from vision.anyset.patches import PatchCutter  # noqa: E402
 from vision.render import render  # noqa: E402
@@ -95,7 +98,39 @@ def _covered(cutter: PatchCutter, img_hand: np.ndarray, img_bare: np.ndarray) ->
     return (sq[:, c, c, 0] > 127).mean(axis=(1, 2)) > COVERED, (pt[:, c, c, 0] > 127).mean(axis=(1, 2)) > COVERED
 
 
-def setup_samples(seed: int, size=(960, 720)) -> dict[str, np.ndarray]:
+def hard_design(design: Design, rng: np.random.Generator) -> Design:
+    """``design`` pushed into a corner the sampler reaches only now and then (each with even odds,
+    at least one): batteries in the energy fields' own colour, on fields larger than they are;
+    small batteries; one player's robots close to the board's colour (pale on pale, dark on dark,
+    still at least ``far`` Delta E from it and the two players apart as the sampler keeps them)."""
+    while True:
+        pushes = rng.random(3) < 0.5
+        if pushes.any():
+            break
+    d = design
+    if pushes[0]:
+        if d.field_style not in ("disc", "ring", "ring_dot"):
+            d = replace(d, field_style="disc", field_outline=None, field_color=d.line_color if rng.random() < 0.5
+                        else tuple(int(v) for v in rng.integers(0, 256, 3)))
+        radius = max(d.field_radius, float(rng.uniform(0.16, 0.3)))
+        d = replace(d, field_radius=round(radius, 3),
+                    battery_color=tuple(int(v) for v in np.clip(np.asarray(d.field_color) + rng.uniform(-12, 12, 3), 0, 255)))
+    if pushes[1]:
+        d = replace(d, battery_radius=round(float(rng.uniform(0.06, 0.1)), 3))
+    if pushes[2]:
+        far = float(rng.uniform(15, 26))
+        which = "white_color" if rng.random() < 0.5 else "black_color"
+        other = d.black_color if which == "white_color" else d.white_color
+        board = np.asarray(d.board_color, np.float64)
+        for _ in range(200):
+            c = tuple(int(v) for v in np.clip(board + rng.normal(0, 25, 3), 0, 255))
+            if far <= delta_e(c, d.board_color) <= far + 8 and delta_e(c, other) >= MIN_ROBOT_DELTA_E:
+                d = replace(d, **{which: c})
+                break
+    return replace(d, name=f"{design.name} (hard)")
+
+
+def setup_samples(seed: int, size=(960, 720), hard: float = 0.0) -> dict[str, np.ndarray]:
     """All frames of one set-up (seed), rendered at 960x720: the patches are resampled to a fixed
     scale anyway (a board fills 60-110 px per square at the camera's 1280x960, 45-80 here, both
     above the patches' 32 px per square), and it renders twice as fast.
@@ -111,6 +146,9 @@ def setup_samples(seed: int, size=(960, 720)) -> dict[str, np.ndarray]:
     # one set-up in ten is our first renderer's wooden set (with its corner markers), the rest random designs
     design = "random" if rng.random() >= 0.1 else None
     markers = design is None
+    hrng = _rng("fielddata-hard", seed)   # its own stream: without --hard every set-up is as before
+    if design is not None and hrng.random() < hard:
+        design = hard_design(sample_design(seed), hrng)
     # one set-up in eight has a strong lamp reflection that stays where it is in every frame,
     # the first one too (the reader's reference then holds it as well): a varnished or laminated
     # board under a desk lamp; the renderer's own reflections of a set-up are weaker
@@ -167,10 +205,10 @@ def setup_samples(seed: int, size=(960, 720)) -> dict[str, np.ndarray]:
     return res
 
 
-def generate(seed: int, setups: int, workers: int = 2, first: int = 0) -> dict[str, np.ndarray]:
+def generate(seed: int, setups: int, workers: int = 2, first: int = 0, hard: float = 0.0) -> dict[str, np.ndarray]:
     seeds = [seed * 1_000_000 + first + k for k in range(setups)]
     with Pool(workers) as pool:
-        parts = pool.map(setup_samples, seeds, chunksize=4)
+        parts = pool.starmap(setup_samples, [(s, (960, 720), hard) for s in seeds], chunksize=4)
     return {k: np.stack([p[k] for p in parts]) for k in parts[0]}
 
 
@@ -180,10 +218,14 @@ def main(argv=None) -> int:
     ap.add_argument("--setups", type=int, default=800)
     ap.add_argument("--first", type=int, default=0, help="first set-up (a data set can be made in parts)")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--hard", type=float, default=0.0,
+                    help="share of the random-design set-ups pushed into a hard corner (hard_design): 0..1")
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
+    if not 0.0 <= a.hard <= 1.0:
+        ap.error(f"--hard {a.hard}: a share from 0 to 1")
     t = time.time()
-    data = generate(a.seed, a.setups, a.workers, a.first)
+    data = generate(a.seed, a.setups, a.workers, a.first, a.hard)
     np.savez(a.out, **data)
     print(f"{a.setups} set-ups, {data['sq'].shape[0] * data['sq'].shape[1]} frames -> {a.out} in {time.time() - t:.0f} s")
     return 0

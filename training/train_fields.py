@@ -207,6 +207,25 @@ class Pairs:
         return x, scal, y, pr
 
 
+def load_data(paths: list[str], skip: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
+    """The data parts joined, one key at a time (about the data's size in memory, not twice it),
+    without the keys ``skip``. Data made before the points' view was kept counts every point as seen."""
+    files = [np.load(p) for p in paths]
+    try:
+        keys = [k for k in files[0].files if k not in skip]
+        if "pt_view" not in keys:
+            keys.append("pt_view")
+        data: dict[str, np.ndarray] = {}
+        for k in keys:
+            chunks = [f[k] if k in f.files else np.ones(f["pt_lab"].shape, np.float16) for f in files]
+            data[k] = np.concatenate(chunks)
+            del chunks
+        return data
+    finally:
+        for f in files:
+            f.close()
+
+
 def frame_levels(data: dict) -> np.ndarray:
     """(S, F, 3) the light level of every frame, as the reader takes it (the mean log colour of its squares)."""
     sq = data["sq"]
@@ -232,7 +251,7 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, in
     torch.manual_seed(seed if init is None else seed + 1000)
     # the samples drawn: a continued training's differ from the first's
     rng = np.random.default_rng(seed if init is None else [seed, 1])
-    setups = np.arange(data["sq"].shape[0])
+    setups = np.arange(len(data["setup"]))
     val_setups = validation_setups(data["setup"], seed)
     train_setups = np.setdiff1d(setups, val_setups)
     tr, va = Pairs(data, kind, train_setups), Pairs(data, kind, val_setups)
@@ -377,15 +396,13 @@ def main(argv=None) -> int:
         if not whole.is_file():
             ap.error(f"--init: {whole} is not a file (the whole net to go on training)")
     try:
-        parts = [dict(np.load(p)) for p in a.data]
-    except (OSError, ValueError) as exc:
+        data = load_data(a.data, skip=("pt",) if kinds == ["sq"] else ())
+    except (OSError, ValueError, KeyError) as exc:
         ap.error(f"--data: cannot read the data ({exc})")
-    for p in parts:          # data made before the points' view was kept: every point seen
-        if "pt_view" not in p:
-            p["pt_view"] = np.ones(p["pt_lab"].shape, np.float16)
-    data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     data["level"] = frame_levels(data)
     print(f"{data['sq'].shape[0]} set-ups of {data['sq'].shape[1]} frames")
+    if kinds == ["pt"]:
+        del data["sq"]           # the squares' patches gave the frames' light levels: no longer needed
     for kind in kinds:
         init = from_onnx(inits[kind], kind) if a.init else None
         res = train(kind, data, a.steps, a.seed, Path(a.out), init=init, max_lr=a.max_lr)

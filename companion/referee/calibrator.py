@@ -163,9 +163,18 @@ class Calibrator:
             return False  # a hand or the camera still moving
         return self.clock.now() - self._last_recalibration_try >= delay - 1e-9
 
+    def mend(self, frame: Frame, reading: TableReading, target: Placement, name: str, min_field_prob: float,
+             idle: bool) -> Any:
+        """Follow the run of unreadable frames (:meth:`due`) and, when it is time, calibrate again from
+        ``frame`` expecting ``target`` (:meth:`recalibrate`). The new calibration, or None."""
+        if not self.due(frame, reading, target, min_field_prob, idle):
+            return None
+        return self.recalibrate(frame, target, name)
+
     def recalibrate(self, frame: Frame, target: Placement, name: str) -> Any:
         """Calibrate again from ``frame``, expecting ``target`` (named ``name`` in the log).
-        The new calibration, or None if it did not work (the old reader is kept)."""
+        The new calibration (a new run of trouble begins), or None if it did not work (the old
+        reader is kept)."""
         self._last_recalibration_try = self.clock.now()
         old = calibration_of(self.reader) or self.calibration
         colours = colours_of(old)
@@ -194,4 +203,5 @@ class Calibrator:
         self._recalibrated_unread += 1
         self._save(cal, "camera", "the new calibration was not saved")
         self._log("camera", f"camera recalibrated from {name}")
+        self.reset_trouble()
         return cal

@@ -2,8 +2,10 @@
 
 A frame source that raises (unplugged, a stall past ``camera_timeout``, a frame the reader
 refuses) never takes the loop down: the failure is logged once (the same message with other
-numbers is the same failure), amber shows, and the loop goes on asking. When frames come back
-the log says so. A camera that delivers nothing usable for ``camera_giveup`` seconds ends
+numbers is the same failure), amber shows, and the loop goes on asking. A frame counts as usable
+once the reader has read it (:meth:`CameraWatch.read`; before the setup, once it is taken for the
+calibration): when usable frames come back the log says so, once. A camera that delivers nothing
+usable for ``camera_giveup`` seconds ends
 :meth:`companion.referee.game.Companion.run` (:meth:`CameraWatch.give_up_after`), so that the
 service is restarted and opens the camera again.
 """
@@ -13,7 +15,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..cameras import CameraError, Frame, FrameSource
+from ..vision_bridge import table_reading
 from .log import gist
+from .reading import TableReading
 
 
 class CameraWatch:
@@ -37,18 +41,28 @@ class CameraWatch:
     def grab(self) -> Frame | None:
         """The next frame, or None when the camera failed (:meth:`failed`)."""
         try:
-            frame = self.source.grab()
+            return self.source.grab()
         except CameraError as exc:
             self.failed(str(exc))
             return None
         except Exception as exc:  # a source must not take the loop down
             self.failed(f"camera failed: {type(exc).__name__}: {exc}")
             return None
-        self._since = None
-        return frame
 
-    def back(self) -> bool:
-        """Has a frame come after a failure was said? Said in the log; True once."""
+    def read(self, frame: Frame, reader: Any) -> tuple[Any, TableReading] | None:
+        """The vision reader's reading of ``frame`` and the referee's :class:`TableReading` of it, or
+        None when the reader refuses the frame (a wrong size...): a failure as the camera's."""
+        try:
+            seen = reader.read(frame.image)
+            return seen, table_reading(seen)
+        except Exception as exc:  # a frame the reader refuses: report, keep going
+            self.failed(f"the frame cannot be read: {exc}")
+            return None
+
+    def usable(self) -> bool:
+        """A frame was used (read, or taken for the calibration): a run of failures is over. True,
+        once, when a failure had been said (the log says frames come again)."""
+        self._since = None
         if self._said is None:
             return False
         self.log("camera", "the camera delivers frames again")

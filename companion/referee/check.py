@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from hardware.pointer import targets_at
 
-from ..rules.position import Placement
+from ..rules.position import Placement, Position
 from .boards import count_differences, first_difference
 from .phases import NEW_GAME, RESUME, START, UNDO
 from .reading import TableReading
@@ -50,6 +50,18 @@ class BoardCheck:
     def for_new_game(self) -> bool:
         """Does the check wait for the start of a new game (no game is being played)?"""
         return self.purpose in (START, NEW_GAME)
+
+    @property
+    def setup_name(self) -> str:
+        """The expected board's name in the log while the camera is calibrated from it at setup."""
+        return "the start position" if self.for_new_game else "the position of the journal"
+
+    def recalibration_target(self, checking: bool, position: Position) -> tuple[Placement, str]:
+        """The board a recalibration mid-game expects, and its name in the log: during the check
+        (``checking``) the board the check expects, else the last accepted board (``position``)."""
+        if checking:
+            return self.expected, "the start position" if self.for_new_game else "the last accepted board"
+        return Placement.of(position), "the last accepted board"
 
     def look(self, board: Placement | None, reading: TableReading, min_field_prob: float) -> Mismatch | None:
         """None when the stable reading (``board``: its board, None if unreadable) shows the

@@ -12,6 +12,9 @@ import queue
 from collections import deque
 from typing import Any
 
+from ..rules.errors import NotationError
+from ..rules.options import Rules
+
 
 class Inbox:
     """Events for the loop; putting never blocks and is thread-safe."""
@@ -34,13 +37,14 @@ class Inbox:
     def request(self, event: tuple) -> bool:
         """A request from outside the loop (the web page's controls), taken like a button press.
 
-        ``("confirm", side)``, ``("undo",)``, ``("new_game", options, starting_side)`` (options: rule
-        option names; starting_side: "white" or "black"). False for anything else (nothing is put)."""
+        ``("confirm", side)``, ``("undo",)``, ``("new_game", options, starting_side)`` (options: a list
+        of rule option names; starting_side: "white" or "black"; None: as before). False for anything
+        else, options that are not rule options among them (nothing is put)."""
         if not event or event[0] not in ("confirm", "undo", "new_game"):
             return False
         if event[0] == "confirm" and (len(event) != 2 or event[1] not in ("white", "black")):
             return False
-        if event[0] == "new_game" and len(event) not in (1, 3):
+        if event[0] == "new_game" and (len(event) not in (1, 3) or len(event) == 3 and not _new_game(*event[1:])):
             return False
         self._events.put(tuple(event))
         return True
@@ -61,3 +65,18 @@ class Inbox:
             return self._events.get_nowait()
         except queue.Empty:
             return None
+
+
+def _new_game(options: Any, starting_side: Any) -> bool:
+    """Are these a new game's options (a list of rule option names, or None) and starting side?"""
+    if starting_side not in (None, "white", "black"):
+        return False
+    if options is None:
+        return True
+    if not isinstance(options, (list, tuple)) or not all(isinstance(o, str) for o in options):
+        return False
+    try:
+        Rules.from_names(options)
+    except (NotationError, ValueError):
+        return False
+    return True

@@ -5,7 +5,8 @@ Phases: ``setup`` (no calibration yet) -> ``check`` (the board must show an expe
 position) -> ``playing`` -> ``over`` (the win); an undo or a new game goes back to ``check``.
 
 A turn's steps (in ``playing``, and in a resume or undo ``check``): ``idle`` -- a confirm
-press -> ``waiting`` (for a stable reading after the press) -- the referee's verdict:
+press -> ``waiting`` (for a stable reading after the press: :mod:`companion.referee.press`) --
+the referee's verdict:
 
 * accepted: journal, green, the next turn (or ``over``): ``idle``
 * rejected, unchanged, unreadable at the timeout: red or amber: ``idle``
@@ -15,8 +16,6 @@ press -> ``waiting`` (for a stable reading after the press) -- the referee's ver
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 SETUP = "setup"
 CHECK = "check"
@@ -47,12 +46,3 @@ def check_step(old: str, new: str) -> None:
     """Refuse a phase change the state machine does not have (a programming error)."""
     if new not in NEXT.get(old, frozenset()):
         raise RuntimeError(f"the game loop cannot go from phase {old!r} to {new!r}")
-
-
-@dataclass
-class Pending:
-    """The ``waiting`` step: a confirm press of ``side`` at clock time ``at`` waits for a stable reading."""
-
-    side: str
-    at: float
-    shown: set[str] = field(default_factory=set)  # reasons of unreadable boards said already (each once)

@@ -95,11 +95,11 @@ class Asking:
         self.question = Question(verdict, frame, signature, self.clock.now())
         self.panel.signal_unreadable()
         turns = " or ".join(str(c.turn) for c in verdict.candidates)
-        self.records.event(game_id, "question", {"ply": ply, "candidates": [str(c.turn) for c in verdict.candidates],
-                                                  "fields": self.question.fields()})
         self.log("question", f"unsure at {', '.join(self.question.fields())}: which turn was it, {turns}? "
                              "Each is shown in turn; confirm takes the one shown", ply=ply,
                  squares=verdict.squares, points=verdict.points)
+        self.records.event(game_id, "question", {"ply": ply, "candidates": [str(c.turn) for c in verdict.candidates],
+                                                  "fields": self.question.fields()})  # the page first
         self._show()
 
     def _show(self) -> None:

@@ -37,6 +37,8 @@ import itertools
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
+import numpy as np
+
 from ..rules.engine import GameStatus, apply_turn, status
 from ..rules.errors import NotationError
 from ..rules.explain import Explanation, Problem, explain
@@ -150,11 +152,27 @@ class Referee:
     history: list[AcceptedTurn] = field(default_factory=list)
     sides: bool = True
     sides_seen: dict = field(default_factory=dict)  # R-23: the sides of the last accepted board
+    # the status of the positions last asked about (the current one, a judged turn's), by identity
+    _statuses: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     # -- state ------------------------------------------------------------
     @property
     def status(self) -> GameStatus:
-        return status(self.position, self.rules)
+        return self._status_of(self.position)
+
+    def _status_of(self, position: Position) -> GameStatus:
+        """``status(position, rules)``, kept for the few positions last asked about (a position and
+        the rules are immutable: the current position's status is asked for by every judgement and
+        every view of the game, an accepted turn's again once it is the current position)."""
+        key = id(position)
+        kept = self._statuses.get(key)
+        if kept is not None and kept[0] is position and kept[1] is self.rules:
+            return kept[2]
+        st = status(position, self.rules)
+        if len(self._statuses) >= 4:
+            self._statuses.clear()
+        self._statuses[key] = (position, self.rules, st)
+        return st
 
     def accept(self, verdict: Verdict) -> Position:
         """Make an accepted verdict the game's new position."""
@@ -243,8 +261,8 @@ class Referee:
 
     def _candidates(self, sp, pp, low_s: Sequence[int], low_p: Sequence[int]):
         """Boards the reading plausibly shows, most likely first, with their likelihoods."""
-        base_sq = [int(max(range(3), key=lambda k: sp[i][k])) for i in range(36)]
-        base_pt = [int(max(range(2), key=lambda k: pp[i][k])) for i in range(49)]
+        base_sq = np.asarray(sp).argmax(axis=1).tolist()  # the first of equal maxima, as max() takes it
+        base_pt = np.asarray(pp).argmax(axis=1).tolist()
         options: list[list[tuple[str, int, int, float]]] = []
         for s in low_s:
             opts = [(("s"), s, k, float(sp[s][k])) for k in range(3) if sp[s][k] >= self.min_field_prob or k == base_sq[s]]
@@ -271,7 +289,7 @@ class Referee:
                 camera: bool = True) -> Verdict:
         pos = self.position
         current = Placement.of(pos)
-        game = status(pos, self.rules)
+        game = self._status_of(pos)
         low_s, low_p = uncertain if uncertain else ((), ())
         unsure = bool(low_s or low_p)
         results: list[tuple[Placement, float, str, Explanation | None]] = []
@@ -345,23 +363,23 @@ class Referee:
     def _verdict(self, kind: str, board: Placement, ex: Explanation | None, confidences: dict) -> Verdict:
         pos = self.position
         if kind == UNCHANGED:
-            return Verdict(UNCHANGED, pos, board=board, status=status(pos, self.rules), confidences=confidences,
+            return Verdict(UNCHANGED, pos, board=board, status=self._status_of(pos), confidences=confidences,
                            reason="the board is the same as after the last accepted turn")
         if kind == GAME_OVER:
-            st = status(pos, self.rules)
+            st = self._status_of(pos)
             return Verdict(GAME_OVER, pos, board=board, status=st, confidences=confidences,
                            reason=f"the game is over ({st.result}: {st.reason}); set up the start position for a new game")
         assert ex is not None
         if kind == ACCEPTED:
             assert ex.turn is not None
             after = apply_turn(pos, ex.turn, self.rules)
-            return Verdict(ACCEPTED, after, turn=ex.turn, board=board, status=status(after, self.rules),
+            return Verdict(ACCEPTED, after, turn=ex.turn, board=board, status=self._status_of(after),
                            confidences=confidences, before=pos)
-        return Verdict(REJECTED, pos, reason=ex.diagnosis, board=board, status=status(pos, self.rules),
+        return Verdict(REJECTED, pos, reason=ex.diagnosis, board=board, status=self._status_of(pos),
                        squares=ex.squares, points=ex.points, confidences=confidences)
 
     def _unreadable(self, reason: str, confidences: dict, squares=(), points=()) -> Verdict:
-        return Verdict(UNREADABLE, self.position, reason=reason, status=status(self.position, self.rules),
+        return Verdict(UNREADABLE, self.position, reason=reason, status=self._status_of(self.position),
                        squares=tuple(squares), points=tuple(points), confidences=confidences)
 
 

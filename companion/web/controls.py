@@ -20,7 +20,7 @@ from aiohttp import web
 
 from ..rules.options import OPTIONS, Rules
 from .hub import Hub
-from .keys import HUB, SETTINGS
+from .keys import HUB, LIMITS, SCRUB, SETTINGS
 from .replies import Refused, json_reply
 from .settings import WebSettings
 
@@ -40,7 +40,11 @@ def routes(app: web.Application) -> None:
 async def _body(request: web.Request) -> dict[str, Any]:
     if request.content_type != "application/json":
         raise Refused(415, "send a JSON body (Content-Type: application/json) with the passphrase")
-    raw = await request.read()  # at most the app's client_max_size, else 413
+    seconds = request.app[LIMITS].body
+    try:
+        raw = await asyncio.wait_for(request.read(), seconds)  # at most the app's client_max_size, else 413
+    except TimeoutError:
+        raise Refused(408, f"the request body did not arrive within {seconds:g} s") from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -78,8 +82,10 @@ def _send(request: web.Request, event: tuple, what: str) -> web.Response:
 async def confirm(request: web.Request) -> web.Response:
     data = await _allowed(request, control=True)
     side = data.get("side")
+    if side is None:
+        raise Refused(400, 'no side to confirm for ("side": "white" or "black"): the game is over, or not begun')
     if side not in ("white", "black"):
-        raise Refused(400, f'side must be "white" or "black" (the player confirming), not {side!r}')
+        raise Refused(400, f'side must be "white" or "black" (the player confirming), not {json.dumps(side)}')
     return _send(request, ("confirm", side), f"confirm for {side}")
 
 
@@ -101,7 +107,7 @@ async def new_game(request: web.Request) -> web.Response:
         raise Refused(400, refusal)
     side = data.get("starting_side", "white")
     if side not in ("white", "black"):
-        raise Refused(400, f'starting_side must be "white" or "black", not {side!r}')
+        raise Refused(400, f'starting_side must be "white" or "black", not {json.dumps(side)}')
     return _send(request, ("new_game", tuple(dict.fromkeys(options)), side),
                  f"new game ({' '.join(options) or 'original rules'}, {side} begins): set up the start position")
 
@@ -114,6 +120,7 @@ async def setup_frame(request: web.Request) -> web.Response:
     if shot is None:
         raise Refused(503, "no camera frame yet")
     jpeg, note = await asyncio.get_running_loop().run_in_executor(None, _picture, shot)
+    note = request.app[SCRUB](note)
     return web.Response(body=jpeg, content_type="image/jpeg",
                         headers={"Cache-Control": "no-store", "X-Netzwerk-Reading": note})
 

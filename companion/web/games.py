@@ -7,6 +7,7 @@ reads beside the game loop's writes); these routes never change a game.
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -18,7 +19,7 @@ from ..referee.journal import GameRecord, Journal, JournalError
 from ..referee.journal_json import game_json, parse_game_id, summary_json
 from ..rules.errors import NotationError
 from ..rules.position import Position
-from .keys import journal_of
+from .keys import SCRUB, journal_of
 from .replies import Refused, json_reply
 
 
@@ -44,6 +45,8 @@ async def _read(request: web.Request, fn: Callable[[Journal], Any]) -> Any:
         text = str(exc)
         if text.startswith("no game"):  # the journal's path stays on the server
             raise Refused(404, text.split(" in journal")[0] + " in the journal") from None
+        # the whole message for the operator; the browser's without the journal's path (replies.guard)
+        print(f"netzwerk web: {request.method} {request.raw_path}: {text}", file=sys.stderr, flush=True)
         raise Refused(503, text) from None
 
 
@@ -61,11 +64,11 @@ async def _game(request: web.Request) -> GameRecord:
 
 async def game_list(request: web.Request) -> web.Response:
     games = await _read(request, lambda j: j.games())
-    return json_reply([summary_json(g) for g in reversed(games)])
+    return json_reply(request.app[SCRUB].deep([summary_json(g) for g in reversed(games)]))
 
 
 async def game(request: web.Request) -> web.Response:
-    return json_reply(game_json(await _game(request)))
+    return json_reply(request.app[SCRUB].deep(game_json(await _game(request))))
 
 
 async def ply(request: web.Request) -> web.Response:

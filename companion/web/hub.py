@@ -5,10 +5,12 @@ The loop calls :meth:`Hub.game_changed` and :meth:`Hub.frame_seen` (the
 and, for a view, wake the server's event loop once (``call_soon_threadsafe``,
 which writes a byte to a non-blocking pipe): they never wait for the server, a
 browser or a lock held across work. The server's thread turns the newest view
-into JSON and offers it to every live client's queue; a queue is bounded, and a
-client that does not keep up loses the older updates (each update is the whole
-state, so the newest is all it needs) or, when it stops reading, the
-connection.
+into JSON (only while a browser follows the game, or when one asks) and offers it
+to every live client that has not had it yet: a client is never skipped because
+another request (``GET /api/state``, a new browser) built the JSON first. A
+client's queue is bounded, and a client that does not keep up loses the older
+updates (each update is the whole state, so the newest is all it needs) or, when
+it stops reading, the connection.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..referee.view import GameView
+from .privacy import Scrubber
 from .state import state_json
 
 #: Updates waiting for one client at most; older ones are dropped for a newer one.
@@ -32,9 +35,21 @@ class Client:
 
     queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(CLIENT_QUEUE))
     dropped: int = 0
+    seen: int = -1  # the seq of the newest update this client has been given
 
-    def offer(self, message: bytes) -> None:
-        """Queue an update; when the client is behind, its oldest waiting update makes room."""
+    def offer(self, seq: int, message: bytes) -> None:
+        """Queue the update ``seq`` unless the client has it (or a newer one) already; when the client is
+        behind, its oldest waiting update makes room."""
+        if seq <= self.seen:
+            return
+        self.seen = seq
+        self._put(message)
+
+    def end(self) -> None:
+        """The server is stopping: the stream ends after what is queued (the newest update kept)."""
+        self._put(None)
+
+    def _put(self, message: bytes | None) -> None:
         if self.queue.full():
             self.queue.get_nowait()
             self.dropped += 1
@@ -61,6 +76,7 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._request: Callable[[tuple], bool] | None = None
         self._state: dict[str, Any] | None = None  # the JSON of the newest view sent (server's thread)
+        self.scrub = Scrubber()  # the loop's texts without server paths (the server sets its own, knowing the journal)
         self._message: bytes = b""
 
     # -- the game loop's side (any thread, never blocking) ---------------------------------
@@ -108,10 +124,10 @@ class Hub:
         self._refresh()
         return self._state
 
-    def message(self) -> bytes:
-        """The newest state as one server-sent event."""
+    def message(self) -> tuple[int, bytes] | None:
+        """The newest state as one server-sent event, with its seq (None before the loop has started)."""
         self._refresh()
-        return self._message
+        return (self._state["seq"], self._message) if self._state is not None else None
 
     def _refresh(self) -> None:
         with self._lock:
@@ -119,20 +135,25 @@ class Hub:
             self._wake_pending = False
         if view is None or (self._state is not None and self._state["seq"] == view.seq):
             return
-        self._state = state_json(view)
+        self._state = state_json(view, self.scrub)
         data = json.dumps(self._state, separators=(",", ":"))
         self._message = f"event: state\nid: {view.seq}\ndata: {data}\n\n".encode("utf-8")
 
     def _fan_out(self) -> None:
-        before = self._state["seq"] if self._state is not None else None
-        self._refresh()
-        if self._state is None or self._state["seq"] == before:
+        """The server's loop, woken by :meth:`game_changed`: the newest view to every live client."""
+        if not self.clients:  # nobody follows the game: the JSON waits until someone asks
+            with self._lock:
+                self._wake_pending = False
+            return
+        newest = self.message()
+        if newest is None:
             return
         for client in list(self.clients):
-            client.offer(self._message)
+            client.offer(*newest)
 
     def join(self) -> Client | None:
-        """A new live client, or None when ``max_clients`` follow the game already."""
+        """A new live client, or None when ``max_clients`` follow the game already. Its first update
+        (:meth:`Client.offer`) is the newest state, given by the caller."""
         if len(self.clients) >= self.max_clients:
             return None
         client = Client()
@@ -141,3 +162,8 @@ class Hub:
 
     def leave(self, client: Client) -> None:
         self.clients.discard(client)
+
+    def end_streams(self) -> None:
+        """The server is stopping: every live client's stream ends."""
+        for client in list(self.clients):
+            client.end()

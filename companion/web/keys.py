@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from .hub import Hub
+from .limits import Limits
+from .privacy import Scrubber
 from .settings import WebSettings
 
 if TYPE_CHECKING:
@@ -18,6 +20,8 @@ HUB = web.AppKey("hub", Hub)
 JOURNAL = web.AppKey("journal", object)  # Path | None
 MAX_BODY = web.AppKey("max_body", int)
 HINTS = web.AppKey("hints", object)  # HintDesk
+LIMITS = web.AppKey("limits", Limits)
+SCRUB = web.AppKey("scrub", Scrubber)
 
 
 def journal_of(app: web.Application) -> Path | None:

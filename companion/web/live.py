@@ -14,7 +14,7 @@ from ..rules.geometry import point_name, square_name
 from ..rules.options import OPTIONS, Rules
 from ..rules.position import Position
 from .hub import Hub
-from .keys import HUB, SETTINGS, hints_of
+from .keys import HUB, SCRUB, SETTINGS, hints_of
 from .replies import Refused, json_reply
 from .settings import WebSettings
 
@@ -76,17 +76,20 @@ async def events(request: web.Request) -> web.StreamResponse:
         raise Refused(503, f"{hub.max_clients} browsers follow the game already ([web] max_clients): "
                            "try again later")
     try:
-        first = hub.message()  # before the answer begins: a fault here is still an error answer
+        newest = hub.message()  # before the answer begins: a fault here is still an error answer
+        if newest is not None:
+            client.offer(*newest)  # the whole state at once; a change meanwhile follows through the queue
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
                                                "X-Accel-Buffering": "no"})
         await response.prepare(request)
-        if first:
-            await asyncio.wait_for(response.write(first), WRITE_TIMEOUT)
         while True:
             try:
                 message = await asyncio.wait_for(client.queue.get(), KEEPALIVE)
             except TimeoutError:
                 message = b": still here\n\n"
+            if message is None:  # the server is stopping
+                await asyncio.wait_for(response.write_eof(), WRITE_TIMEOUT)
+                break
             await asyncio.wait_for(response.write(message), WRITE_TIMEOUT)
     except (TimeoutError, ConnectionError):
         pass  # a client that stopped reading, or went away
@@ -137,4 +140,5 @@ async def hint(request: web.Request) -> web.Response:
         raise Refused(503, "the game loop has not started yet: try again in a moment")
     if current["result"] is not None or current["phase"] != "playing":
         return json_reply({"turn": None, "reason": "no hint: no game is being played"})
-    return json_reply(await hints_of(request.app).ask(current["position"], tuple(current["options"])))
+    found = await hints_of(request.app).ask(current["position"], tuple(current["options"]))
+    return json_reply(request.app[SCRUB].deep(found))  # "no hint: ..." may name a file (the engine's cache)

@@ -8,7 +8,7 @@ from typing import Any, Awaitable, Callable
 
 from aiohttp import web
 
-from .keys import MAX_BODY
+from .keys import MAX_BODY, SCRUB
 
 
 class Refused(Exception):
@@ -54,20 +54,22 @@ async def security_headers(request: web.Request, response: web.StreamResponse) -
 
 @web.middleware
 async def guard(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
-    """Every refusal as JSON with a message; an unexpected fault as a 500 with its name, never a traceback page."""
+    """Every refusal as JSON with a message (no server path in it); an unexpected fault as a 500 with its name,
+    never a traceback page."""
+    scrub = request.app[SCRUB]
     try:
         return await handler(request)
     except Refused as exc:
-        return error_reply(exc.status, exc.message)
+        return error_reply(exc.status, scrub(exc.message))
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
         text = _PLAIN.get(exc.status, exc.reason)
         if exc.status == 413:
             text = f"{text} (at most {request.app[MAX_BODY]} bytes)"
-        return error_reply(exc.status, text)
+        return error_reply(exc.status, scrub(text))
     except (ConnectionResetError, ConnectionError):
         raise
     except Exception as exc:  # a fault of ours: said on stderr in one line, the server and the game go on
-        print(f"netzwerk web: {request.method} {request.path}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"netzwerk web: {request.method} {request.raw_path}: {type(exc).__name__}: {exc}", file=sys.stderr)
         return error_reply(500, f"the server failed on this request ({type(exc).__name__}); the game goes on")

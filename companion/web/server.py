@@ -21,6 +21,8 @@ from aiohttp import web
 
 from . import controls, games, keys, live
 from .hub import Hub
+from .limits import ConnectionGate, Limits
+from .privacy import Scrubber
 from .replies import guard, security_headers
 from .settings import WebSettings, url_of
 
@@ -43,12 +45,14 @@ class WebError(Exception):
     """The page cannot be served (the port is in use, the address is not this machine's ...)."""
 
 
-def make_app(settings: WebSettings, hub: Hub, journal: Path | None) -> web.Application:
+def make_app(settings: WebSettings, hub: Hub, journal: Path | None, limits: Limits | None = None) -> web.Application:
     app = web.Application(middlewares=[guard], client_max_size=MAX_BODY)
     app[keys.SETTINGS] = settings
     app[keys.HUB] = hub
     app[keys.JOURNAL] = journal
     app[keys.MAX_BODY] = MAX_BODY
+    app[keys.LIMITS] = (limits or Limits()).for_clients(settings.max_clients)
+    app[keys.SCRUB] = hub.scrub = Scrubber(journal)  # no server path in an answer (privacy.py)
     app[keys.HINTS] = live.HintDesk()
     live.routes(app)
     games.routes(app)
@@ -57,6 +61,10 @@ def make_app(settings: WebSettings, hub: Hub, journal: Path | None) -> web.Appli
     async def close_hints(app: web.Application) -> None:
         keys.hints_of(app).close()
 
+    async def end_streams(app: web.Application) -> None:
+        hub.end_streams()  # the live streams end now, not at the shutdown's timeout
+
+    app.on_shutdown.append(end_streams)
     app.on_cleanup.append(close_hints)
     app.on_response_prepare.append(security_headers)
     return app
@@ -66,8 +74,11 @@ def bind_problem(exc: OSError, host: str, port: int) -> str:
     where = f"{host}:{port}"
     if exc.errno == errno.EADDRINUSE:
         why = f"port {port} is in use on {host} (another program, or another netzwerk)"
+    elif exc.errno in (errno.EACCES, errno.EPERM) and 0 < port < 1024:
+        why = f"not allowed to serve on {where}: ports below 1024 need privileges (a port from 1024 up, e.g. 8080)"
     elif exc.errno in (errno.EACCES, errno.EPERM):
-        why = f"not allowed to serve on {where} (ports below 1024 need privileges; the service allows only its port)"
+        why = (f"not allowed to serve on {where}: the service unit allows only the ports of its SocketBindAllow= "
+               '(tcp:8080 as shipped); another port needs a drop-in (docs/readme-web.md, "Another port: a drop-in")')
     elif exc.errno == errno.EADDRNOTAVAIL:
         why = f"{host} is not an address of this machine"
     else:
@@ -83,6 +94,17 @@ def _one_line(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
     print(f"netzwerk web: {context.get('message', 'a fault in the web server')}{why}", file=sys.stderr, flush=True)
 
 
+def _finish(loop: asyncio.AbstractEventLoop) -> None:
+    """What is still running on the server's loop (a request cut off by the stop) ends before the loop closes,
+    so that nothing is said about tasks destroyed while pending."""
+    pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+    for task in pending:
+        task.cancel()
+    if pending:
+        loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+    loop.run_until_complete(loop.shutdown_asyncgens())
+
+
 class _BindFailed(Exception):
     def __init__(self, error: OSError) -> None:
         super().__init__(str(error))
@@ -92,13 +114,16 @@ class _BindFailed(Exception):
 class WebServer:
     """``start()`` binds and serves in a thread of its own; ``stop()`` ends it."""
 
-    def __init__(self, settings: WebSettings, hub: Hub, journal: Path | None) -> None:
+    def __init__(self, settings: WebSettings, hub: Hub, journal: Path | None, limits: Limits | None = None) -> None:
         self.settings = settings
         self.hub = hub
         self.journal = journal
+        self.limits = (limits or Limits()).for_clients(settings.max_clients)
+        self.gate = ConnectionGate(self.limits)
         self.port: int | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.AbstractServer | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
         self._error: str | None = None
@@ -131,7 +156,7 @@ class WebServer:
         loop.set_exception_handler(_one_line)
         try:
             try:
-                app = make_app(self.settings, self.hub, self.journal)
+                app = make_app(self.settings, self.hub, self.journal, self.limits)
                 loop.run_until_complete(self._serve(app))
             except _BindFailed as exc:
                 self._error = bind_problem(exc.error, self.settings.bind, self.settings.port)
@@ -148,21 +173,28 @@ class WebServer:
             self.hub.detach()
             loop.run_until_complete(self._cleanup())
         finally:
+            _finish(loop)
             loop.close()
 
     async def _serve(self, app: web.Application) -> None:
-        self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=15.0, shutdown_timeout=1.0,
-                                     max_line_size=4096, max_field_size=4096, max_headers=64)
+        # keepalive_timeout: an idle connection after an answer (the first request head: the gate's timer);
+        # lingering_time: the rest of a body refused (too large, too slow) is read and dropped for 1 s at most
+        self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=self.limits.idle, shutdown_timeout=1.0,
+                                     lingering_time=1.0, max_line_size=4096, max_field_size=4096, max_headers=64)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.settings.bind, self.settings.port, backlog=64)
+        self.gate.factory = self._runner.server  # aiohttp's protocol factory, behind the gate's limits
         try:
-            await site.start()
+            self._listener = await asyncio.get_running_loop().create_server(
+                self.gate, self.settings.bind, self.settings.port, backlog=64, reuse_address=True)
         except OSError as exc:
             raise _BindFailed(exc) from None
-        sockets: list[Any] = list(self._runner.addresses or [])
-        self.port = sockets[0][1] if sockets else self.settings.port
+        sockets = list(self._listener.sockets or [])
+        self.port = sockets[0].getsockname()[1] if sockets else self.settings.port
 
     async def _cleanup(self) -> None:
+        if self._listener is not None:
+            self._listener.close()  # no new connections; the open ones are closed by the runner below
+            self._listener = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

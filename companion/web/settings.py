@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import ipaddress
+import socket
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Callable
 
 #: The address ``netzwerk demo`` binds to unless ``--web`` says otherwise.
 DEMO_BIND = "127.0.0.1"
@@ -54,9 +55,32 @@ def parse_host_port(text: str) -> tuple[str, int]:
     return address, int(port)
 
 
-def url_of(host: str, port: int) -> str:
-    """The address to open in a browser (every address: this machine's name is not known here)."""
-    shown = "<this machine's address>" if host in ("0.0.0.0", "::") else host
-    if ":" in shown and not shown.startswith("<"):
+#: Where the machine's own address is looked for: documentation addresses (RFC 5737, RFC 3849), never reached
+#: (a UDP socket's connect sends nothing; the kernel only picks the route and the source address).
+_PROBES = {socket.AF_INET: "192.0.2.1", socket.AF_INET6: "2001:db8::1"}
+
+
+def machine_address(family: int = socket.AF_INET) -> str | None:
+    """This machine's address on its network (the source of its default route), or None without one."""
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect((_PROBES[family], 9))
+            address = ipaddress.ip_address(s.getsockname()[0].split("%")[0])
+    except (OSError, ValueError, KeyError):
+        return None
+    if address.is_loopback or address.is_unspecified or address.is_link_local:
+        return None
+    return str(address)
+
+
+def url_of(host: str, port: int, address: Callable[[int], str | None] = machine_address) -> str:
+    """The address to open in a browser: for every address (0.0.0.0, ::), this machine's address on its network
+    (``address(family)``), or a placeholder when it has none."""
+    shown: str | None = host
+    if host in ("0.0.0.0", "::"):
+        shown = address(socket.AF_INET6 if host == "::" else socket.AF_INET)
+    if shown is None:
+        shown = "<this machine's address>"
+    elif ":" in shown:
         shown = f"[{shown}]"
     return f"http://{shown}:{port}/"

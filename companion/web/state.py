@@ -7,7 +7,7 @@ mover's robots and the names of squares are worked out here, never in the loop.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..drawing import svg_board
 from ..referee.view import GameView, VerdictView
@@ -18,17 +18,24 @@ from ..rules.options import Rules
 from ..rules.position import Position
 
 
-def verdict_json(verdict: VerdictView | None) -> dict[str, Any] | None:
+Scrub = Callable[[str], str]
+
+
+def _as_is(text: str) -> str:
+    return text
+
+
+def verdict_json(verdict: VerdictView | None, scrub: Scrub = _as_is) -> dict[str, Any] | None:
     if verdict is None:
         return None
     return {
         "kind": verdict.kind,
-        "diagnosis": verdict.text,
+        "diagnosis": scrub(verdict.text),
         "ply": verdict.ply,
         "turn": verdict.turn,
         "squares": [square_name(s) for s in verdict.squares],
         "points": [point_name(p) for p in verdict.points],
-        "note": verdict.note,
+        "note": scrub(verdict.note) if verdict.note is not None else None,
     }
 
 
@@ -50,11 +57,12 @@ def turn_list(view: GameView) -> list[dict[str, Any]]:
     return out
 
 
-def state_json(view: GameView) -> dict[str, Any]:
-    """The game as ``GET /api/state`` and the live updates give it."""
+def state_json(view: GameView, scrub: Scrub = _as_is) -> dict[str, Any]:
+    """The game as ``GET /api/state`` and the live updates give it. ``scrub``: the loop's texts (log lines, the
+    verdict, the status) without the server's paths (:class:`companion.web.privacy.Scrubber`)."""
     position = Position.from_string(view.position)
     rules = Rules.from_names(view.options)
-    verdict = verdict_json(view.last_verdict)
+    verdict = verdict_json(view.last_verdict, scrub)
     marks_s = view.last_verdict.squares if view.last_verdict is not None else ()
     marks_p = view.last_verdict.points if view.last_verdict is not None else ()
     over = view.result is not None
@@ -72,11 +80,11 @@ def state_json(view: GameView) -> dict[str, Any]:
         "last_verdict": verdict,
         "result": winner,
         "result_text": view.result,
-        "reason": view.reason,
+        "reason": scrub(view.reason) if view.reason is not None else None,
         "energy": [] if over else robot_energy(position, rules),
         "turns": turn_list(view),
         "blank": [point_name(p) for p in view.blank],
-        "status": view.status,
-        "log": [{"kind": e.kind, "text": e.text, "ply": e.ply} for e in view.recent],
+        "status": scrub(view.status),
+        "log": [{"kind": e.kind, "text": scrub(e.text), "ply": e.ply} for e in view.recent],
         "board_svg": svg_board(position, marks_squares=marks_s, marks_points=marks_p, blank_points=view.blank),
     }

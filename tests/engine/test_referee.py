@@ -24,6 +24,33 @@ def test_accepts_and_advances():
     assert ref.judge(reading_of(after)).kind == UNCHANGED
 
 
+def test_each_positions_status_is_worked_out_once_and_stays_right(monkeypatch):
+    """The game's status is asked for by every judgement and every view of the game: the referee
+    works it out once per position (the accepted turn's status is the next position's)."""
+    import companion.referee.referee as referee_module
+
+    asked: list[Position] = []
+    real = referee_module.status
+
+    def counting(position, rules):  # noqa: ANN001, ANN202
+        asked.append(position)
+        return real(position, rules)
+
+    monkeypatch.setattr(referee_module, "status", counting)
+    ref = Referee()
+    after = apply_turn(START, "c1-c3 C2-C1")
+    v = ref.judge(reading_of(after))
+    ref.accept(v)
+    for _ in range(3):
+        assert ref.status == real(after, Rules())
+    assert ref.judge(reading_of(after)).kind == UNCHANGED
+    assert asked == [START, after]
+    ref.undo()
+    assert ref.status == real(START, Rules()) and asked == [START, after]  # START's status is still known
+    ref.rules = Rules.from_names(["must-capture"])  # other rules: worked out again
+    assert ref.status == real(START, ref.rules) and asked == [START, after, START]
+
+
 def test_rejects_with_diagnosis_and_pointer():
     ref = Referee()
     board = Placement(START.white - {2} | {20}, START.black, START.batteries)

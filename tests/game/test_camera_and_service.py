@@ -258,3 +258,45 @@ def test_a_camera_that_stays_dead_ends_run_so_the_service_restarts_it(tmp_path):
         assert len(comp.journal.games()) == 1
     finally:
         close(comp)
+
+
+def test_a_press_timed_out_without_frames_says_press_again_once(game):
+    """A confirm press waiting when the camera stops: at the timeout one line asks for a new press."""
+    comp, table = game
+    pos = comp.referee.position
+    table.board = Placement.of(apply_turn(pos, random_turn(pos, random.Random(3))))
+    comp.run_for(0.5)
+    table.mode = "raise"
+    press(comp, "confirm_white")
+    comp.run_for(comp.timings.confirm_timeout + 0.3)
+    given_up = [e for e in comp.log if "no frame from the camera" in e.text]
+    assert comp.pending is None and len(given_up) == 1
+    assert given_up[0].kind == "unreadable" and given_up[0].text.count("press confirm again") == 1, given_up[0].text
+    table.mode = "ok"
+
+
+class RefusingReader:
+    """A reader that refuses every frame (a camera mode of another size than the calibration's)."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def read(self, image):  # noqa: ANN001, ANN201
+        self.reads += 1
+        raise ValueError(f"frame of {image.shape[1]}x{image.shape[0]} pixels, calibrated for 1280x960")
+
+
+def test_a_reader_that_refuses_every_frame_is_said_once_not_every_tick(tmp_path):
+    comp, table = make(tmp_path, calibration="fake", make_reader=lambda cal: RefusingReader())
+    try:
+        comp.run_for(0.5)
+        said = [e for e in comp.log if e.kind == "camera"]
+        assert comp.reader.reads >= 4
+        assert [e.text for e in said] == ["the frame cannot be read: frame of 86x1 pixels, calibrated for 1280x960"]
+        comp.run_for(2.0)
+        assert [e for e in comp.log if e.kind == "camera"] == said, "the same refusal is said once"
+        assert comp.panel.state().status == "unreadable"
+        with pytest.raises(CameraError, match="no usable frame"):  # `run` ends: the service opens the camera again
+            comp.camera.give_up_after(2.0)
+    finally:
+        close(comp)

@@ -11,6 +11,12 @@ kills it with SIGKILL after a random delay and starts the next run, which
 resumes from the journal. A kill between the player's move and the journal
 commit leaves a board that differs from the journal: the next run says so and
 takes the confirm press.
+
+The delay is the child's own CPU time (``/proc/PID/stat``), not the wall clock:
+on a machine busy with other work a child may get no CPU for a wall-clock
+while, and a wall-clock delay would kill it before it did anything (no
+progress, nothing checked). Measured in its CPU time the kills fall at the same
+points of its work however loaded the machine is.
 """
 
 from __future__ import annotations
@@ -32,6 +38,36 @@ from companion.rules.position import Placement, Position
 from .helpers import FileTableCamera, close, hold_both_confirms, make, press, read_table, write_table
 
 KILLS = 50
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+POLL = 0.003  # seconds between two looks at the child's CPU time
+PATIENCE = 120.0  # wall-clock seconds a run may take to get its CPU time (then it is killed where it is)
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user + system) the process ``pid`` has used, or None when it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) ": state is field 3, utime 14, stime 15
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def _kill_after_cpu(pid: int, seconds: float) -> int:
+    """SIGKILL the child ``pid`` once it has used ``seconds`` of CPU time; its wait status (it may
+    also have ended by itself before: the caller checks)."""
+    give_up = time.monotonic() + PATIENCE
+    while time.monotonic() < give_up:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        used = _cpu_seconds(pid)
+        if used is None or used >= seconds:
+            break
+        time.sleep(POLL)
+    os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    return status
 
 
 def _child(tmp: Path, seed: int) -> None:
@@ -81,9 +117,7 @@ def test_sigkill_at_random_points_loses_no_accepted_turn(tmp_path):
                 traceback.print_exc()
                 code = 1
             os._exit(code)
-        time.sleep(rng.uniform(0.02, 0.3))
-        os.kill(pid, signal.SIGKILL)
-        _, st = os.waitpid(pid, 0)
+        st = _kill_after_cpu(pid, rng.uniform(0.02, 0.3))
         assert os.WIFSIGNALED(st) and os.WTERMSIG(st) == signal.SIGKILL, f"run {k} ended by itself: {st}"
 
     witnessed = [line.split(" ", 2) for line in (tmp_path / "witness.txt").read_text().splitlines()]

@@ -417,12 +417,16 @@ class _LearningReader:
         self.inner = FakeReader()
         self.fail = fail
         self.taught: list = []
+        self.companion = None  # the loop, to see what it has shown when it teaches
+        self.shown: list = []  # (the last log line's kind, the turn LED) at each lesson
 
     def read(self, image):
         return self.inner.read(image)
 
     def learn_bare(self, image, layout):
         self.taught.append(layout)
+        if self.companion is not None:
+            self.shown.append((self.companion.log[-1].kind, self.companion.panel.state().turn))
         if self.fail:
             raise RuntimeError("reference full")
         return 1
@@ -435,6 +439,7 @@ def test_an_accepted_turn_teaches_the_camera_the_bare_board(tmp_path, fail):
 
     reader = _LearningReader(fail=fail)
     comp, table = make(tmp_path, make_reader=lambda cal: reader)
+    reader.companion = comp
     try:
         ready(comp)
         assert comp.phase == PLAYING
@@ -444,6 +449,8 @@ def test_an_accepted_turn_teaches_the_camera_the_bare_board(tmp_path, fail):
         assert any("bare board was not learned" in e.text for e in comp.log) == fail
         play(comp, table, "a6-a5")
         assert len(reader.taught) == 2 and comp.panel.state().status == "accepted"
+        # the reader reads the frame again to learn: only once the verdict is out (the log, the next turn's LED)
+        assert reader.shown == [("accepted", "black"), ("accepted", "white")]
     finally:
         close(comp)
 
@@ -464,3 +471,19 @@ def test_an_accepted_turn_is_played_once(game, monkeypatch):
     play(comp, table, "c1-c3")
     assert len(comp.referee.history) == 1
     assert calls == ["c1-c3"]
+
+
+def test_a_request_for_a_new_game_with_options_that_are_not_rules_is_refused_the_game_goes_on(game):
+    """Companion.request is the loop's door for the web page: a bad request is refused, never a
+    traceback from the loop (the page checks too)."""
+    comp, table = game
+    for bad in [("new_game", ("nope",), "white"), ("new_game", "stacking", "white"), ("new_game", (1,), "white"),
+                ("new_game", ("stacking",), "purple")]:
+        assert comp.request(bad) is False
+        comp.run_for(0.2)
+    assert comp.phase == PLAYING and comp.game_id == 1 and not any(e.kind == "new-game" and "new game:" in e.text
+                                                                    for e in comp.log)
+    assert comp.request(("new_game", ("must-capture",), "black"))
+    comp.run_for(0.2)
+    assert comp.game_id == 2 and comp.rules.names() == ["must-capture"]  # the table shows the start position
+    assert comp.referee.position.to_move.name == "BLACK"

@@ -11,6 +11,7 @@ from fake_readings import reading_of
 from companion.cameras import CameraError, Frame
 from companion.referee.blank import BlankBatteries
 from companion.referee.buttons import Buttons
+from companion.referee.calibrator import Calibrator
 from companion.referee.camera import CameraWatch
 from companion.referee.check import CheckSignal
 from companion.referee.inbox import Inbox
@@ -18,9 +19,14 @@ from companion.referee.journal import Journal
 from companion.referee.log import gist
 from companion.referee.onlooker import Onlooker
 from companion.referee.outcomes import Outcomes
-from companion.referee.phases import Pending
+from companion.referee.check import BoardCheck
+from companion.referee.phases import CHECK, OVER, PLAYING, SETUP, UNDO
+from companion.referee.phases import START as START_CHECK
+from companion.referee.press import AGAIN, GIVE_UP, JUDGED, WAIT, Pending, Presses, PressStep, press_step
+from companion.referee.sight import CALIBRATED, NO_FRAME, NOT_YET, READ, Look, Sight
+from companion.referee.status import show_phase, status_text, turn_light
 from companion.referee.question import Asking
-from companion.referee.reading import Seen
+from companion.referee.reading import Seen, TableReading
 from companion.referee.records import GameRecords
 from companion.referee.referee import ACCEPTED, QUESTION, REJECTED, UNREADABLE, Referee, Verdict
 from companion.referee.systemd import ServiceNotes
@@ -34,6 +40,7 @@ from companion.rules.position import Placement, Position
 from hardware.mockpins import MockPanelFactory
 from hardware.panel import Panel
 from hardware.timing import ManualClock
+from vision.reading import unreadable
 
 START = Position.start()
 
@@ -78,7 +85,9 @@ def frame(at: float) -> Frame:
 def test_inbox_takes_valid_requests_only_and_keeps_the_order() -> None:
     inbox = Inbox()
     for bad in [(), ("stop",), ("hint",), ("confirm",), ("confirm", "red"), ("new_game", ("stacking",)),
-                ("confirm", "white", "x")]:
+                ("confirm", "white", "x"), ("new_game", ("nope",), "white"), ("new_game", "stacking", "white"),
+                ("new_game", (1,), "white"), ("new_game", ("stacking",), "purple"),
+                ("new_game", ["stacking", None], "white")]:
         assert inbox.request(bad) is False
     assert inbox.take() is None
     assert inbox.request(["confirm", "black"]) and inbox.request(("undo",))
@@ -115,7 +124,7 @@ def test_camera_watch_says_a_failure_once_and_when_frames_come_back(panel) -> No
     log, status = Log(), []
     source = Source(panel.clock)
     camera = CameraWatch(source, panel, log, status.append)
-    assert camera.grab() is not None and not camera.back() and log.lines == []
+    assert camera.grab() is not None and not camera.usable() and log.lines == []
     source.failure = CameraError("5 bad frames")
     assert camera.grab() is None
     source.failure = CameraError("6 bad frames")  # the same failure, other numbers
@@ -129,7 +138,7 @@ def test_camera_watch_says_a_failure_once_and_when_frames_come_back(panel) -> No
     assert panel.state().status == "unreadable"
     source.failure = None
     assert camera.grab() is not None
-    assert camera.back() and not camera.back()
+    assert camera.usable() and not camera.usable()
     assert log.lines[-1] == ("camera", "the camera delivers frames again", {})
 
 
@@ -146,8 +155,77 @@ def test_camera_watch_gives_up_after_a_run_of_failures(panel) -> None:
     with pytest.raises(CameraError, match=r"no usable frame for 10 s \(last: the frame cannot be read: 7 x 7\)"):
         camera.give_up_after(10.0)
     source.failure = None
-    camera.grab()  # a frame ends the run
+    camera.grab()  # a frame grabbed but not read (the reader may refuse it) does not end the run
+    with pytest.raises(CameraError):
+        camera.give_up_after(10.0)
+    camera.usable()  # a frame read ends it
     camera.give_up_after(10.0)
+
+
+class VisionReader:
+    def __init__(self, failure: Exception | None = None) -> None:
+        self.failure = failure
+
+    def read(self, image):  # noqa: ANN001, ANN201
+        if self.failure is not None:
+            raise self.failure
+        return unreadable("the frame is black")
+
+
+def test_camera_watch_reads_a_frame_or_says_the_refusal_once(panel) -> None:
+    log = Log()
+    camera = CameraWatch(Source(panel.clock), panel, log, lambda text: None)
+    seen, reading = camera.read(frame(0.0), VisionReader())
+    assert isinstance(reading, TableReading) and not reading.readable and reading.reason == "the frame is black"
+    assert camera.read(frame(0.1), VisionReader(ValueError("frame of 7 x 7"))) is None
+    assert camera.read(frame(0.2), VisionReader(ValueError("frame of 8 x 8"))) is None
+    assert log.lines == [("camera", "the frame cannot be read: frame of 7 x 7", {})]
+    assert camera.failures == 2 and panel.state().status == "unreadable"
+
+
+class Calibrate:
+    """The vision's calibration as the loop calls it: refuses until ``works``, then a named calibration."""
+
+    def __init__(self) -> None:
+        self.works = False
+        self.expected: list = []
+
+    def __call__(self, image, expected, corners=None, white_side=None, colours=None):  # noqa: ANN001, ANN204
+        self.expected.append(expected)
+        if not self.works:
+            raise ValueError("no board in the picture")
+        return "calibration"
+
+
+def sight(panel, source, reader, log, back: list) -> tuple[Sight, Calibrate]:  # noqa: ANN001
+    calibrate = Calibrate()
+    calibrator = Calibrator(panel, LoopTimings(calibration_retry=0.0), log, lambda text: None, calibration=None,
+                            corners=None, white_side=None, calibration_path=None, calibrate=calibrate,
+                            make_reader=lambda cal: reader)
+    camera = CameraWatch(source, panel, log, lambda text: None)
+    return Sight(camera, calibrator, Onlooker(None, log), GameRecords(None, None, log), lambda: back.append(1)), \
+        calibrate
+
+
+def test_sight_calibrates_at_setup_then_reads_and_says_when_frames_come_back(panel) -> None:
+    log, back = Log(), []
+    source, reader = Source(panel.clock), VisionReader()
+    eyes, calibrate = sight(panel, source, reader, log, back)
+    check, referee = BoardCheck(START_CHECK, Placement.of(START)), Referee(Rules(), START)
+    assert eyes.look(SETUP, check, referee, None, True).kind == NOT_YET
+    assert calibrate.expected == [Placement.of(START)] and "no board in the picture" in log.lines[-1][1]
+    calibrate.works = True
+    assert eyes.look(SETUP, check, referee, None, True).kind == CALIBRATED and eyes.reader is reader
+    look = eyes.look(CHECK, check, referee, None, True)
+    assert look.kind == READ and look.reading.reason == "the frame is black" and eyes.frames_read == 1
+    source.failure = CameraError("unplugged")
+    assert eyes.look(CHECK, check, referee, None, True) == Look(NO_FRAME)
+    source.failure = None
+    reader.failure = ValueError("frame of 7 x 7")
+    assert eyes.look(CHECK, check, referee, None, True).kind == NO_FRAME and back == []  # grabbed, not usable
+    reader.failure = None
+    assert eyes.look(CHECK, check, referee, None, True).kind == READ and back == [1] and eyes.frames_read == 2
+    assert log.lines[-1] == ("camera", "the camera delivers frames again", {})
 
 
 def test_gist_blots_out_numbers() -> None:
@@ -224,6 +302,122 @@ def test_a_pending_press_starts_with_nothing_said() -> None:
     assert b.shown == set()
 
 
+class Judge:
+    """The referee's judgement as the waiting press sees it: a fixed verdict, the readings it was asked about."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        self.asked: list = []
+
+    def __call__(self, reading):  # noqa: ANN001, ANN204
+        self.asked.append(reading)
+        return self.verdict
+
+
+TIMES = LoopTimings(stable_seconds=0.5, confirm_timeout=10.0)
+MOVED = Placement.of(apply_turn(START, "c1-c3"))
+
+
+def seen_at(at: float, since: float, reading=None) -> Seen:  # noqa: ANN001
+    reading = reading if reading is not None else reading_of(MOVED, layout=MOVED)
+    return Seen(frame(at), reading, reading.signature, since, reading.placement)
+
+
+def test_a_press_waits_for_a_stable_reading_taken_after_it() -> None:
+    judge = Judge(Verdict(ACCEPTED, apply_turn(START, "c1-c3"), turn=Turn.parse("c1-c3")))
+    pending = Pending("white", 5.0)
+    assert press_step(pending, seen_at(4.9, 3.0), True, 5.0, TIMES, judge).kind == WAIT  # taken before the press
+    assert press_step(pending, seen_at(5.1, 5.0), False, 5.1, TIMES, judge).kind == WAIT  # still moving
+    assert judge.asked == []
+    step = press_step(pending, seen_at(5.5, 5.0), True, 5.5, TIMES, judge)
+    assert step == PressStep(JUDGED, verdict=judge.verdict) and len(judge.asked) == 1
+
+
+def test_an_unreadable_board_is_read_again_until_the_timeout() -> None:
+    hand = unreadable_reading("a hand over the board")
+    pending = Pending("white", 5.0)
+    judge = Judge(Verdict(UNREADABLE, START, reason="unsure at c3"))
+    assert press_step(pending, seen_at(5.2, 5.2, hand), False, 5.2, TIMES, judge).kind == WAIT  # said once it lasts
+    assert press_step(pending, seen_at(5.6, 5.6, hand), False, 5.6, TIMES, judge) == PressStep(AGAIN, "a hand over the board")
+    assert press_step(pending, seen_at(6.0, 5.0), True, 6.0, TIMES, judge) == \
+        PressStep(AGAIN, "unsure at c3", judge.verdict)
+    assert press_step(pending, seen_at(15.0, 14.0), True, 15.0, TIMES, judge) == PressStep(JUDGED, verdict=judge.verdict)
+    assert press_step(pending, seen_at(15.0, 14.9, hand), False, 15.0, TIMES, judge) == \
+        PressStep(GIVE_UP, "a hand over the board")
+    assert press_step(pending, seen_at(15.0, 14.9), False, 15.0, TIMES, judge) == \
+        PressStep(GIVE_UP, "the board did not keep still for 0.5 s within 10 s")
+    assert len(judge.asked) == 2  # only stable readings are judged
+
+
+def unreadable_reading(reason: str) -> TableReading:
+    return TableReading(False, reason, occluded_fraction=0.3, covered=True)
+
+
+def presses(panel, journal, log, taken: list) -> Presses:  # noqa: ANN001
+    records = GameRecords(journal, None, log)
+    asking = Asking(panel, records, log, lambda text: None, seconds=3.0)
+    out = Outcomes(panel, journal, records, log, lambda text: None)
+    return Presses(panel, TIMES, asking, out, records, BlankBatteries(panel, log),
+                   lambda verdict, frame: taken.append(verdict) or True, lambda text: None)
+
+
+def test_presses_take_an_accepted_verdict_and_show_the_others(panel, journal) -> None:
+    log, taken = Log(), []
+    game = journal.new_game([], START.to_string())
+    p = presses(panel, journal, log, taken)
+    p.blank.points = (parse_point("C2"),)
+    p.press("white", 1, game)
+    first = p.pending
+    assert first is not None and p.blank.points == ()
+    panel.clock.advance(1.0)
+    p.press("white", 1, game)
+    assert p.pending is first  # a second press while one waits changes nothing
+    referee = Referee(Rules(), START)
+    p.reading(seen_at(first.at + 1.0, first.at), True, referee, 1, game)
+    assert p.pending is None and [str(v.turn) for v in taken] == ["c1-c3"] and len(p.verdict_times) == 1
+    p.press("white", 1, game)
+    p.reading(seen_at(p.pending.at + 1.0, p.pending.at, reading_of(Placement.of(START), layout=Placement.of(START))),
+              True, referee, 1, game)
+    assert p.pending is None and log.kinds()[-1] == "unchanged" and len(taken) == 1
+
+
+def test_a_press_without_frames_is_given_up_at_its_timeout(panel, journal) -> None:
+    log = Log()
+    game = journal.new_game([], START.to_string())
+    p = presses(panel, journal, log, [])
+    p.press("white", 1, game)
+    p.no_frame("unplugged", 1, game)
+    assert p.pending is not None and log.lines == []
+    panel.clock.advance(TIMES.confirm_timeout)
+    p.no_frame("unplugged", 1, game)
+    assert p.pending is None
+    assert log.lines == [("unreadable", "no frame from the camera (unplugged); press confirm again",
+                          {"ply": 1, "squares": (), "points": ()})]
+    p.press("white", 1, game)
+    p.drop()
+    assert p.pending is None
+
+
+# -- the status line and the turn LED of a phase ----------------------------------------------------
+
+
+def test_the_status_line_and_the_turn_light_of_each_phase(panel) -> None:
+    referee = Referee(Rules(), START)
+    start, undo = BoardCheck(START_CHECK, Placement.of(START)), BoardCheck(UNDO, Placement.of(START))
+    assert status_text(SETUP, start, None, referee) == "waiting for the board to calibrate the camera"
+    assert status_text(CHECK, undo, 3, referee) == "checking the board (undo)"
+    assert status_text(PLAYING, start, 3, referee) == "game 3, turn 1: White to move"
+    assert not turn_light(CHECK, start, 3) and turn_light(CHECK, undo, 3) and not turn_light(CHECK, undo, None)
+    assert turn_light(PLAYING, start, 3) and not turn_light(SETUP, start, None)
+    said: list[str] = []
+    show_phase(panel, said.append, PLAYING, start, 3, referee)
+    assert panel.state().turn == "white" and said == ["game 3, turn 1: White to move"]
+    show_phase(panel, said.append, SETUP, start, None, referee)
+    assert panel.state().turn is None and panel.state().status == "unreadable"
+    show_phase(panel, said.append, OVER, start, 3, referee)  # the win pattern stays
+    assert len(said) == 2
+
+
 # -- a verdict's outcomes ----------------------------------------------------------------------
 
 
@@ -291,12 +485,63 @@ def test_an_accepted_turn_goes_green_with_its_blank_batteries_and_note(panel, jo
     ply = out.record_turn(game, START, verdict)
     assert ply == 1
     blank = BlankBatteries(panel, log)
-    out.accepted(verdict, START, ply, game, frame(0.0), Reader(), blank)
+    out.accepted(verdict, START, ply, game, blank)
     assert panel.state().status == "accepted" and blank.points == (c2,)
-    assert log.kinds()[-2:] == ["accepted", "note"] and log.lines[-2][1] == "White: c1-c3"
+    assert log.kinds() == ["accepted", "note"] and log.lines[0][1] == "White: c1-c3"
     assert [(e.kind, e.detail) for e in journal.game(game).events] == \
         [("sides", {"ply": 1, "note": "c1-c3 used 2 energy", "points": ["C2"], "turn_back": ["C2"]})]
-    assert log.lines[0] == ("camera", "the bare board was not learned from this frame (no room)", {})
+    out.learn_bare(Reader(), frame(0.0), after)
+    assert log.lines[-1] == ("camera", "the bare board was not learned from this frame (no room)", {})
+    assert panel.state().status == "accepted"
+
+
+class SlowSide:
+    """The journal's side records and the camera's learning, noting what the log (the web page) had by then."""
+
+    def __init__(self, journal: Journal, log: Log) -> None:
+        self.journal, self.log = journal, log
+        self.seen: list[tuple[str, list[str]]] = []
+
+    def __getattr__(self, name: str):  # noqa: ANN204 - the journal's other methods as they are
+        return getattr(self.journal, name)
+
+    def record_rejection(self, *a, **kw):  # noqa: ANN002, ANN003, ANN201
+        self.seen.append(("rejection", self.log.kinds()))
+        return self.journal.record_rejection(*a, **kw)
+
+    def record_event(self, *a, **kw):  # noqa: ANN002, ANN003, ANN201
+        self.seen.append(("event", self.log.kinds()))
+        return self.journal.record_event(*a, **kw)
+
+    def learn_bare(self, image, layout) -> None:  # noqa: ANN001 - the camera reader's hook
+        self.seen.append(("learn", self.log.kinds()))
+
+
+def test_a_verdict_reaches_the_log_and_the_page_before_the_disk_and_the_camera(panel, journal) -> None:
+    """The page's view of a verdict is built from its log line: the line follows the LEDs at once; a journal
+    record (which may wait on the disk) and the camera's learning of the bare board come after it."""
+    log = Log()
+    game = journal.new_game([], START.to_string())
+    side = SlowSide(journal, log)
+    out = Outcomes(panel, journal, GameRecords(side, None, log), log, lambda text: None)
+    rejected = Verdict(REJECTED, START, reason="robot c1 moved diagonally", squares=(parse_square("c1"),))
+    out.rejected(rejected, START, 1, game)
+    out.reading_again("a hand over the board", None, set(), 1, game)
+    out.unreadable("unsure at c3", None, 1, game)
+    c2 = parse_point("C2")
+    accepted = Verdict(ACCEPTED, apply_turn(START, "c1-c3"), turn=Turn.parse("c1-c3"), turn_back=(c2,),
+                       note="c1-c3 used 2 energy", note_points=(c2,))
+    out.accepted(accepted, START, out.record_turn(game, START, accepted), game, BlankBatteries(panel, log))
+    out.learn_bare(side, frame(0.0), accepted.position)   # the loop's call once the verdict is out
+    assert side.seen == [("rejection", ["rejected"]), ("rejection", ["rejected", "unreadable"]),
+                         ("rejection", ["rejected", "unreadable", "unreadable"]),
+                         ("event", ["rejected", "unreadable", "unreadable", "accepted", "note"]),
+                         ("learn", ["rejected", "unreadable", "unreadable", "accepted", "note"])]
+    log.lines.clear()
+    side.seen.clear()
+    Asking(panel, GameRecords(side, None, log), log, lambda text: None, seconds=3.0).ask(
+        question_verdict(), frame(0.0), ("sig",), game, 2)
+    assert side.seen == [("event", ["question"])]
 
 
 # -- the question walk -------------------------------------------------------------------------

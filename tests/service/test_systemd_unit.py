@@ -118,3 +118,32 @@ def test_sysusers_file_creates_the_user_in_gpio_and_video(tmp_path: Path) -> Non
     assert "Failed" not in out and "ignoring" not in out.lower()
     text = (ROOT / "systemd" / "netzwerk.sysusers").read_text()
     assert re.search(r"^m netzwerk gpio$", text, re.M) and re.search(r"^m netzwerk video$", text, re.M)
+
+
+def documented_drop_in() -> str:
+    """The drop-in for another port, as docs/readme-web.md gives it."""
+    doc = (ROOT / "docs" / "readme-web.md").read_text()
+    m = re.search(r"<!-- the drop-in [^\n]*-->\n```ini\n(.*?)```", doc, re.S)
+    assert m, "docs/readme-web.md lost its drop-in for another port"
+    return m.group(1)
+
+
+def test_the_documented_drop_in_allows_the_config_s_port_instead_of_8080() -> None:
+    lines = [line for line in documented_drop_in().splitlines() if line and not line.startswith("#")]
+    assert lines[0] == "[Service]"
+    assert lines[1:] == ["SocketBindAllow=", "SocketBindAllow=tcp:8090"]  # 8080 cleared, then the new port
+    assert "port = 8090" in (ROOT / "docs" / "readme-web.md").read_text()  # the config's side of the same step
+
+
+@needs_analyze
+def test_the_unit_with_the_documented_drop_in_loads_clean_and_stays_under_the_bar(tmp_path: Path) -> None:
+    copy = installed_copy(tmp_path)
+    drop_ins = tmp_path / f"{UNIT.name}.d"
+    drop_ins.mkdir()
+    (drop_ins / "override.conf").write_text(documented_drop_in())
+    (drop_ins / "zz-check.conf").write_text("[Service]\nNoSuchKey=1\n")  # proves the drop-ins are read
+    result = run("security", "--offline=true", str(copy))
+    warnings = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(warnings) == 1 and "zz-check.conf" in warnings[0] and "NoSuchKey" in warnings[0], warnings
+    m = re.search(r"Overall exposure level for \S+: (\d+(?:\.\d+)?)", result.stdout)
+    assert m and float(m.group(1)) <= 1.5, result.stdout

@@ -154,7 +154,9 @@ def test_state_changing_requests_need_a_post_with_the_passphrase(served) -> None
     status, _, payload = request(port, "POST", "/api/control/new-game", {"passphrase": PASSPHRASE, "options": ["fly"]})
     assert status == 400 and "unknown rule option 'fly'" in error_of(payload)
     status, _, payload = request(port, "POST", "/api/control/confirm", {"passphrase": PASSPHRASE, "side": "red"})
-    assert status == 400 and "side must be" in error_of(payload)
+    assert status == 400 and error_of(payload) == 'side must be "white" or "black" (the player confirming), not "red"'
+    status, _, payload = request(port, "POST", "/api/control/confirm", {"passphrase": PASSPHRASE, "side": None})
+    assert status == 400 and error_of(payload).startswith("no side to confirm for")  # the page's, once the game is over
     assert len(sink.events) == 3
 
 
@@ -235,10 +237,33 @@ def test_the_game_side_never_waits_for_a_stuck_server_or_a_silent_client(served)
 def test_a_slow_client_loses_old_updates_not_the_newest() -> None:
     client = Client()
     for i in range(10):
-        client.offer(f"update {i}".encode())
+        client.offer(i, f"update {i}".encode())
+    client.offer(9, b"update 9")  # one it has already is not queued twice
     assert client.queue.qsize() == CLIENT_QUEUE and client.dropped == 10 - CLIENT_QUEUE
     left = [client.queue.get_nowait() for _ in range(CLIENT_QUEUE)]
-    assert left[-1] == b"update 9"
+    assert left[-1] == b"update 9" and b"update 9" not in left[:-1]
+
+
+def test_a_live_client_gets_a_change_that_another_request_built_first() -> None:
+    """The loop's change wakes the server; before the wake-up runs, a scoreboard's GET /api/state builds the
+    newest JSON. The browsers following the game must still be sent it."""
+    import asyncio
+
+    loop = asyncio.new_event_loop()
+    try:
+        hub = Hub(max_clients=2)
+        hub.game_changed(view(1))
+        hub.attach(loop)
+        client = hub.join()
+        client.offer(*hub.message())  # what /api/events does for a new browser
+        loop.run_until_complete(asyncio.sleep(0))  # the wake-up of attach: nothing new for this client
+        hub.game_changed(view(2, VerdictView("rejected", "robot c1 moved diagonally", 1, None, (2,), ())))
+        assert hub.state()["seq"] == 2  # GET /api/state, between the wake-up and its run
+        loop.run_until_complete(asyncio.sleep(0))
+        sent = [client.queue.get_nowait() for _ in range(client.queue.qsize())]
+        assert [m.split(b"\n")[1] for m in sent] == [b"id: 1", b"id: 2"]
+    finally:
+        loop.close()
 
 
 def test_at_most_max_clients_follow_the_game(served) -> None:
@@ -359,3 +384,211 @@ def test_without_aiohttp_the_game_goes_on_without_the_page(monkeypatch: pytest.M
     assert open_page(WebSettings(bind="127.0.0.1", port=0), None, "run") == (None, None)
     err = capsys.readouterr().err
     assert err.startswith("netzwerk run: the web page needs the aiohttp package") and "the game goes on without it" in err
+
+
+def test_stopping_the_server_with_browsers_following_is_quiet(tmp_path: Path, capfd: pytest.CaptureFixture) -> None:
+    """`netzwerk demo` ends (or `run` stops) while phones follow the game: their streams end, and nothing is
+    said on stderr (no "Task was destroyed but it is pending")."""
+    hub = Hub(max_clients=2)
+    hub.game_changed(view())
+    server = WebServer(WebSettings(bind="127.0.0.1", port=0, max_clients=2), hub, None)
+    server.start()
+    live = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    live.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+    got = b""
+    while b"event: state" not in got:
+        got += live.recv(65536)
+    server.stop()
+    while chunk := live.recv(65536):  # the stream ends (the end of the chunked answer, then the connection)
+        got += chunk
+    live.close()
+    assert got.endswith(b"0\r\n\r\n")
+    assert capfd.readouterr().err == ""
+
+
+def closed_by_the_server(s: socket.socket, within: float = 20.0) -> bytes:
+    """Everything the server sent until it closed the connection (a socket timeout fails the test)."""
+    s.settimeout(within)
+    got = b""
+    while chunk := s.recv(65536):
+        got += chunk
+    return got
+
+
+def test_idle_half_sent_and_slow_connections_are_let_go(tmp_path: Path) -> None:
+    """A connection that sends nothing, one that trickles a request head that never ends, and a request whose
+    body never arrives: each is closed by the server after its limit (a socket timeout here is the failure)."""
+    from companion.web.limits import Limits
+
+    hub = Hub(max_clients=2)
+    hub.game_changed(view())
+    server = WebServer(WebSettings(bind="127.0.0.1", port=0, controls=True, passphrase=PASSPHRASE), hub, None,
+                       Limits(idle=0.5, body=0.5))
+    server.start()
+    try:
+        silent = socket.create_connection(("127.0.0.1", server.port))
+        trickle = socket.create_connection(("127.0.0.1", server.port))
+        trickle.sendall(b"GET /api/state HTTP/1.1\r\nHost: x\r\n")
+        slow_body = socket.create_connection(("127.0.0.1", server.port))
+        slow_body.sendall(b"POST /api/control/undo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                          b"Content-Length: 100\r\n\r\n{")
+        trickled = threading.Event()
+
+        def keep_trickling() -> None:  # a header line now and then: the head is never finished
+            try:
+                while not trickled.wait(0.1):
+                    trickle.sendall(b"X-Slow: 1\r\n")
+            except OSError:
+                pass  # closed by the server
+
+        t = threading.Thread(target=keep_trickling, daemon=True)
+        t.start()
+        assert closed_by_the_server(silent) == b""
+        try:
+            assert b"200 OK" not in closed_by_the_server(trickle)
+        except ConnectionResetError:
+            pass  # closed with our header lines unread: a reset is the same end
+        trickled.set()
+        answer = closed_by_the_server(slow_body)
+        assert answer.startswith(b"HTTP/1.1 408 ") and b"the request body did not arrive within 0.5 s" in answer
+        for s in (silent, trickle, slow_body):
+            s.close()
+        assert request(server.port, "GET", "/api/state")[0] == 200  # a whole request in time is served
+    finally:
+        server.stop()
+
+
+def test_connections_over_the_limit_are_refused_at_once_and_the_page_serves_on(tmp_path: Path) -> None:
+    from companion.web.limits import Limits
+
+    hub = Hub(max_clients=2)
+    hub.game_changed(view())
+    server = WebServer(WebSettings(bind="127.0.0.1", port=0), hub, None, Limits(idle=60.0, connections=4))
+    server.start()
+    try:
+        held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(4)]  # idle, within the limit
+        held[0].sendall(b"GET /api/state HTTP/1.1\r\nHost: x\r\n\r\n")  # a kept-alive connection is one of them
+        assert held[0].recv(65536).startswith(b"HTTP/1.1 200 OK")
+        for _ in range(20):  # a flood beyond the limit: each one told and closed, none kept
+            s = socket.create_connection(("127.0.0.1", server.port))
+            answer = closed_by_the_server(s)
+            s.close()
+            assert answer.startswith(b"HTTP/1.1 503 ") and b"4 connections open already" in answer
+        held.pop().close()
+        status = 503
+        for _ in range(100):  # the server notices the closed one; then a request is served again
+            status = request(server.port, "GET", "/api/state")[0]
+            if status == 200:
+                break
+            time.sleep(0.05)
+        assert status == 200
+        for s in held:
+            s.close()
+        for _ in range(30):  # connections come and go: none of them stays counted
+            assert request(server.port, "GET", "/api/config")[0] in (200, 503)
+        assert any(request(server.port, "GET", "/api/config")[0] == 200 for _ in range(100))
+        assert server.gate.open <= 4
+    finally:
+        server.stop()
+
+
+def test_the_connection_limit_leaves_the_game_file_descriptors(monkeypatch: pytest.MonkeyPatch) -> None:
+    import resource
+
+    from companion.web.limits import Limits, connection_limit
+
+    for soft, clients, limit in [(1024, 8, 64), (1024, 1000, 512), (100, 8, 50), (resource.RLIM_INFINITY, 8, 64)]:
+        monkeypatch.setattr(resource, "getrlimit", lambda which, soft=soft: (soft, resource.RLIM_INFINITY))
+        assert connection_limit(clients) == limit  # room for the browsers, never more than half of `ulimit -n`
+        assert Limits().for_clients(clients).connections == limit and Limits(connections=3).for_clients(clients).connections == 3
+
+
+def test_no_answer_names_a_path_of_the_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capfd: pytest.CaptureFixture) -> None:
+    """The journal's errors and the loop's log lines name files for the operator; the browser never sees them:
+    not in an error answer, not in the live state, not in a hint's reason."""
+    import companion.hints.players
+
+    secret = tmp_path / "secret-folder-4711"
+    secret.mkdir()
+    journal = secret / "journal.sqlite"
+    journal.write_bytes(b"this is not a database at all")
+    hub = Hub(max_clients=2)
+    told = (f"the turn c1-c3 could not be written to the journal (journal {journal} cannot be written "
+            f"(attempt to write a readonly database): check the permissions of the folder {secret}); press confirm again")
+    hub.game_changed(view(1, VerdictView("unreadable", told, 1, None, (), ())))
+    server = WebServer(WebSettings(bind="127.0.0.1", port=0, max_clients=2), hub, journal)
+    server.start()
+
+    def hint_fails(*a: Any, **kw: Any) -> Any:
+        raise PermissionError(13, "Permission denied", str(tmp_path / "numba-cache" / "fastcore.nbi"))
+
+    monkeypatch.setattr(companion.hints.players, "hint", hint_fails)
+    try:
+        answers = {}
+        for method, path in [("GET", "/api/games"), ("GET", "/api/games/1"), ("GET", "/api/games/1/record"),
+                             ("GET", "/api/state"), ("POST", "/api/hint")]:
+            status, _, payload = request(server.port, method, path)
+            answers[path] = (status, payload.decode())
+        live = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        live.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        stream = b""
+        while b"\n\n" not in stream.partition(b"event: state")[2]:
+            stream += live.recv(65536)
+        live.close()
+        answers["/api/events"] = (200, stream.decode())
+    finally:
+        server.stop()
+    for path, (status, text) in answers.items():
+        assert str(tmp_path) not in text and "secret-folder" not in text and "numba-cache" not in text, (path, text)
+    status, text = answers["/api/games"]
+    assert status == 503 and json.loads(text)["error"] == \
+        "<server path> is not a Netzwerk journal (not an SQLite database); it was left untouched"
+    state = json.loads(answers["/api/state"][1])
+    assert state["last_verdict"]["diagnosis"].startswith("the turn c1-c3 could not be written to the journal (journal "
+                                                         "<server path> cannot be written")
+    assert json.loads(answers["/api/hint"][1]) == {"turn": None, "reason": "no hint: [Errno 13] Permission denied: "
+                                                                           "'<server path>'"}
+    assert "<server path>" in answers["/api/events"][1]
+    assert str(journal) in capfd.readouterr().err  # the operator reads the whole message on the server's side
+
+
+@pytest.mark.parametrize("text", [
+    START, "BBBBBB/6/2W3/6/6/WW1WWW 7/xxxxxxx/7/7/7/xxxxxxx/7 b", "c1-c2 d1-d3 C2-C3 E2-E1",
+    "no such page: see / for the page and docs/readme-web.md for the API", "http://127.0.0.1:8080/api/state",
+    "robot c1 moved diagonally (R-3): from b2 or from d2", "bad ply '1/2': expected a number",
+])
+def test_the_scrubber_leaves_the_game_s_own_texts_alone(text: str) -> None:
+    from companion.web.privacy import Scrubber
+
+    assert Scrubber(Path("journal.sqlite"))(text) == text
+    assert Scrubber()(f"{text} (/var/lib/netzwerk/frames/12)") == f"{text} (<server path>)"
+
+
+def test_a_port_the_service_unit_does_not_allow_is_one_line_naming_the_drop_in() -> None:
+    import errno
+
+    from companion.web.server import bind_problem
+
+    unit = bind_problem(OSError(errno.EPERM, "Operation not permitted"), "0.0.0.0", 8090)
+    assert "not allowed to serve on 0.0.0.0:8090: the service unit allows only the ports of its SocketBindAllow=" in unit
+    assert '"Another port: a drop-in"' in unit and "the game goes on without it" in unit and "\n" not in unit
+    low = bind_problem(OSError(errno.EACCES, "Permission denied"), "0.0.0.0", 80)
+    assert "ports below 1024 need privileges" in low and "drop-in" not in low
+
+
+def test_the_printed_address_is_one_to_open_on_a_phone() -> None:
+    """Bound to every address, the page's address printed at start is this machine's on its network (the
+    source of its default route), not a placeholder; the placeholder only without any network."""
+    import ipaddress
+
+    from companion.web.settings import machine_address, url_of
+
+    found = {socket.AF_INET: "192.168.1.23", socket.AF_INET6: "fd12::5"}
+    assert url_of("0.0.0.0", 8080, found.get) == "http://192.168.1.23:8080/"
+    assert url_of("::", 8080, found.get) == "http://[fd12::5]:8080/"
+    assert url_of("0.0.0.0", 8080, lambda family: None) == "http://<this machine's address>:8080/"
+    assert url_of("127.0.0.1", 8080, found.get) == "http://127.0.0.1:8080/"
+    assert url_of("::1", 8080, found.get) == "http://[::1]:8080/"
+    here = machine_address()
+    assert here is None or not ipaddress.ip_address(here).is_loopback  # this machine's, if it has a network

@@ -46,6 +46,9 @@ function render(s) {
   else turn = side(s.to_move) + " to move" + (s.game_id ? " — game " + s.game_id + ", turn " + (s.ply + 1) : "");
   $("turn").textContent = turn;
   $("status").textContent = s.status;
+  const confirm = $("confirm-button");  // for the player to move: none once the game is over
+  confirm.disabled = !s.to_move;
+  confirm.textContent = s.to_move ? "Confirm " + side(s.to_move) + "'s turn" : "Confirm the turn";
 
   const v = s.last_verdict;
   const badge = $("verdict");

@@ -1,0 +1,143 @@
+"""What one connection may hold of the server: time to send its request, and a place among a bounded number.
+
+aiohttp caps request lines, headers and bodies by size; these limits are about
+time and numbers, so that idle or half-sent connections cannot use up the
+process's file descriptors (the game loop, in the same process, needs some for
+the journal and the camera):
+
+* a connection must send its first request head (up to the blank line) within
+  ``Limits.idle`` seconds of opening, or it is closed; after an answer, aiohttp's
+  keep-alive timeout (the same value) closes it when it sends nothing more;
+* a request body must arrive within ``Limits.body`` seconds (else 408);
+* at most ``Limits.connections`` connections are open at once; one more is
+  answered 503 and closed at once.
+
+:class:`ConnectionGate` is the protocol factory the server listens with: it
+stands in front of aiohttp's own (``AppRunner.server``) and counts, times and
+refuses connections; everything else is aiohttp's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import resource
+from dataclasses import dataclass
+from typing import Any, Callable
+
+#: Connections allowed beside the live clients' (page loads, the API; a browser opens up to 6 per server).
+PER_BROWSER = 6
+SPARE = 16
+
+
+def connection_limit(max_clients: int) -> int:
+    """The connections allowed at once for ``max_clients`` live clients: room for that many browsers, and never
+    more than half the process's open files (``ulimit -n``), so that the game always has descriptors left."""
+    wanted = PER_BROWSER * max_clients + SPARE
+    try:
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (OSError, ValueError):
+        soft = resource.RLIM_INFINITY
+    if soft == resource.RLIM_INFINITY or soft <= 0:
+        return wanted
+    return max(8, min(wanted, soft // 2))
+
+
+@dataclass(frozen=True)
+class Limits:
+    idle: float = 10.0      # seconds for a connection's first request head, and between requests
+    body: float = 10.0      # seconds for a request body
+    connections: int = 0    # connections open at once; 0: connection_limit(max_clients)
+
+    def for_clients(self, max_clients: int) -> "Limits":
+        if self.connections > 0:
+            return self
+        return Limits(self.idle, self.body, connection_limit(max_clients))
+
+
+def _busy_answer(limit: int) -> bytes:
+    body = json.dumps({"error": f"the server has {limit} connections open already: try again in a moment"}).encode()
+    head = ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nCache-Control: no-store\r\n"
+            f"Retry-After: 5\r\nConnection: close\r\nContent-Length: {len(body)}\r\n\r\n")
+    return head.encode("ascii") + body
+
+
+class _Busy(asyncio.Protocol):
+    """A connection over the limit: the 503 and the end, before anything is read."""
+
+    def __init__(self, answer: bytes) -> None:
+        self.answer = answer
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        transport.write(self.answer)  # type: ignore[attr-defined]
+        transport.close()
+
+
+class _Watched(asyncio.Protocol):
+    """aiohttp's protocol for one connection, counted, and closed if its first request head is too slow."""
+
+    def __init__(self, gate: "ConnectionGate", inner: asyncio.Protocol) -> None:
+        self.gate = gate
+        self.inner = inner
+        self.transport: asyncio.BaseTransport | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.tail = b""
+        self.counted = True
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+        self.timer = asyncio.get_running_loop().call_later(self.gate.idle, self._too_slow)
+        self.inner.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self.timer is not None:  # still waiting for the first request head's blank line
+            seen = self.tail + data
+            if b"\r\n\r\n" in seen:
+                self.timer.cancel()
+                self.timer = None
+                self.tail = b""
+            else:
+                self.tail = seen[-3:]
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.counted:
+            self.counted = False
+            self.gate.open -= 1
+        self.inner.connection_lost(exc)
+
+    def _too_slow(self) -> None:
+        self.timer = None
+        if self.transport is not None:
+            self.transport.close()
+
+
+class ConnectionGate:
+    """The listening socket's protocol factory: ``factory`` (aiohttp's) behind the limits of the module docstring."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.idle = limits.idle
+        self.factory: Callable[[], Any] | None = None  # aiohttp's protocol factory (AppRunner.server), set once set up
+        self.open = 0
+        self.refused = 0
+        self._answer = _busy_answer(limits.connections)
+
+    def __call__(self) -> asyncio.Protocol:
+        if self.open >= self.limits.connections or self.factory is None:
+            self.refused += 1
+            return _Busy(self._answer)
+        self.open += 1
+        return _Watched(self, self.factory())
