@@ -261,3 +261,40 @@ def test_only_the_unsure_fields_are_looked_at_again_mirrored():
     assert calls == [(None, False), ([1, 3, 4], True)]
     assert np.array_equal(z[[0, 2, 5]], first[[0, 2, 5]])
     assert np.allclose(z[[1, 3, 4]], (unsure + np.array([-2.0, 1.0, -3.0])) / 2)
+
+
+def _read_with(reader: BoardReader, fl):
+    return reader._reading(fl, 1.0)
+
+
+def test_a_square_read_empty_whose_centre_changed_far_more_than_the_others_is_doubtful(start, cal):
+    """The classifier can be sure and wrong on a look it never trained on (a pale robot on a pale board
+    read empty at 0.999): a square the reference showed empty, read empty again, whose centre changed
+    far more than the frame's other such squares is doubtful, named, never claimed empty."""
+    from dataclasses import replace
+
+    from vision.anyset.fields import look
+    from vision.anyset.reader import _CENTRE, CHANGED_MIN
+    from vision.geometry import square_name
+
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, start.image, cal.reference)
+    assert _read_with(reader, fl).readable
+    q = 14                                          # c3: empty in the start position
+    assert cal.reference.square_state[q] == 0
+    x = fl.x_squares.copy()
+    x[q][:, _CENTRE] += 2 * CHANGED_MIN             # something there the classifier does not see
+    squares = fl.squares.copy()
+    squares[q] = (0.999, 0.001, 0.0)
+    reading = _read_with(reader, replace(fl, x_squares=x, squares=squares))
+    assert not reading.readable and square_name(q) in (reading.reason or "")
+    assert reading.square_probs[q].max() < reader.min_confidence
+    # a change no larger than a shadow's is no doubt; nor is a change of the whole frame's light
+    small = fl.x_squares.copy()
+    small[q][:, _CENTRE] += CHANGED_MIN / 6
+    assert _read_with(reader, replace(fl, x_squares=small, squares=squares)).readable
+    assert _read_with(reader, replace(fl, x_squares=fl.x_squares + 0.4, squares=squares)).readable
+    # a square the classifier reads as taken is its business, not this check's
+    taken = fl.squares.copy()
+    taken[q] = (0.001, 0.999, 0.0)
+    assert not reader._unlike_reference(replace(fl, x_squares=x, squares=taken)).any()
