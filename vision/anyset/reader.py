@@ -24,7 +24,7 @@ import numpy as np
 from ..calibration import found_again
 from .calibration import Calibration, blank_reason, check_image
 from ..errors import VisionError
-from .fieldnet import REF_EMPTY, normalise
+from .fieldnet import REF_EMPTY
 from .fields import FieldLook, look
 from ..geometry import point_name, square_name
 from ..layout import BoardLayout, POINT_STATES, SQUARE_STATES
@@ -87,7 +87,6 @@ class BoardReader:
         self.adapt = adapt
         self._cutter = PatchCutter(calibration.H, calibration.image_size)
         self._ref_structure = None     # (reference, its fields' structure): computed once per reference
-        self._ref_centres = None       # (reference, its squares' centres in log colour): once per reference
 
     @property
     def calibration(self) -> Calibration:
@@ -173,15 +172,11 @@ class BoardReader:
     def _unlike_reference(self, fl: FieldLook) -> np.ndarray:
         """(36,) bool: the squares the reference showed empty and the classifier reads empty, whose
         centre has changed far more than the other such squares' (see :data:`CHANGED_Z`)."""
-        ref = self._cal.reference
-        if self._ref_centres is None or self._ref_centres[0] is not ref:
-            x_ref, _ = normalise(ref.squares, ref.square_level)
-            self._ref_centres = (ref, x_ref[:, :, _CENTRE])
-        x_ref = self._ref_centres[1]
-        change = np.abs(fl.x_squares[:, :, _CENTRE] - x_ref).sum(axis=1).mean(axis=1)
-        alike = (np.asarray(ref.square_state) == REF_EMPTY) & (fl.squares[:, 0] >= fl.squares[:, 1])
-        if alike.sum() < CHANGED_SAMPLE:
+        alike = (np.asarray(self._cal.reference.square_state) == REF_EMPTY) & (fl.squares[:, 0] >= fl.squares[:, 1])
+        if fl.x_background is None or alike.sum() < CHANGED_SAMPLE:
             return np.zeros(36, bool)
+        # where the reference showed a square empty, its background is that square's own reference patch
+        change = np.abs(fl.x_squares[:, :, _CENTRE] - fl.x_background[:, :, _CENTRE]).sum(axis=1).mean(axis=1)
         med = float(np.median(change[alike]))
         spread = 1.4826 * float(np.median(np.abs(change[alike] - med)))
         return alike & (change - med > max(CHANGED_Z * spread, CHANGED_MIN))
