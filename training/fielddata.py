@@ -20,6 +20,7 @@ import argparse
 import hashlib
 import sys
 import time
+from functools import partial
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -208,7 +209,7 @@ def setup_samples(seed: int, size=(960, 720), hard: float = 0.0) -> dict[str, np
 def generate(seed: int, setups: int, workers: int = 2, first: int = 0, hard: float = 0.0) -> dict[str, np.ndarray]:
     seeds = [seed * 1_000_000 + first + k for k in range(setups)]
     with Pool(workers) as pool:
-        parts = pool.starmap(setup_samples, [(s, (960, 720), hard) for s in seeds], chunksize=4)
+        parts = pool.map(partial(setup_samples, hard=hard), seeds, chunksize=4)
     return {k: np.stack([p[k] for p in parts]) for k in parts[0]}
 
 
@@ -224,6 +225,9 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if not 0.0 <= a.hard <= 1.0:
         ap.error(f"--hard {a.hard}: a share from 0 to 1")
+    out = Path(a.out)       # checked before the minutes of rendering, not after
+    if out.is_dir() or not out.parent.is_dir():
+        ap.error(f"--out {a.out}: a file in an existing folder (the data is written there as .npz)")
     t = time.time()
     data = generate(a.seed, a.setups, a.workers, a.first, a.hard)
     np.savez(a.out, **data)
