@@ -298,3 +298,94 @@ def test_a_square_read_empty_whose_centre_changed_far_more_than_the_others_is_do
     taken = fl.squares.copy()
     taken[q] = (0.001, 0.999, 0.0)
     assert not reader._unlike_reference(replace(fl, x_squares=x, squares=taken)).any()
+
+
+def _moved_one_robot() -> tuple[object, int, int]:
+    """The start position with one robot moved a square on: (layout, from, to)."""
+    from vision.layout import BoardLayout, SquareState
+
+    squares = list(START.squares)
+    src = next(q for q in range(36) if squares[q] is not SquareState.EMPTY and squares[q + 6 if q < 30 else q - 6]
+               is SquareState.EMPTY)
+    dst = src + 6 if src < 30 else src - 6
+    squares[dst], squares[src] = squares[src], SquareState.EMPTY
+    return BoardLayout(tuple(squares), START.points), src, dst
+
+
+def test_a_field_that_looks_as_in_the_reference_keeps_its_content(cal):
+    """Nets that know nothing (even odds on every field): the fields that look just as they did in
+    the reference keep what it showed, robots their colour; the two squares a robot left and reached
+    stay doubtful, named, never claimed."""
+    from dataclasses import replace
+
+    from vision.anyset.fields import look
+    from vision.anyset.reader import SAME_ODDS
+    from vision.geometry import square_name
+
+    layout, src, dst = _moved_one_robot()
+    image = render(layout, SEED, design=DESIGN, markers=False, frame=3, printed=[True] * 49).image
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, image, cal.reference)
+    blind = replace(fl, squares=np.tile([0.5, 0.5, 0.0], (36, 1)), points=np.tile([0.5, 0.5, 0.0], (49, 1)))
+    reading = _read_with(reader, blind)
+    assert not reading.readable
+    assert set(reading.low_confidence_squares) == {src, dst}, reading.reason
+    assert square_name(src) in reading.reason and square_name(dst) in reading.reason
+    _, same_p = reader._same_as_reference(fl)
+    assert same_p.sum() >= 35                   # the camera's noise keeps a few points above the limit
+    assert set(reading.low_confidence_points) == set(np.flatnonzero(~same_p).tolist())
+    truth_s = [("empty", "white", "black").index(v.value) for v in layout.squares]
+    truth_p = [("empty", "battery").index(v.value) for v in layout.points]
+    sure = SAME_ODDS / (SAME_ODDS + 1)
+    for q in range(36):
+        if q not in (src, dst):
+            assert reading.square_probs[q].argmax() == truth_s[q] and reading.square_probs[q].max() >= sure - 1e-3
+    for i in np.flatnonzero(same_p):
+        assert reading.point_probs[i].argmax() == truth_p[i] and reading.point_probs[i].max() >= sure - 1e-9
+
+
+def test_a_field_that_changed_gets_no_help_from_the_reference(cal):
+    """A square whose look changed (a robot arrived, left, or one of the other colour stands there)
+    keeps the nets' and the colour model's word; so does every field where the frame's light moved."""
+    from dataclasses import replace
+
+    from vision.anyset.fields import look
+    from vision.anyset.reference import COLOUR_BLACK, COLOUR_WHITE
+
+    layout, src, dst = _moved_one_robot()
+    image = render(layout, SEED, design=DESIGN, markers=False, frame=3, printed=[True] * 49).image
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, image, cal.reference)
+    same_s, same_p = reader._same_as_reference(fl)
+    assert not same_s[src] and not same_s[dst]
+    assert same_s.sum() == 34 and same_p.sum() >= 35
+    # the whole frame brighter in one channel than the normalisation makes up for: nothing is the same
+    assert not reader._same_as_reference(replace(fl, x_squares=fl.x_squares + 0.2, x_points=fl.x_points + 0.2))[0].any()
+    # a robot of the other colour where the reference knew one: its colour is the colour model's word
+    q = next(q for q in range(36) if cal.reference.square_colour[q] == COLOUR_WHITE and same_s[q])
+    assert cal.reference.square_colour[[p for p in range(36) if START.squares[p].value == "black"]].tolist() == [COLOUR_BLACK] * 6
+    ref = cal.reference
+    swapped = replace(cal, reference=replace(ref, square_colour=np.where(np.arange(36) == q, COLOUR_BLACK, ref.square_colour).astype(np.int8)))
+    told = BoardReader(swapped, adapt=False)
+    before = _read_with(reader, fl).square_probs[q]
+    after = _read_with(told, fl).square_probs[q]
+    assert after[2] > before[2]                 # the reference's word moves the colour, the look still decides
+    assert after.argmax() == 1 or after.max() < reader.min_confidence
+
+
+def test_the_reference_keeps_the_robots_colours_in_its_file(tmp_path, cal):
+    from vision.anyset.reference import COLOUR_UNKNOWN
+
+    ref = cal.reference
+    assert sorted(np.unique(ref.square_colour).tolist()) == [0, 1, 2]
+    path = cal.save(tmp_path / "cal.json")
+    data = json.loads(path.read_text())
+    assert len(data["reference"]["square_colour"]) == 36
+    del data["reference"]["square_colour"]      # a file written before the colours were kept
+    path.write_text(json.dumps(data))
+    old = Calibration.load(path)
+    assert (old.reference.square_colour == COLOUR_UNKNOWN).all()
+    data["reference"]["square_colour"] = [7] * 36
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="colours"):
+        Calibration.load(path)

@@ -31,6 +31,7 @@ class FieldLook:
     level: np.ndarray           # (3,) the frame's light level (mean log colour)
     x_background: np.ndarray | None = None  # (36, 3, P, P) each square's empty board: as the reference
                                             # showed it empty, else its nearest square known empty (None: no reference)
+    x_points: np.ndarray | None = None      # (49, 3, P, P) normalised log colour of the point patches
 
 
 def _both_ways(run, x: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -140,7 +141,7 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Referen
     zs = _both_ways(run_s, xs, ss) / temperature
     zp = _both_ways(run_p, xp, ps) / temperature
     return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
-                     sq, pt, xs[:, :3], level, background)
+                     sq, pt, xs[:, :3], level, background, xp[:, :3])
 
 
 def look(cutter: PatchCutter, image: np.ndarray, reference: Reference | None,

@@ -22,6 +22,8 @@ from .fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN
 from ..layout import BoardLayout, PointState, SquareState
 from .patches import PATCH
 
+COLOUR_UNKNOWN, COLOUR_WHITE, COLOUR_BLACK = 0, 1, 2
+
 
 @dataclass(frozen=True, eq=False)
 class Reference:
@@ -34,16 +36,26 @@ class Reference:
     point_state: np.ndarray        # (49,)
     square_level: np.ndarray       # (36, 3)
     point_level: np.ndarray        # (49, 3)
+    # (36,) which robot stood on each square: COLOUR_WHITE / COLOUR_BLACK, COLOUR_UNKNOWN where the
+    # square was empty or not known (a calibration file written before the colours were kept)
+    square_colour: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.square_colour is None:
+            object.__setattr__(self, "square_colour", np.full(36, COLOUR_UNKNOWN, np.int8))
 
     @classmethod
     def from_frame(cls, squares: np.ndarray, points: np.ndarray, level: np.ndarray, layout: BoardLayout,
                    unknown_squares=(), unknown_points=()) -> "Reference":
         ss = np.array([REF_EMPTY if s is SquareState.EMPTY else REF_OCCUPIED for s in layout.squares])
         ps = np.array([REF_EMPTY if p is PointState.EMPTY else REF_OCCUPIED for p in layout.points])
+        colour = np.array([COLOUR_WHITE if s is SquareState.WHITE else COLOUR_BLACK if s is SquareState.BLACK
+                           else COLOUR_UNKNOWN for s in layout.squares], np.int8)
         ss[list(unknown_squares)] = REF_UNKNOWN
         ps[list(unknown_points)] = REF_UNKNOWN
+        colour[list(unknown_squares)] = COLOUR_UNKNOWN
         lv = np.asarray(level, np.float32).reshape(1, 3)
-        return cls(squares.copy(), points.copy(), ss, ps, np.repeat(lv, 36, 0), np.repeat(lv, 49, 0))
+        return cls(squares.copy(), points.copy(), ss, ps, np.repeat(lv, 36, 0), np.repeat(lv, 49, 0), colour)
 
     def updated(self, squares: np.ndarray, points: np.ndarray, level: np.ndarray, layout: BoardLayout,
                 take_squares: np.ndarray, take_points: np.ndarray) -> "Reference":
@@ -57,6 +69,7 @@ class Reference:
             np.where(tp, new.point_state, self.point_state),
             np.where(ts[:, None], new.square_level, self.square_level),
             np.where(tp[:, None], new.point_level, self.point_level),
+            np.where(ts, new.square_colour, self.square_colour).astype(np.int8),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -69,7 +82,7 @@ class Reference:
 
     def _arrays(self) -> tuple[np.ndarray, ...]:
         return (self.squares, self.points, self.square_state, self.point_state,
-                np.round(self.square_level, 6), np.round(self.point_level, 6))
+                np.round(self.square_level, 6), np.round(self.point_level, 6), self.square_colour)
 
     # -- files -----------------------------------------------------------------
     def to_json(self) -> dict:
@@ -81,6 +94,7 @@ class Reference:
             "patch": PATCH,
             "patches_png": base64.b64encode(png.tobytes()).decode("ascii"),
             "square_state": [int(v) for v in self.square_state],
+            "square_colour": [int(v) for v in self.square_colour],
             "point_state": [int(v) for v in self.point_state],
             "square_level": np.round(self.square_level, 6).tolist(),
             "point_level": np.round(self.point_level, 6).tolist(),
@@ -99,6 +113,8 @@ class Reference:
             ps = np.array(data["point_state"], int)
             sl = np.array(data["square_level"], np.float32)
             pl = np.array(data["point_level"], np.float32)
+            # files written before the robots' colours were kept: not known
+            sc = np.array(data.get("square_colour", [COLOUR_UNKNOWN] * 36), int)
         except KeyError as exc:
             raise ValueError(f"the reference board lacks {exc.args[0]!r}") from None
         except (ValueError, TypeError):
@@ -110,8 +126,11 @@ class Reference:
             raise ValueError("the reference board's states or levels have the wrong shape")
         if not (set(ss.tolist()) | set(ps.tolist())) <= {REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN}:
             raise ValueError("the reference board holds an unknown field state")
+        if sc.shape != (36,) or not set(sc.tolist()) <= {COLOUR_UNKNOWN, COLOUR_WHITE, COLOUR_BLACK}:
+            raise ValueError("the reference board's robot colours are malformed (36 values of 0, 1, 2)")
+        sc = np.where(ss == REF_OCCUPIED, sc, COLOUR_UNKNOWN).astype(np.int8)
         if not (np.all(np.isfinite(sl)) and np.all(np.isfinite(pl))):
             raise ValueError("the reference board's light levels hold non-numbers")
         sq = img[: 36 * PATCH].reshape(36, PATCH, PATCH, 3).copy()
         pt = img[36 * PATCH:].reshape(49, PATCH, PATCH, 3).copy()
-        return cls(sq, pt, ss, ps, sl, pl)
+        return cls(sq, pt, ss, ps, sl, pl, sc)
