@@ -22,7 +22,9 @@ a wrong field is a **confident misread**. Frames are single photos read
 against the calibration frame (the harder case: in a game the reference is
 the last accepted board, one turn old); ``--game`` also reads, per set-up,
 as many frames of a game (each board a turn or two after the one before)
-as a game would, each board becoming the reference once read.
+as a game would, each board becoming the reference once read; a battery left
+standing keeps its side in a game unless it is turned (a quarter of them a
+turn), one set down anew shows either side.
 """
 
 from __future__ import annotations
@@ -75,6 +77,23 @@ def _corner_error(H_found: np.ndarray, H_true: np.ndarray) -> float:
     return float(np.abs(a - b).max())
 
 
+TURNED = 0.25     # share of the batteries left standing whose side is turned in a turn (drawn on, turned back)
+
+
+def game_sides(rng: np.random.Generator, before: BoardLayout, sides: list[bool], board: BoardLayout) -> list[bool]:
+    """The batteries' sides on ``board``, a turn after ``before`` whose sides were ``sides``: a battery
+    left standing keeps its side unless it is turned (R-23: a player turns each battery he draws on to
+    its blank side, the next turns it back; a quarter of them a turn, more than a game turns), a
+    battery set down anew shows either side."""
+    out = []
+    for i, p in enumerate(board.points):
+        stayed = p.value == "battery" and before.points[i].value == "battery"
+        flip = bool(rng.random() < TURNED)
+        fresh = bool(rng.random() < 0.5)
+        out.append((sides[i] != flip) if stayed else fresh)
+    return out
+
+
 def one_setup(args: tuple[int, int, int, bool]) -> dict:
     """Calibrate one set-up (design, camera) from its start frame and read its frames."""
     design, k, frames, game = args
@@ -108,10 +127,13 @@ def one_setup(args: tuple[int, int, int, bool]) -> dict:
         from training.fielddata import changed_layout
 
         reader = BoardReader(cal)
-        board = START
+        board, sides = START, [True] * 49
+        side_rng = np.random.default_rng([seed, 1])      # its own stream: the boards stay what they were
         for f in range(frames):
+            before = board
             board = changed_layout(rng, board)
-            shot = render(board, seed, design=design, markers=False, frame=100 + f)
+            sides = game_sides(side_rng, before, sides, board)
+            shot = render(board, seed, design=design, markers=False, frame=100 + f, printed=sides)
             r = reader.read(shot.image)
             out["game"].append(_judge(r, board))
             reader.learn_bare(shot.image, board)     # the referee accepted this board (the truth)

@@ -389,3 +389,20 @@ def test_the_reference_keeps_the_robots_colours_in_its_file(tmp_path, cal):
     path.write_text(json.dumps(data))
     with pytest.raises(CalibrationError, match="colours"):
         Calibration.load(path)
+
+
+def test_the_benchmark_game_keeps_the_sides_of_the_batteries_left_standing():
+    """In the benchmark's game a battery left standing keeps its side unless it is turned (a quarter
+    of them a turn); one set down anew shows either side."""
+    from benchmarks.vision_anyset import TURNED, game_sides
+    from vision.layout import BoardLayout
+
+    board = BoardLayout.from_sets(white=START.white, black=START.black,
+                                  batteries=[p for p in START.batteries if p != 7] + [20])
+    rng = np.random.default_rng(0)
+    draws = np.array([game_sides(rng, START, [True] * 49, board) for _ in range(400)])
+    stayed = [p for p in board.batteries if p != 20]
+    assert abs((~draws[:, stayed]).mean() - TURNED) < 0.05
+    assert abs(draws[:, 20].mean() - 0.5) < 0.1
+    blank = game_sides(np.random.default_rng(1), START, [False] * 49, START)
+    assert np.mean([blank[p] for p in START.batteries]) < 0.6    # blank ones stay blank, a few turned back
