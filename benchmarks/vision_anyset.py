@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # before numpy loads: see vision/__init__.py
@@ -200,14 +201,17 @@ def run_designs(design_base: int, designs: int, cameras: int, frames: int, game:
     report_frames(results, "frames", "single frames read against the calibration frame")
     if game:
         report_frames(results, "game", "frames of a game, a turn or two apart (each accepted board becomes the reference)")
-    bad = [(r["design"], r["camera"], i, f) for r in results for i, f in enumerate(r["frames"]) if f["status"] != "right"]
-    why: dict[str, int] = {}
-    for *_, f in bad:
-        w = f.get("why", "MISREAD")
-        w = w.split(" at ")[0]
-        why[w] = why.get(w, 0) + 1
-    if why:
-        print("  why frames were not read right: " + "; ".join(f"{k}: {v}" for k, v in sorted(why.items(), key=lambda t: -t[1])))
+    for key, label in (("frames", "single frames"), ("game", "game frames")):
+        why: dict[str, int] = {}
+        for r in results:
+            for f in r[key]:
+                if f["status"] != "right":
+                    # the reason without the fields it names and its explanation
+                    w = re.split(r" at |: | \(", f.get("why") or "misread")[0]
+                    why[w] = why.get(w, 0) + 1
+        if why:
+            print(f"  why {label} were not read right: "
+                  + "; ".join(f"{k}: {v}" for k, v in sorted(why.items(), key=lambda t: -t[1])))
 
 
 def run_dev(folder: Path) -> None:
