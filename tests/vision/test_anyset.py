@@ -406,3 +406,29 @@ def test_the_benchmark_game_keeps_the_sides_of_the_batteries_left_standing():
     assert abs(draws[:, 20].mean() - 0.5) < 0.1
     blank = game_sides(np.random.default_rng(1), START, [False] * 49, START)
     assert np.mean([blank[p] for p in START.batteries]) < 0.6    # blank ones stay blank, a few turned back
+
+
+def test_an_accepted_frame_is_learned_without_a_second_look(cal, monkeypatch):
+    """learn_bare on the frame just read takes the field look of that read (the same reference, the
+    same frame): the same reference comes out as from a reader that looks again."""
+    import vision.anyset.reader as reader_module
+
+    layout, _, _ = _moved_one_robot()
+    image = render(layout, SEED, design=DESIGN, markers=False, frame=4, printed=[True] * 49).image
+    fresh = BoardReader(cal)
+    assert fresh.learn_bare(image.copy(), layout) == 85
+    calls = []
+    real = reader_module.look
+    monkeypatch.setattr(reader_module, "look", lambda *a, **k: calls.append(1) or real(*a, **k))
+    reader = BoardReader(cal)
+    reader.read(image)
+    assert reader.learn_bare(image, layout) == 85
+    assert len(calls) == 1
+    assert reader.calibration.reference == fresh.calibration.reference
+    assert reader.calibration.colours == fresh.calibration.colours
+    # another frame, or the same buffer filled with another frame, is looked at
+    other = render(START, SEED, design=DESIGN, markers=False, frame=5, printed=[True] * 49).image
+    reader.read(image)
+    image[:] = other
+    reader.learn_bare(image, START)
+    assert len(calls) == 3
