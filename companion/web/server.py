@@ -142,7 +142,11 @@ class WebServer:
             raise WebError(self._error)
         return self.url
 
-    def stop(self) -> None:
+    def stop(self, reason: str | None = None) -> None:
+        """Stop serving: every live stream is told ``reason`` (default: "the companion has stopped") and ends,
+        then the connections close."""
+        if reason:
+            self.hub.stop_reason = reason
         loop = self._loop
         if loop is not None and loop.is_running():
             loop.call_soon_threadsafe(loop.stop)

@@ -403,7 +403,18 @@ def test_stopping_the_server_with_browsers_following_is_quiet(tmp_path: Path, ca
         got += chunk
     live.close()
     assert got.endswith(b"0\r\n\r\n")
+    # the page is told why (not "reconnecting…" for ever): the last event before the end
+    assert b'event: bye\ndata: {"reason": "the companion has stopped"}\n\n' in got
+    assert got.rindex(b"event: bye") > got.rindex(b"event: state")
     assert capfd.readouterr().err == ""
+
+
+def test_after_the_game_loop_has_ended_the_controls_say_so(served) -> None:
+    server, hub, sink = served
+    hub.no_more_requests()  # the demo's game is over and its page stays up
+    status, _, payload = request(server.port, "POST", "/api/control/undo", {"passphrase": PASSPHRASE})
+    assert status == 503 and error_of(payload) == "no game loop takes requests now" and sink.events == []
+    assert request(server.port, "GET", "/api/state")[0] == 200  # the last state stays
 
 
 def closed_by_the_server(s: socket.socket, within: float = 20.0) -> bytes:
