@@ -5,9 +5,10 @@ time and numbers, so that idle or half-sent connections cannot use up the
 process's file descriptors (the game loop, in the same process, needs some for
 the journal and the camera):
 
-* a connection must send its first request head (up to the blank line) within
-  ``Limits.idle`` seconds of opening, or it is closed; after an answer, aiohttp's
-  keep-alive timeout (the same value) closes it when it sends nothing more;
+* a connection must send its first request head (up to the blank line, as
+  aiohttp's parser reads it) within ``Limits.idle`` seconds of opening, or it is
+  closed; after an answer, aiohttp's keep-alive timeout (the same value) closes
+  it when it sends nothing more;
 * a request body must arrive within ``Limits.body`` seconds (else 408);
 * at most ``Limits.connections`` connections are open at once; one more is
   answered 503 and closed at once.
@@ -90,15 +91,22 @@ class _Watched(asyncio.Protocol):
         self.inner.connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
-        if self.timer is not None:  # still waiting for the first request head's blank line
-            seen = self.tail + data
-            if b"\r\n\r\n" in seen:
-                self.timer.cancel()
-                self.timer = None
-                self.tail = b""
-            else:
-                self.tail = seen[-3:]
         self.inner.data_received(data)
+        if self.timer is not None and self._head_arrived(data):  # the first request head is in: no more timing
+            self.timer.cancel()
+            self.timer = None
+            self.tail = b""
+
+    def _head_arrived(self, data: bytes) -> bool:
+        """Whether aiohttp has the first request head: its own count of the requests it parsed (a head, or a
+        malformed one it answers 400), whatever the line endings its parser takes; where its protocol keeps no
+        such count, a blank line seen (CRLF CRLF, or bare LF LF, which a lenient parser takes)."""
+        count = getattr(self.inner, "_request_count", None)
+        if isinstance(count, int):
+            return count > 0
+        seen = self.tail + data
+        self.tail = seen[-3:]
+        return b"\r\n\r\n" in seen or b"\n\n" in seen
 
     def eof_received(self) -> bool | None:
         return self.inner.eof_received()

@@ -603,3 +603,88 @@ def test_the_printed_address_is_one_to_open_on_a_phone() -> None:
     assert url_of("::1", 8080, found.get) == "http://[::1]:8080/"
     here = machine_address()
     assert here is None or not ipaddress.ip_address(here).is_loopback  # this machine's, if it has a network
+
+
+@pytest.mark.parametrize("ending", [b"\n\n", b"\r\n\n", b"\n\r\n"], ids=["LF LF", "CRLF LF", "LF CRLF"])
+def test_a_head_ended_with_bare_newlines_is_answered_and_not_timed_out(ending: bytes) -> None:
+    """However a client ends its request head, the gate lets go of its timer once aiohttp has the head: the
+    client is answered at once (aiohttp 3.14's parsers answer bare LF with a 400), not held until the limit,
+    and a live stream opened in time is never cut by the head's timer."""
+    from companion.web.limits import Limits
+
+    hub = Hub(max_clients=2)
+    hub.game_changed(view())
+    server = WebServer(WebSettings(bind="127.0.0.1", port=0), hub, None, Limits(idle=1.0, body=1.0))
+    server.start()
+    try:
+        head = b"GET /api/state HTTP/1.1" + ending.replace(b"\n\r\n", b"\n") + b"Host: x" + ending
+        s = socket.create_connection(("127.0.0.1", server.port))
+        began = time.monotonic()
+        s.sendall(head)
+        try:
+            answer = closed_by_the_server(s, within=5.0)
+        except ConnectionResetError:
+            answer = b""
+        s.close()
+        # answered at once; or, where aiohttp's parser still waits for its blank line (the pure-Python
+        # parser and LF CRLF), closed at the head's limit as a half-sent head is
+        assert answer.startswith((b"HTTP/1.1 200 ", b"HTTP/1.0 400 ", b"HTTP/1.1 400 ")) or \
+            (answer == b"" and time.monotonic() - began >= 0.9), answer
+        live = socket.create_connection(("127.0.0.1", server.port), timeout=3.0)
+        live.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        got = b""
+        while b"event: state" not in got:
+            got += live.recv(65536)
+        time.sleep(2.0)  # twice the head's limit: the stream goes on
+        live.setblocking(False)
+        try:
+            assert live.recv(65536) != b""  # b"": closed by the server
+        except BlockingIOError:
+            pass  # open, nothing to read: as it should be
+        live.close()
+    finally:
+        server.stop()
+
+
+def test_the_gate_stops_timing_once_aiohttp_has_the_head_whatever_its_line_endings() -> None:
+    """The gate asks aiohttp's protocol whether it parsed a request (its own count), so a parser that takes
+    bare LF (older or lenient ones) is followed too; a protocol without that count: a blank line, CRLF or LF."""
+    import asyncio
+
+    from companion.web.limits import ConnectionGate, Limits
+
+    class Lenient(asyncio.Protocol):  # stands for an aiohttp protocol whose parser takes bare LF line endings
+        def __init__(self) -> None:
+            self._request_count = 0
+            self.seen = b""
+
+        def data_received(self, data: bytes) -> None:
+            self.seen += data
+            self._request_count = self.seen.replace(b"\r\n", b"\n").count(b"\n\n")
+
+    class Uncounted(asyncio.Protocol):
+        def data_received(self, data: bytes) -> None:
+            pass
+
+    class Transport:
+        closed = False
+
+        def close(self) -> None:
+            self.closed = True
+
+    async def timing(inner: asyncio.Protocol, parts: list[bytes]) -> bool:
+        gate = ConnectionGate(Limits(idle=60.0, connections=4))
+        gate.factory = lambda: inner
+        watched = gate()
+        watched.connection_made(Transport())
+        for part in parts:
+            watched.data_received(part)
+        still = watched.timer is not None
+        watched.connection_lost(None)
+        assert gate.open == 0
+        return still
+
+    for inner in (Lenient, Uncounted):
+        assert asyncio.run(timing(inner(), [b"GET / HTTP/1.1\nHost: x\n", b"\n"])) is False
+        assert asyncio.run(timing(inner(), [b"GET / HTTP/1.1\r\nHost: x\r", b"\n\r\n"])) is False
+        assert asyncio.run(timing(inner(), [b"GET / HTTP/1.1\r\nHost: x\r\n"])) is True  # half a head: timed
