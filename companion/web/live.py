@@ -65,7 +65,7 @@ async def state(request: web.Request) -> web.Response:
 async def config(request: web.Request) -> web.Response:
     settings: WebSettings = request.app[SETTINGS]
     return json_reply({"controls": settings.controls, "setup": settings.passphrase is not None,
-                       "options": list(OPTIONS), "max_clients": settings.max_clients})
+                       "options": list(OPTIONS), "max_clients": _hub(request).max_clients})
 
 
 async def events(request: web.Request) -> web.StreamResponse:

@@ -688,3 +688,37 @@ def test_the_gate_stops_timing_once_aiohttp_has_the_head_whatever_its_line_endin
         assert asyncio.run(timing(inner(), [b"GET / HTTP/1.1\nHost: x\n", b"\n"])) is False
         assert asyncio.run(timing(inner(), [b"GET / HTTP/1.1\r\nHost: x\r", b"\n\r\n"])) is False
         assert asyncio.run(timing(inner(), [b"GET / HTTP/1.1\r\nHost: x\r\n"])) is True  # half a head: timed
+
+
+def test_a_max_clients_beyond_the_open_file_limit_is_lowered_and_said(monkeypatch: pytest.MonkeyPatch,
+                                                                     capsys: pytest.CaptureFixture) -> None:
+    """[web] max_clients is the most browsers following the game: where half of `ulimit -n` cannot hold the
+    connections they need, fewer are let follow (never more than the connections can serve) and one line on
+    stderr says so; the page says the lowered number (/api/config) and refuses the one more."""
+    import resource
+
+    from companion.web.limits import capacity
+
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (1024, 524288))
+    room = capacity(8)
+    assert (room.connections, room.clients, room.lowered) == (64, 8, None)
+    assert capacity(82).lowered is None and capacity(83).clients == 82
+    hub, server = open_page(WebSettings(bind="127.0.0.1", port=0, max_clients=1000), None, "run")
+    try:
+        assert (server.limits.connections, hub.max_clients) == (512, 82)
+        err = capsys.readouterr().err
+        assert err == ("netzwerk run: [web] max_clients 1000 needs 6016 connections at once (6 per browser and 16), "
+                       "more than half of this process's open-file limit (ulimit -n 1024): the page takes at most "
+                       "512 connections and 82 browsers following the game (more: raise the limit, LimitNOFILE= in "
+                       "a drop-in of the service unit or ulimit -n; or a lower max_clients)\n")
+        status, _, payload = request(server.port, "GET", "/api/config")
+        assert status == 200 and json.loads(payload)["max_clients"] == 82
+        assert all(hub.join() is not None for _ in range(82)) and hub.join() is None  # the 83rd: come back later
+    finally:
+        server.stop()
+    hub, server = open_page(WebSettings(bind="127.0.0.1", port=0, max_clients=8), None, "run")
+    try:
+        assert (server.limits.connections, hub.max_clients, server.lowered) == (64, 8, None)
+        assert capsys.readouterr().err == ""  # nothing lowered, nothing said
+    finally:
+        server.stop()
