@@ -583,7 +583,8 @@ class WebConfig:
         'port needs a drop-in (docs/readme-web.md, "Another port: a drop-in")', port_number, "integer"))
     max_clients: int = field(
         default=8,
-        metadata=_key("the most browsers following the live game at once; one more is told to come back later",
+        metadata=_key("the most browsers following the live game at once; one more is told to come back later "
+                      "(fewer where half the open-file limit cannot serve them, said at start: docs/readme-web.md)",
                       _at_most(1000, positive_int), "integer"),
     )
     controls: bool = field(

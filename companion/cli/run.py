@@ -8,7 +8,8 @@ missing camera, an unusable journal or calibration file -- exits 2 with one line
 stderr.
 
 ``demo`` plays a complete game with simulated players through the same game loop
-(synthetic camera, mock pins, scripted presses) and exits 0.
+(synthetic camera, mock pins, scripted presses) and exits 0; watched on a terminal
+(or with ``--stay``) its web page stays up with the final board until Ctrl-C / SIGTERM.
 """
 
 from __future__ import annotations
@@ -70,7 +71,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="watch a whole simulated game refereed by the companion (no Pi needed)",
         description="Two simulated players play a game (legal turns, a few slips, a hand over the board) on the "
                     "synthetic camera, pressing their buttons on mock pins; the companion referees it through the "
-                    "same game loop as `netzwerk run`. Prints the virtual panel, the log and the game record.",
+                    "same game loop as `netzwerk run`. Prints the virtual panel, the log and the game record. "
+                    "Watched on a terminal, the web page then stays up with the final board until Ctrl-C or "
+                    "SIGTERM (--stay / --no-stay decide it); otherwise the demo exits when the game ends.",
     )
     d.add_argument("--seed", type=int, default=1, help="seed of the players' choices (default 1)")
     d.add_argument("--camera-seed", type=int, default=1, metavar="N",
@@ -92,6 +95,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     d.add_argument("--web", metavar="HOST:PORT|off",
                    help="serve the web page of the game on this address, or off (default: 127.0.0.1:8080, "
                         "this machine only; [web] of --config for the rest)")
+    stay = d.add_mutually_exclusive_group()
+    stay.add_argument("--stay", dest="stay", action="store_true", default=None,
+                      help="after the game, keep the web page up with the final board and the result until Ctrl-C "
+                           "or SIGTERM (default: so when standard input and output are a terminal, without --fast "
+                           "and with the page served)")
+    stay.add_argument("--no-stay", dest="stay", action="store_false",
+                      help="end when the game ends, even on a terminal (a script that waits for the demo)")
     d.set_defaults(handler=_guard(_demo))
 
 
@@ -142,19 +152,66 @@ def _demo(args: argparse.Namespace) -> int:
     played = tempfile.TemporaryDirectory(prefix="netzwerk-demo-")  # the game's own journal, shown on the page
     journal = Path(played.name) / "journal.sqlite"
     hub, server = open_page(web, journal, "demo")
+    stay = stays_up(args.stay, fast=args.fast, served=server is not None)
+    previous = _on_sigterm(_interrupt)  # SIGTERM as Ctrl-C: the page is told, the game's files go
     try:
-        run_demo(seed=args.seed, fast=args.fast, options=tuple(dict.fromkeys(args.option)), color=args.color,
-                 camera_seed=args.camera_seed, save_to=save_to, sides=args.sides, journal_path=journal,
-                 spectator=hub)
-    except JournalError as exc:
-        raise _Usage(f"the demo game could not be saved: {exc}") from None
+        try:
+            run_demo(seed=args.seed, fast=args.fast, options=tuple(dict.fromkeys(args.option)), color=args.color,
+                     camera_seed=args.camera_seed, save_to=save_to, sides=args.sides, journal_path=journal,
+                     spectator=hub)
+        except JournalError as exc:
+            raise _Usage(f"the demo game could not be saved: {exc}") from None
+        finally:
+            if save_to is not None:
+                save_to.close()
+        if stay and hub is not None and server is not None:
+            hub.no_more_requests()  # the game loop has ended: the page's controls are told so
+            print(f"netzwerk demo: the game has ended; the web page stays up at {server.url} with the final board "
+                  "until Ctrl-C (or SIGTERM)", flush=True)
+            try:
+                while True:
+                    signal.pause()
+            except KeyboardInterrupt:
+                print("netzwerk demo: stopped; the page says so", flush=True)
     finally:
         if server is not None:
-            server.stop()
-        if save_to is not None:
-            save_to.close()
+            server.stop()  # the browsers are told that the companion has stopped
         played.cleanup()
+        _on_sigterm(previous)
     return 0
+
+
+def stays_up(stay: bool | None, *, fast: bool, served: bool, stdin: object = None, stdout: object = None) -> bool:
+    """Whether the demo keeps its page up after the game until Ctrl-C / SIGTERM: ``--stay`` / ``--no-stay``,
+    else only for a person watching: the page served, not ``--fast``, standard input and output a terminal.
+    Tests, CI, pipes and scripts that wait for the process (no terminal, or ``--no-stay``) never wait."""
+    if not served:
+        return False
+    if stay is not None:
+        return stay
+    return not fast and _terminal(sys.stdin if stdin is None else stdin) and _terminal(
+        sys.stdout if stdout is None else stdout)
+
+
+def _terminal(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):  # no stream, or a closed one
+        return False
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _on_sigterm(handler):  # noqa: ANN001, ANN202
+    """Install ``handler`` for SIGTERM; the handler before (None outside the main thread, where nothing changes)."""
+    if handler is None:
+        return None
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread (a test calling main() from another thread)
+        return None
 
 
 # -- run ---------------------------------------------------------------------------------------

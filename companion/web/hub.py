@@ -27,6 +27,8 @@ from .state import state_json
 
 #: Updates waiting for one client at most; older ones are dropped for a newer one.
 CLIENT_QUEUE = 4
+#: What the live streams are told when the server stops on purpose (``netzwerk run`` stopped, the demo ended).
+STOPPED = "the companion has stopped"
 
 
 @dataclass(eq=False)
@@ -36,6 +38,7 @@ class Client:
     queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(CLIENT_QUEUE))
     dropped: int = 0
     seen: int = -1  # the seq of the newest update this client has been given
+    farewell: bytes = b""  # the last event before the stream ends (the server is stopping: why)
 
     def offer(self, seq: int, message: bytes) -> None:
         """Queue the update ``seq`` unless the client has it (or a newer one) already; when the client is
@@ -45,8 +48,10 @@ class Client:
         self.seen = seq
         self._put(message)
 
-    def end(self) -> None:
-        """The server is stopping: the stream ends after what is queued (the newest update kept)."""
+    def end(self, farewell: bytes = b"") -> None:
+        """The server is stopping: the stream ends after what is queued (the newest update kept) and
+        ``farewell`` (an ``event: bye``)."""
+        self.farewell = farewell
         self._put(None)
 
     def _put(self, message: bytes | None) -> None:
@@ -78,6 +83,7 @@ class Hub:
         self._state: dict[str, Any] | None = None  # the JSON of the newest view sent (server's thread)
         self.scrub = Scrubber()  # the loop's texts without server paths (the server sets its own, knowing the journal)
         self._message: bytes = b""
+        self.stop_reason = STOPPED  # what the live streams are told when the server stops (WebServer.stop)
 
     # -- the game loop's side (any thread, never blocking) ---------------------------------
     def take_requests(self, request: Callable[[tuple], bool]) -> None:
@@ -163,7 +169,19 @@ class Hub:
     def leave(self, client: Client) -> None:
         self.clients.discard(client)
 
-    def end_streams(self) -> None:
-        """The server is stopping: every live client's stream ends."""
+    def end_streams(self, reason: str | None = None) -> None:
+        """The server is stopping on purpose: every live client's stream ends with an ``event: bye`` saying
+        why, so that the page says the companion has stopped (not "reconnecting…" for ever)."""
+        farewell = bye(reason or self.stop_reason)
         for client in list(self.clients):
-            client.end()
+            client.end(farewell)
+
+    def no_more_requests(self) -> None:
+        """The game loop has ended (the demo's game is over, its page stays up): the page's controls are
+        answered "no game loop takes requests now"."""
+        self._request = None
+
+
+def bye(reason: str) -> bytes:
+    """The event that ends a live stream on purpose: ``event: bye``, ``data: {"reason": ...}``."""
+    return f"event: bye\ndata: {json.dumps({'reason': reason})}\n\n".encode("utf-8")

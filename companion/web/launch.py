@@ -37,4 +37,6 @@ def open_page(settings: WebSettings, journal: Path | None, command: str,
     controls = "controls on (passphrase)" if settings.controls else "controls off"
     print(f"netzwerk {command}: the web page is at {url} (bound to {settings.bind} port {server.port}; {controls})",
           file=out or sys.stdout, flush=True)
+    if server.lowered:
+        print(f"netzwerk {command}: {server.lowered}", file=sys.stderr, flush=True)
     return hub, server

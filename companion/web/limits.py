@@ -5,9 +5,10 @@ time and numbers, so that idle or half-sent connections cannot use up the
 process's file descriptors (the game loop, in the same process, needs some for
 the journal and the camera):
 
-* a connection must send its first request head (up to the blank line) within
-  ``Limits.idle`` seconds of opening, or it is closed; after an answer, aiohttp's
-  keep-alive timeout (the same value) closes it when it sends nothing more;
+* a connection must send its first request head (up to the blank line, as
+  aiohttp's parser reads it) within ``Limits.idle`` seconds of opening, or it is
+  closed; after an answer, aiohttp's keep-alive timeout (the same value) closes
+  it when it sends nothing more;
 * a request body must arrive within ``Limits.body`` seconds (else 408);
 * at most ``Limits.connections`` connections are open at once; one more is
   answered 503 and closed at once.
@@ -30,17 +31,48 @@ PER_BROWSER = 6
 SPARE = 16
 
 
-def connection_limit(max_clients: int) -> int:
-    """The connections allowed at once for ``max_clients`` live clients: room for that many browsers, and never
-    more than half the process's open files (``ulimit -n``), so that the game always has descriptors left."""
-    wanted = PER_BROWSER * max_clients + SPARE
+@dataclass(frozen=True)
+class Capacity:
+    """What the page can take at once for ``[web] max_clients``."""
+
+    connections: int     # connections open at once
+    clients: int         # browsers following the live game: max_clients, or fewer where the open files are few
+    lowered: str | None  # why fewer than max_clients asks for (said on stderr at start), or None
+
+
+def open_file_limit() -> int | None:
+    """The process's open-file limit (``ulimit -n``, the soft one); None: no limit known."""
     try:
         soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     except (OSError, ValueError):
-        soft = resource.RLIM_INFINITY
+        return None
     if soft == resource.RLIM_INFINITY or soft <= 0:
-        return wanted
-    return max(8, min(wanted, soft // 2))
+        return None
+    return soft
+
+
+def capacity(max_clients: int) -> Capacity:
+    """Room for ``max_clients`` browsers (``PER_BROWSER`` connections each, ``SPARE`` more), but never more
+    connections than half the process's open files, so that the game always has descriptors left. Where that
+    half is too few, the browsers following the game are lowered to fit as well (each holds a connection, and
+    page loads need room beside them): ``[web] max_clients`` then holds for that many, and ``lowered`` says so."""
+    wanted = PER_BROWSER * max_clients + SPARE
+    soft = open_file_limit()
+    if soft is None or wanted <= soft // 2:
+        return Capacity(wanted, max_clients, None)
+    connections = max(8, soft // 2)
+    clients = max(1, min(max_clients, (connections - SPARE) // PER_BROWSER))
+    return Capacity(connections, clients, (
+        f"[web] max_clients {max_clients} needs {wanted} connections at once ({PER_BROWSER} per browser and "
+        f"{SPARE}), more than half of this process's open-file limit (ulimit -n {soft}): the page takes at most "
+        f"{connections} connections and {clients} browser{'s' if clients != 1 else ''} following the game "
+        f"(more: raise the limit, LimitNOFILE= in a drop-in of the service unit or ulimit -n; or a lower "
+        f"max_clients)"))
+
+
+def connection_limit(max_clients: int) -> int:
+    """The connections allowed at once for ``max_clients`` live clients (:func:`capacity`)."""
+    return capacity(max_clients).connections
 
 
 @dataclass(frozen=True)
@@ -90,15 +122,24 @@ class _Watched(asyncio.Protocol):
         self.inner.connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
-        if self.timer is not None:  # still waiting for the first request head's blank line
-            seen = self.tail + data
-            if b"\r\n\r\n" in seen:
-                self.timer.cancel()
-                self.timer = None
-                self.tail = b""
-            else:
-                self.tail = seen[-3:]
         self.inner.data_received(data)
+        if self.timer is not None and self._head_arrived(data):  # the first request head is in: no more timing
+            self.timer.cancel()
+            self.timer = None
+            self.tail = b""
+
+    def _head_arrived(self, data: bytes) -> bool:
+        """Whether aiohttp has the first request head: its own count of the requests it parsed (a head, or a
+        malformed one it answers 400), whatever line endings its parser takes (aiohttp's C parser answers a
+        head of bare LF with a 400 at once; its pure-Python one, 3.9-3.13, waits on for CRLF CRLF, and the
+        head's limit closes the connection). Where the protocol keeps no such count: CRLF CRLF seen (a bare
+        LF LF is not taken as the end: a parser that waits on would never be timed out)."""
+        count = getattr(self.inner, "_request_count", None)
+        if isinstance(count, int):
+            return count > 0
+        seen = self.tail + data
+        self.tail = seen[-3:]
+        return b"\r\n\r\n" in seen
 
     def eof_received(self) -> bool | None:
         return self.inner.eof_received()

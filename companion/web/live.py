@@ -65,7 +65,7 @@ async def state(request: web.Request) -> web.Response:
 async def config(request: web.Request) -> web.Response:
     settings: WebSettings = request.app[SETTINGS]
     return json_reply({"controls": settings.controls, "setup": settings.passphrase is not None,
-                       "options": list(OPTIONS), "max_clients": settings.max_clients})
+                       "options": list(OPTIONS), "max_clients": _hub(request).max_clients})
 
 
 async def events(request: web.Request) -> web.StreamResponse:
@@ -87,8 +87,8 @@ async def events(request: web.Request) -> web.StreamResponse:
                 message = await asyncio.wait_for(client.queue.get(), KEEPALIVE)
             except TimeoutError:
                 message = b": still here\n\n"
-            if message is None:  # the server is stopping
-                await asyncio.wait_for(response.write_eof(), WRITE_TIMEOUT)
+            if message is None:  # the server is stopping: why (event: bye), then the end
+                await asyncio.wait_for(response.write_eof(client.farewell), WRITE_TIMEOUT)
                 break
             await asyncio.wait_for(response.write(message), WRITE_TIMEOUT)
     except (TimeoutError, ConnectionError):

@@ -21,7 +21,7 @@ from aiohttp import web
 
 from . import controls, games, keys, live
 from .hub import Hub
-from .limits import ConnectionGate, Limits
+from .limits import ConnectionGate, Limits, capacity
 from .privacy import Scrubber
 from .replies import guard, security_headers
 from .settings import WebSettings, url_of
@@ -118,7 +118,15 @@ class WebServer:
         self.settings = settings
         self.hub = hub
         self.journal = journal
-        self.limits = (limits or Limits()).for_clients(settings.max_clients)
+        given = limits or Limits()
+        self.lowered: str | None = None  # why fewer browsers than [web] max_clients may follow (ulimit -n)
+        if given.connections > 0:
+            self.limits = given
+        else:
+            room = capacity(settings.max_clients)
+            self.limits = Limits(given.idle, given.body, room.connections)
+            self.lowered = room.lowered
+            hub.max_clients = min(hub.max_clients, room.clients)
         self.gate = ConnectionGate(self.limits)
         self.port: int | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -142,7 +150,11 @@ class WebServer:
             raise WebError(self._error)
         return self.url
 
-    def stop(self) -> None:
+    def stop(self, reason: str | None = None) -> None:
+        """Stop serving: every live stream is told ``reason`` (default: "the companion has stopped") and ends,
+        then the connections close."""
+        if reason:
+            self.hub.stop_reason = reason
         loop = self._loop
         if loop is not None and loop.is_running():
             loop.call_soon_threadsafe(loop.stop)

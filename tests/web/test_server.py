@@ -403,7 +403,18 @@ def test_stopping_the_server_with_browsers_following_is_quiet(tmp_path: Path, ca
         got += chunk
     live.close()
     assert got.endswith(b"0\r\n\r\n")
+    # the page is told why (not "reconnecting…" for ever): the last event before the end
+    assert b'event: bye\ndata: {"reason": "the companion has stopped"}\n\n' in got
+    assert got.rindex(b"event: bye") > got.rindex(b"event: state")
     assert capfd.readouterr().err == ""
+
+
+def test_after_the_game_loop_has_ended_the_controls_say_so(served) -> None:
+    server, hub, sink = served
+    hub.no_more_requests()  # the demo's game is over and its page stays up
+    status, _, payload = request(server.port, "POST", "/api/control/undo", {"passphrase": PASSPHRASE})
+    assert status == 503 and error_of(payload) == "no game loop takes requests now" and sink.events == []
+    assert request(server.port, "GET", "/api/state")[0] == 200  # the last state stays
 
 
 def closed_by_the_server(s: socket.socket, within: float = 20.0) -> bytes:
@@ -592,3 +603,125 @@ def test_the_printed_address_is_one_to_open_on_a_phone() -> None:
     assert url_of("::1", 8080, found.get) == "http://[::1]:8080/"
     here = machine_address()
     assert here is None or not ipaddress.ip_address(here).is_loopback  # this machine's, if it has a network
+
+
+@pytest.mark.parametrize("ending", [b"\n\n", b"\r\n\n", b"\n\r\n"], ids=["LF LF", "CRLF LF", "LF CRLF"])
+def test_a_head_ended_with_bare_newlines_is_answered_and_not_timed_out(ending: bytes) -> None:
+    """However a client ends its request head, the gate lets go of its timer once aiohttp has the head: the
+    client is answered at once (aiohttp's C parser answers bare LF with a 400), not held until the limit; where
+    aiohttp's parser waits on (the pure-Python one of 3.9-3.13: AIOHTTP_NO_EXTENSIONS=1) the head's limit
+    closes it; and a live stream opened in time is never cut by the head's timer."""
+    from companion.web.limits import Limits
+
+    hub = Hub(max_clients=2)
+    hub.game_changed(view())
+    server = WebServer(WebSettings(bind="127.0.0.1", port=0), hub, None, Limits(idle=1.0, body=1.0))
+    server.start()
+    try:
+        head = b"GET /api/state HTTP/1.1" + ending.replace(b"\n\r\n", b"\n") + b"Host: x" + ending
+        s = socket.create_connection(("127.0.0.1", server.port))
+        began = time.monotonic()
+        s.sendall(head)
+        try:
+            answer = closed_by_the_server(s, within=5.0)
+        except ConnectionResetError:
+            answer = b""
+        s.close()
+        # answered at once; or, where aiohttp's parser still waits for its blank line (the pure-Python
+        # parser and LF CRLF), closed at the head's limit as a half-sent head is
+        assert answer.startswith((b"HTTP/1.1 200 ", b"HTTP/1.0 400 ", b"HTTP/1.1 400 ")) or \
+            (answer == b"" and time.monotonic() - began >= 0.9), answer
+        live = socket.create_connection(("127.0.0.1", server.port), timeout=3.0)
+        live.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        got = b""
+        while b"event: state" not in got:
+            got += live.recv(65536)
+        time.sleep(2.0)  # twice the head's limit: the stream goes on
+        live.setblocking(False)
+        try:
+            assert live.recv(65536) != b""  # b"": closed by the server
+        except BlockingIOError:
+            pass  # open, nothing to read: as it should be
+        live.close()
+    finally:
+        server.stop()
+
+
+def test_the_gate_stops_timing_once_aiohttp_has_the_head_whatever_its_line_endings() -> None:
+    """The gate asks aiohttp's protocol whether it parsed a request (its own count), so a parser that takes
+    bare LF (a lenient one) is followed too; a protocol without that count: CRLF CRLF only (a parser that
+    waits on after LF LF must still be timed out)."""
+    import asyncio
+
+    from companion.web.limits import ConnectionGate, Limits
+
+    class Lenient(asyncio.Protocol):  # stands for an aiohttp protocol whose parser takes bare LF line endings
+        def __init__(self) -> None:
+            self._request_count = 0
+            self.seen = b""
+
+        def data_received(self, data: bytes) -> None:
+            self.seen += data
+            self._request_count = self.seen.replace(b"\r\n", b"\n").count(b"\n\n")
+
+    class Uncounted(asyncio.Protocol):
+        def data_received(self, data: bytes) -> None:
+            pass
+
+    class Transport:
+        closed = False
+
+        def close(self) -> None:
+            self.closed = True
+
+    async def timing(inner: asyncio.Protocol, parts: list[bytes]) -> bool:
+        gate = ConnectionGate(Limits(idle=60.0, connections=4))
+        gate.factory = lambda: inner
+        watched = gate()
+        watched.connection_made(Transport())
+        for part in parts:
+            watched.data_received(part)
+        still = watched.timer is not None
+        watched.connection_lost(None)
+        assert gate.open == 0
+        return still
+
+    for inner in (Lenient, Uncounted):
+        assert asyncio.run(timing(inner(), [b"GET / HTTP/1.1\r\nHost: x\r", b"\n\r\n"])) is False
+        assert asyncio.run(timing(inner(), [b"GET / HTTP/1.1\r\nHost: x\r\n"])) is True  # half a head: timed
+    assert asyncio.run(timing(Lenient(), [b"GET / HTTP/1.1\nHost: x\n", b"\n"])) is False  # its parser has it
+    assert asyncio.run(timing(Uncounted(), [b"GET / HTTP/1.1\nHost: x\n", b"\n"])) is True  # nobody says so
+
+
+def test_a_max_clients_beyond_the_open_file_limit_is_lowered_and_said(monkeypatch: pytest.MonkeyPatch,
+                                                                     capsys: pytest.CaptureFixture) -> None:
+    """[web] max_clients is the most browsers following the game: where half of `ulimit -n` cannot hold the
+    connections they need, fewer are let follow (never more than the connections can serve) and one line on
+    stderr says so; the page says the lowered number (/api/config) and refuses the one more."""
+    import resource
+
+    from companion.web.limits import capacity
+
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (1024, 524288))
+    room = capacity(8)
+    assert (room.connections, room.clients, room.lowered) == (64, 8, None)
+    assert capacity(82).lowered is None and capacity(83).clients == 82
+    hub, server = open_page(WebSettings(bind="127.0.0.1", port=0, max_clients=1000), None, "run")
+    try:
+        assert (server.limits.connections, hub.max_clients) == (512, 82)
+        err = capsys.readouterr().err
+        assert err == ("netzwerk run: [web] max_clients 1000 needs 6016 connections at once (6 per browser and 16), "
+                       "more than half of this process's open-file limit (ulimit -n 1024): the page takes at most "
+                       "512 connections and 82 browsers following the game (more: raise the limit, LimitNOFILE= in "
+                       "a drop-in of the service unit or ulimit -n; or a lower max_clients)\n")
+        status, _, payload = request(server.port, "GET", "/api/config")
+        assert status == 200 and json.loads(payload)["max_clients"] == 82
+        assert all(hub.join() is not None for _ in range(82)) and hub.join() is None  # the 83rd: come back later
+    finally:
+        server.stop()
+    hub, server = open_page(WebSettings(bind="127.0.0.1", port=0, max_clients=8), None, "run")
+    try:
+        assert (server.limits.connections, hub.max_clients, server.lowered) == (64, 8, None)
+        assert capsys.readouterr().err == ""  # nothing lowered, nothing said
+    finally:
+        server.stop()

@@ -76,27 +76,60 @@ function render(s) {
   if (hintFor && hintFor !== s.position) clearHint();
 }
 
+// The server ends the stream with "event: bye" when it stops on purpose (`netzwerk run` stopped, the demo
+// ended): the page keeps the last state, says so, and looks quietly every 5 s whether the companion is back.
+// Without a bye (a crash, the network gone) the browser reconnects by itself: "reconnecting…".
+const RETRY_MS = 5000;
+let stopped = false;
+
 function connect() {
   const link = $("link");
   const source = new EventSource("/api/events");
-  source.onopen = () => {
+  const live = () => {
     link.textContent = "live";
-    link.classList.add("up");
+    link.className = "link up";
+    stopped = false;
+    $("gone").hidden = true;
   };
+  source.onopen = live;
   source.addEventListener("state", (ev) => {
-    link.textContent = "live";
-    link.classList.add("up");
+    live();
     render(JSON.parse(ev.data));
   });
+  source.addEventListener("bye", (ev) => {
+    source.close();  // no reconnecting: the companion stopped on purpose
+    let reason = "the companion has stopped";
+    try { reason = JSON.parse(ev.data).reason || reason; } catch (e) { /* the default */ }
+    companionStopped(reason);
+  });
   source.onerror = () => {
+    if (stopped) return;
     link.textContent = "reconnecting…";
-    link.classList.remove("up");
+    link.className = "link";
     if (source.readyState === EventSource.CLOSED) {
       // refused (too many browsers, or the server went away): try again later, meanwhile one state
-      setTimeout(connect, 5000);
+      setTimeout(connect, RETRY_MS);
       fetch("/api/state").then((r) => (r.ok ? r.json() : null)).then((s) => s && render(s)).catch(() => {});
     }
   };
+}
+
+function companionStopped(reason) {
+  stopped = true;
+  const link = $("link");
+  link.textContent = "stopped";
+  link.className = "link down";
+  const gone = $("gone");
+  gone.textContent = reason.charAt(0).toUpperCase() + reason.slice(1) +
+    ": the page shows its last state, and follows the game again when the companion is back.";
+  gone.hidden = false;
+  setTimeout(lookForTheCompanion, RETRY_MS);
+}
+
+function lookForTheCompanion() {  // quietly: the page keeps saying "stopped" until the server answers
+  fetch("/api/config", { cache: "no-store" })
+    .then((r) => { if (r.ok) connect(); else setTimeout(lookForTheCompanion, RETRY_MS); })
+    .catch(() => setTimeout(lookForTheCompanion, RETRY_MS));
 }
 
 // ---- hint on request ----------------------------------------------------------------------------
