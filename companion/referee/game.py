@@ -50,7 +50,8 @@ from typing import Any, Callable
 
 from ..cameras import Frame, FrameSource
 from ..rules.geometry import BLACK, WHITE, Color
-from ..rules.options import Rules
+from ..rules.errors import NotationError
+from ..rules.options import Rules, new_game_choice
 from ..rules.position import Placement, Position
 from ..vision_bridge import default_calibrate, default_reader
 from .blank import BlankBatteries
@@ -307,12 +308,13 @@ class Companion:
 
     def _on_new_game(self, options: Any = None, starting_side: str | None = None) -> None:
         if options is not None or starting_side is not None:  # the page's new game: its options and who begins
-            rules = Rules.from_names(options or ())
-            if rules.camera_refusal():
-                self._log("new-game", f"no new game: {rules.camera_refusal()}")
+            try:
+                names, side = new_game_choice(options, starting_side)
+            except NotationError as exc:  # the inbox refuses these already: an event put by hand
+                self._log("new-game", f"no new game: {exc}")
                 return
-            self.rules = rules
-            self.starting_side = BLACK if starting_side == "black" else WHITE
+            self.rules = Rules.from_names(names)
+            self.starting_side = BLACK if side == "black" else WHITE
         if self.phase == SETUP:
             self.check = BoardCheck(NEW_GAME, Placement.of(Position.start(self.starting_side)))
             return

@@ -13,7 +13,7 @@ from collections import deque
 from typing import Any
 
 from ..rules.errors import NotationError
-from ..rules.options import Rules
+from ..rules.options import new_game_choice
 
 
 class Inbox:
@@ -39,7 +39,7 @@ class Inbox:
 
         ``("confirm", side)``, ``("undo",)``, ``("new_game", options, starting_side)`` (options: a list
         of rule option names; starting_side: "white" or "black"; None: as before). False for anything
-        else, options that are not rule options among them (nothing is put)."""
+        else, among them options :func:`companion.rules.options.new_game_choice` refuses (nothing is put)."""
         if not event or event[0] not in ("confirm", "undo", "new_game"):
             return False
         if event[0] == "confirm" and (len(event) != 2 or event[1] not in ("white", "black")):
@@ -68,15 +68,9 @@ class Inbox:
 
 
 def _new_game(options: Any, starting_side: Any) -> bool:
-    """Are these a new game's options (a list of rule option names, or None) and starting side?"""
-    if starting_side not in (None, "white", "black"):
-        return False
-    if options is None:
-        return True
-    if not isinstance(options, (list, tuple)) or not all(isinstance(o, str) for o in options):
-        return False
+    """Are these a new game's options and starting side (:func:`companion.rules.options.new_game_choice`)?"""
     try:
-        Rules.from_names(options)
-    except (NotationError, ValueError):
+        new_game_choice(options, starting_side)
+    except NotationError:
         return False
     return True

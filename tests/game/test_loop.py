@@ -9,6 +9,7 @@ import pytest
 from companion.rules.engine import apply_turn, random_turn, status
 from companion.referee.game import CHECK, OVER, PLAYING, SETUP
 from companion.rules.moves import Turn
+from companion.rules.options import OPTIONS
 from companion.rules.position import Placement, Position
 
 from .helpers import close, hold_both_confirms, make, play, press, ready, side
@@ -487,3 +488,16 @@ def test_a_request_for_a_new_game_with_options_that_are_not_rules_is_refused_the
     comp.run_for(0.2)
     assert comp.game_id == 2 and comp.rules.names() == ["must-capture"]  # the table shows the start position
     assert comp.referee.position.to_move.name == "BLACK"
+
+
+def test_a_new_game_event_the_inbox_would_refuse_is_said_in_the_log_and_the_game_goes_on(game):
+    """The loop checks a new game's options as the inbox and the page do (rules.options.new_game_choice)."""
+    comp, table = game
+    comp.inbox.put(("new_game", ("stacking",), "white"))
+    comp.inbox.put(("new_game", ("fly",), "white"))
+    comp.run_for(0.2)
+    said = [e.text for e in comp.log if e.kind == "new-game" and e.text.startswith("no new game: ")]
+    assert said == ["no new game: the option stacking cannot be refereed from the camera yet: "
+                    "the camera does not yet report how many batteries stand on a point",
+                    f"no new game: unknown rule option 'fly': known options are {', '.join(OPTIONS)}"]
+    assert comp.phase == PLAYING and comp.game_id == 1 and comp.rules.names() == []

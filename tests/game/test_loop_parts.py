@@ -87,14 +87,15 @@ def test_inbox_takes_valid_requests_only_and_keeps_the_order() -> None:
     for bad in [(), ("stop",), ("hint",), ("confirm",), ("confirm", "red"), ("new_game", ("stacking",)),
                 ("confirm", "white", "x"), ("new_game", ("nope",), "white"), ("new_game", "stacking", "white"),
                 ("new_game", (1,), "white"), ("new_game", ("stacking",), "purple"),
-                ("new_game", ["stacking", None], "white")]:
+                ("new_game", ["stacking", None], "white"),
+                ("new_game", ["stacking"], "black")]:  # stacking: not refereed from the camera yet
         assert inbox.request(bad) is False
     assert inbox.take() is None
     assert inbox.request(["confirm", "black"]) and inbox.request(("undo",))
-    assert inbox.request(("new_game", ["stacking"], "black")) and inbox.request(("new_game",))
+    assert inbox.request(("new_game", ["must-capture"], "black")) and inbox.request(("new_game",))
     inbox.put(("stop",))
-    assert [inbox.take() for _ in range(6)] == [("confirm", "black"), ("undo",), ("new_game", ["stacking"], "black"),
-                                                ("new_game",), ("stop",), None]
+    assert [inbox.take() for _ in range(6)] == [("confirm", "black"), ("undo",),
+                                                ("new_game", ["must-capture"], "black"), ("new_game",), ("stop",), None]
 
 
 def test_inbox_wait_ends_with_an_event_and_keeps_it() -> None:
