@@ -309,7 +309,8 @@ class Companion:
     def _on_new_game(self, options: Any = None, starting_side: str | None = None) -> None:
         if options is not None or starting_side is not None:  # the page's new game: its options and who begins
             try:
-                names, side = new_game_choice(options, starting_side)
+                names, side = new_game_choice(() if options is None else options,
+                                              "white" if starting_side is None else starting_side)
             except NotationError as exc:  # the inbox refuses these already: an event put by hand
                 self._log("new-game", f"no new game: {exc}")
                 return

@@ -68,9 +68,10 @@ class Inbox:
 
 
 def _new_game(options: Any, starting_side: Any) -> bool:
-    """Are these a new game's options and starting side (:func:`companion.rules.options.new_game_choice`)?"""
+    """Are these a new game's options (None: none) and starting side (None: white, as before)
+    (:func:`companion.rules.options.new_game_choice`)?"""
     try:
-        new_game_choice(options, starting_side)
+        new_game_choice(() if options is None else options, "white" if starting_side is None else starting_side)
     except NotationError:
         return False
     return True

@@ -37,18 +37,16 @@ def _unknown(name: object) -> NotationError:
 STARTING_SIDES: tuple[str, ...] = ("white", "black")
 
 
-def new_game_choice(options: object, starting_side: object = "white") -> tuple[tuple[str, ...], str | None]:
+def new_game_choice(options: object, starting_side: object = "white") -> tuple[tuple[str, ...], str]:
     """A new game's rule options and starting side as a request names them: the one check of the web
-    page's new-game request and the game loop's inbox (and the loop itself).
+    page's new-game request, the game loop's inbox and the loop itself.
 
-    ``options``: a list (or tuple) of rule option names, None for none; ``starting_side``: ``"white"``
-    or ``"black"``, None for as before. Returns the options without repeats, in the order given, and
-    the side. Raises :class:`NotationError` with one line naming what is wrong: options that are not a
-    list of names, an unknown option (the message of every command's ``--option``), an option the
-    camera cannot referee yet (:meth:`Rules.camera_refusal`), a side that is neither white nor black.
+    ``options``: a list (or tuple) of rule option names; ``starting_side``: ``"white"`` or
+    ``"black"``. Returns the options without repeats, in the order given, and the side. Raises
+    :class:`NotationError` with one line naming what is wrong: options that are not a list of
+    names, an unknown option (the message of every command's ``--option``), an option the camera
+    cannot referee yet (:meth:`Rules.camera_refusal`), a side that is neither white nor black.
     """
-    if options is None:
-        options = ()
     if not isinstance(options, (list, tuple)) or not all(isinstance(o, str) for o in options):
         raise NotationError("options must be a list of rule option names")
     for name in options:
@@ -57,13 +55,13 @@ def new_game_choice(options: object, starting_side: object = "white") -> tuple[t
     refusal = Rules(options).camera_refusal()
     if refusal:
         raise NotationError(refusal)
-    if starting_side is not None and starting_side not in STARTING_SIDES:
+    if starting_side not in STARTING_SIDES:
         try:
             shown = json.dumps(starting_side)
         except (TypeError, ValueError):
             shown = repr(starting_side)
         raise NotationError(f'starting_side must be "white" or "black", not {shown}')
-    return tuple(dict.fromkeys(options)), starting_side  # type: ignore[return-value]
+    return tuple(dict.fromkeys(options)), str(starting_side)
 
 
 class Rules:
