@@ -18,7 +18,8 @@ from typing import Any
 
 from aiohttp import web
 
-from ..rules.options import OPTIONS, Rules
+from ..rules.errors import NotationError
+from ..rules.options import new_game_choice
 from .hub import Hub
 from .keys import HUB, LIMITS, SCRUB, SETTINGS
 from .replies import Refused, json_reply
@@ -96,19 +97,11 @@ async def undo(request: web.Request) -> web.Response:
 
 async def new_game(request: web.Request) -> web.Response:
     data = await _allowed(request, control=True)
-    options = data.get("options", [])
-    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
-        raise Refused(400, "options must be a list of rule option names")
-    unknown = [o for o in options if o not in OPTIONS]
-    if unknown:
-        raise Refused(400, f"unknown rule option {unknown[0]!r}: known options are {', '.join(OPTIONS)}")
-    refusal = Rules.from_names(options).camera_refusal()
-    if refusal:
-        raise Refused(400, refusal)
-    side = data.get("starting_side", "white")
-    if side not in ("white", "black"):
-        raise Refused(400, f'starting_side must be "white" or "black", not {json.dumps(side)}')
-    return _send(request, ("new_game", tuple(dict.fromkeys(options)), side),
+    try:  # the one check of a new game's options and side (the game loop's inbox makes it too)
+        options, side = new_game_choice(data.get("options", []), data.get("starting_side", "white"))
+    except NotationError as exc:
+        raise Refused(400, str(exc)) from None
+    return _send(request, ("new_game", options, side),
                  f"new game ({' '.join(options) or 'original rules'}, {side} begins): set up the start position")
 
 
