@@ -450,7 +450,7 @@ class Companion:
             self.blank.show(verdict.turn_back, self.referee.position.to_move)
             self.watch.restart(self.referee.position, self.rules)
             self._status(self.status_text())
-        self.outcomes.learn_bare(self.reader, frame, verdict.position)  # a second read: after the verdict is out
+        self.outcomes.learn_bare(self.reader, frame, verdict.position)  # after the verdict is out
         return True
 
     # ================================================================ what the loop shows of itself

@@ -89,8 +89,9 @@ class Outcomes:
 
         The calibration frame shows the bare board only off the start ranks;
         each accepted frame shows more of it (:func:`companion.vision_bridge.teach_bare`).
-        The reader reads the frame again for it: the loop asks once the verdict is out (the
-        LEDs, the log, the web page). Information only: a failure is logged, never stops the game.
+        The classic reader reads the frame again for it (the any-set reader takes the look of the
+        read the turn was judged on): the loop asks once the verdict is out (the LEDs, the log,
+        the web page). Information only: a failure is logged, never stops the game.
         """
         try:
             teach_bare(reader, frame.image, position)

@@ -89,7 +89,9 @@ class Presses:
 
     ``take(verdict, frame)``: the loop takes an accepted turn (journal first; False when the
     journal could not take it); ``clock``: the loop's clock; ``status(text)``: the systemd status
-    line. ``verdict_times``: seconds from a press's handling to its verdict on the LEDs."""
+    line. ``verdict_times``: seconds from a press's reading (or the question's answer) to the end of
+    its verdict's whole outcome: the LEDs, the journal, the press frame saved and, for an accepted
+    turn, the bare board learned (``benchmarks/referee.py`` times the LEDs alone)."""
 
     def __init__(self, panel: Any, timings: LoopTimings, asking: Asking, outcomes: Outcomes, records: GameRecords,
                  blank: BlankBatteries, take: Callable[[Verdict, Frame], bool], status: Callable[[str], None]) -> None:
