@@ -7,7 +7,11 @@ two colours (:mod:`vision.colours`), and every field gets a probability. A
 field the classifier is unsure of (a piece hidden behind a tall robot, a
 glare spot, a colour unlike both robot colours) is *doubtful*, never guessed:
 the frame is then not readable and the reason names the fields; the referee
-settles them with the rules or asks.
+settles them with the rules or asks. Beside the nets, two checks against the
+reference (the last board the reader was told): a field that looks just as it
+did there keeps what it held (its odds, and a robot's colour's, times
+:data:`SAME_ODDS`); a square read empty whose centre changed far more than the
+frame's other such squares is doubtful (:data:`CHANGED_Z`).
 
 Frame-level refusals: a hand or an object over the board (fields covered), a
 board that is not where the calibration put it (the fields' structure no
