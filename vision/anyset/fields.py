@@ -32,6 +32,8 @@ class FieldLook:
     x_background: np.ndarray | None = None  # (36, 3, P, P) each square's empty board: as the reference
                                             # showed it empty, else its nearest square known empty (None: no reference)
     x_points: np.ndarray | None = None      # (49, 3, P, P) normalised log colour of the point patches
+    x_ref_squares: np.ndarray | None = None  # (36, 3, P, P) the reference's own square patches, normalised
+    x_ref_points: np.ndarray | None = None   # (49, 3, P, P) its point patches (None: no reference of its own)
 
 
 def _both_ways(run, x: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -121,7 +123,7 @@ def _parts_of(reference: Reference, own: bool):
 def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Reference | None, own: bool,
          temperature: float, level: np.ndarray | None = None) -> FieldLook:
     net = shared_net()
-    background = None
+    background = ref_s = ref_p = None
     if reference is None:
         xs, level = net_input(sq, None, level)
         xp, _ = net_input(pt, None, level)
@@ -136,12 +138,14 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Referen
         ss = scalars(ts, cutter.square_lean, ids)
         ps = scalars(tp, cutter.point_lean, idp)
         background = np.where((ts == REF_EMPTY)[:, None, None, None], ks[:, 0:3], ks[:, 3:6])
+        if own:
+            ref_s, ref_p = ks[:, 0:3], kp[:, 0:3]
         run_s = _with_known(net, "squares", kcs)
         run_p = _with_known(net, "points", kcp)
     zs = _both_ways(run_s, xs, ss) / temperature
     zp = _both_ways(run_p, xp, ps) / temperature
     return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
-                     sq, pt, xs[:, :3], level, background, xp[:, :3])
+                     sq, pt, xs[:, :3], level, background, xp[:, :3], ref_s, ref_p)
 
 
 def look(cutter: PatchCutter, image: np.ndarray, reference: Reference | None,

@@ -29,7 +29,7 @@ import numpy as np
 from ..calibration import found_again
 from .calibration import Calibration, blank_reason, check_image
 from ..errors import VisionError
-from .fieldnet import REF_EMPTY, REF_OCCUPIED, normalise
+from .fieldnet import REF_EMPTY, REF_OCCUPIED
 from .fields import FieldLook, look
 from ..geometry import point_name, square_name
 from ..layout import BoardLayout, POINT_STATES, SQUARE_STATES
@@ -79,19 +79,13 @@ SAME_POINT = 0.16
 SAME_ODDS = 50.0
 
 
-def _centre_mask() -> np.ndarray:
-    c = ((np.arange(PATCH) + 0.5) / PATCH - 0.5) * SQUARE_SPAN
-    return (c[None, :] ** 2 + c[:, None] ** 2) <= CHANGED_RADIUS ** 2
-
-
-_CENTRE = _centre_mask()     # (P, P) the disc at a square patch's centre
-
-
 def _disc(span: float, radius: float) -> np.ndarray:
+    """(P, P) bool: the disc of ``radius`` board units at the centre of a patch covering ``span``."""
     c = ((np.arange(PATCH) + 0.5) / PATCH - 0.5) * span
     return (c[None, :] ** 2 + c[:, None] ** 2) <= radius ** 2
 
 
+_CENTRE = _disc(SQUARE_SPAN, CHANGED_RADIUS)     # the disc at a square patch's centre (the change check)
 _SAME_SQUARE_DISC = _disc(SQUARE_SPAN, SAME_SQUARE_RADIUS)
 _SAME_POINT_DISC = _disc(POINT_SPAN, SAME_POINT_RADIUS)
 
@@ -142,7 +136,6 @@ class BoardReader:
         self.adapt = adapt
         self._cutter = PatchCutter(calibration.H, calibration.image_size)
         self._ref_structure = None     # (reference, its fields' structure): computed once per reference
-        self._ref_looks = None         # (reference, its squares' and points' normalised log colour): the same
         self._last = None              # (frame's fingerprint, reference, its field look): the last frame read
 
     @property
@@ -267,15 +260,10 @@ class BoardReader:
     def _same_as_reference(self, fl: FieldLook) -> tuple[np.ndarray, np.ndarray]:
         """((36,), (49,)) bool: the fields whose patch now looks just as in the reference (see
         :data:`SAME_SQUARE`)."""
-        ref = self._cal.reference
-        if fl.x_points is None:
+        if fl.x_ref_squares is None or fl.x_points is None or fl.x_ref_points is None:
             return np.zeros(36, bool), np.zeros(49, bool)
-        if self._ref_looks is None or self._ref_looks[0] is not ref:
-            self._ref_looks = (ref, normalise(ref.squares, ref.square_level)[0],
-                               normalise(ref.points, ref.point_level)[0])
-        _, xs, xp = self._ref_looks
-        same_s = _largest_difference(fl.x_squares, xs, _SAME_SQUARE_DISC) <= SAME_SQUARE
-        same_p = _largest_difference(fl.x_points, xp, _SAME_POINT_DISC) <= SAME_POINT
+        same_s = _largest_difference(fl.x_squares, fl.x_ref_squares, _SAME_SQUARE_DISC) <= SAME_SQUARE
+        same_p = _largest_difference(fl.x_points, fl.x_ref_points, _SAME_POINT_DISC) <= SAME_POINT
         return same_s, same_p
 
     def _reading(self, fl: FieldLook, alignment: float) -> BoardReading:
@@ -288,7 +276,7 @@ class BoardReader:
         if np.abs(np.subtract(colours.white, colours.black)).sum() >= 2 * SAME_SQUARE:
             robot = same_s & (np.asarray(ref.square_state) == REF_OCCUPIED)
             llr = llr + odds * (robot & (ref.square_colour == COLOUR_WHITE)) - odds * (robot & (ref.square_colour == COLOUR_BLACK))
-        pw_given_robot = 1.0 / (1.0 + np.exp(-llr))
+        pw_given_robot = _sigmoid(llr)
         pe, pr, pc = fl.squares[:, 0], fl.squares[:, 1], fl.squares[:, 2]
         seen = np.maximum(pe + pr, 1e-12)
         pe_seen = _sigmoid(_logit(pe / seen) + odds * self._towards_empty(same_s, ref.square_state))
