@@ -49,10 +49,7 @@ def new_game_choice(options: object, starting_side: object = "white") -> tuple[t
     """
     if not isinstance(options, (list, tuple)) or not all(isinstance(o, str) for o in options):
         raise NotationError("options must be a list of rule option names")
-    for name in options:
-        if name not in OPTIONS:
-            raise _unknown(name)
-    refusal = Rules(options).camera_refusal()
+    refusal = Rules.from_names(options).camera_refusal()  # an unknown name: its NotationError
     if refusal:
         raise NotationError(refusal)
     if starting_side not in STARTING_SIDES:
