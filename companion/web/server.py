@@ -119,12 +119,10 @@ class WebServer:
         self.hub = hub
         self.journal = journal
         given = limits or Limits()
+        self.limits = given.for_clients(settings.max_clients)
         self.lowered: str | None = None  # why fewer browsers than [web] max_clients may follow (ulimit -n)
-        if given.connections > 0:
-            self.limits = given
-        else:
+        if given.connections <= 0:  # the room the open files leave: maybe fewer browsers too
             room = capacity(settings.max_clients)
-            self.limits = Limits(given.idle, given.body, room.connections)
             self.lowered = room.lowered
             hub.max_clients = min(hub.max_clients, room.clients)
         self.gate = ConnectionGate(self.limits)
