@@ -432,3 +432,60 @@ def test_an_accepted_frame_is_learned_without_a_second_look(cal, monkeypatch):
     image[:] = other
     reader.learn_bare(image, START)
     assert len(calls) == 3
+
+
+def test_a_field_that_looks_as_it_did_boards_ago_keeps_that_content(cal):
+    """R-23: a battery turned to its blank side and back. The reference (the last board told) shows
+    it blank, so its printed look now is no longer "as in the reference"; the memory of earlier looks
+    still knows it: with nets that know nothing it reads as a battery, surely. A reader without that
+    memory has no word for it; a board found elsewhere in the frame starts the memory anew."""
+    from dataclasses import replace
+
+    from vision.anyset.fields import look
+    from vision.anyset.reader import SAME_ODDS
+
+    battery = next(i for i in range(49) if START.points[i].value == "battery")
+    sides = [True] * 49
+    blank = [i != battery for i in range(49)]
+    turned = render(START, SEED, design=DESIGN, markers=False, frame=3, printed=blank).image
+    back = render(START, SEED, design=DESIGN, markers=False, frame=4, printed=sides).image
+    reader = BoardReader(cal, adapt=False)
+    reader.read(turned)
+    assert reader.learn_bare(turned, START) == 85
+    fl = look(reader._cutter, back, reader.calibration.reference)
+    assert not reader._same_as_reference(fl)[1][battery]        # unlike the blank side the reference shows
+    assert reader._known_looks(fl)[2][battery] == -1                # like the printed side two boards ago
+    blind = replace(fl, squares=np.tile([0.5, 0.5, 0.0], (36, 1)), points=np.tile([0.5, 0.5, 0.0], (49, 1)))
+    probs = _read_with(reader, blind).point_probs[battery]
+    assert probs.argmax() == 1 and probs.max() >= SAME_ODDS / (SAME_ODDS + 1) - 1e-9
+    fresh = BoardReader(replace(cal, reference=reader.calibration.reference), adapt=False)
+    assert fresh._known_looks(fl)[2][battery] == 0
+    reader._cutter = type(reader._cutter)(cal.H, cal.image_size)     # the board found again: another cutter
+    assert reader._memory_here() is None and reader._known_looks(fl)[2][battery] == 0
+
+
+def test_the_memory_of_earlier_looks_keeps_the_last_different_ones():
+    from vision.anyset.fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN
+    from vision.anyset.memory import KEEP, NONE, FieldMemory
+    from vision.anyset.patches import PATCH
+
+    def difference(a, b):
+        return np.abs(a - b).reshape(len(a), -1).max(axis=1)
+
+    def looks(v):
+        return np.full((2, 3, PATCH, PATCH), v, np.float32)
+
+    m = FieldMemory.new(2)
+    take = np.array([True, False])
+    m.remember(looks(0.0), np.array([REF_EMPTY, REF_EMPTY]), np.zeros(2, np.int8), take, difference, 0.1)
+    assert m.state[:, 0].tolist() == [REF_EMPTY] + [NONE] * (KEEP - 1) and (m.state[:, 1] == NONE).all()
+    # the same content, a look within the limit: it replaces the newest (the light follows)
+    m.remember(looks(0.05), np.array([REF_EMPTY, REF_EMPTY]), np.zeros(2, np.int8), take, difference, 0.1)
+    assert m.state[1, 0] == NONE and m.looks[0, 0].max() == np.float32(0.05)
+    # other looks go in front, the oldest is dropped; a field of unknown content is skipped
+    for v in range(1, KEEP + 1):
+        m.remember(looks(float(v)), np.array([REF_OCCUPIED, REF_UNKNOWN]), np.ones(2, np.int8), np.ones(2, bool), difference, 0.1)
+    assert m.looks[:, 0, 0, 0, 0].tolist() == [float(v) for v in range(KEEP, 0, -1)]
+    assert (m.state[:, 0] == REF_OCCUPIED).all() and (m.state[:, 1] == NONE).all()
+    hit, state = m.matching(looks(2.02), difference, 0.1)
+    assert hit[:, 0].tolist() == [v == 2 for v in range(KEEP, 0, -1)] and not hit[:, 1].any()
