@@ -21,14 +21,23 @@ One object makes every decision for ``netzwerk run``, ``netzwerk demo`` and
   a side the camera cannot tell says nothing.
 
 The rules are a prior on the reading: a field the camera is unsure of is
-tried in each state it plausibly has; if exactly one of the resulting boards
-is explained by a legal turn (or is the unchanged board), that one is taken;
-if several are, the referee asks rather than guesses: when every one is a
-legal turn (at most :data:`MAX_CANDIDATES`), a ``question`` whose
-``candidates`` are their accepted verdicts (the game loop shows them in turn
-and a confirm press picks one; :meth:`Verdict.unasked` is the ``unreadable``
-form for a caller with nobody to ask, as the audit); else ``unreadable``.
-If none is, it asks too: an unsure board is never called illegal.
+tried in every state the camera does not rule out (:data:`TRY_FLOOR`), each
+board with its likelihood (the product of its fields' probabilities). The
+legal ones (explained by a legal turn, or the unchanged board) that *rival*
+the likeliest legal one (at least 1/``decisive`` as likely as it, or made of
+states the camera gave at least ``min_field_prob`` each) decide: if they are
+one board, that one is taken, provided the camera gave each of its unsure
+fields' states at least ``min_field_prob`` (else the players are asked to
+check the board); if several are, the referee asks
+rather than guesses: when every one is a legal turn (at most
+:data:`MAX_CANDIDATES`), a ``question`` whose ``candidates`` are their
+accepted verdicts (the game loop shows them in turn and a confirm press picks
+one; :meth:`Verdict.unasked` is the ``unreadable`` form for a caller with
+nobody to ask, as the audit); else ``unreadable``. A legal reading far less
+likely than the likeliest is no reason to ask; one the camera thinks about as
+likely always is, however low its fields' states: a board is never taken
+because a likely-enough alternative was not tried. If no reading is legal,
+it asks too: an unsure board is never called illegal.
 """
 
 from __future__ import annotations
@@ -59,6 +68,11 @@ QUESTION = "question"
 VERDICT_KINDS = (ACCEPTED, REJECTED, UNREADABLE, UNCHANGED, GAME_OVER, QUESTION)
 #: a question offers at most this many turns (more: unreadable, check the board)
 MAX_CANDIDATES = 4
+#: A state of an unsure field the camera gives less than this is not tried at all.
+TRY_FLOOR = 0.001
+#: A legal reading at least 1/DECISIVE as likely as the likeliest legal one rivals it (the players
+#: are asked), whatever the camera gave its fields' states (``Referee.decisive``).
+DECISIVE = 20.0
 
 _SQUARE_STATES = ("empty", "white", "black")
 _POINT_STATES = ("empty", "battery")
@@ -140,15 +154,21 @@ class AcceptedTurn:
 
 @dataclass
 class Referee:
-    """Referees one game.  ``min_field_prob``: a state the camera gives less
-    probability than this is not considered for an unsure field;
-    ``max_uncertain``: more unsure fields than this make the board unreadable.
-    ``sides``: R-23 on (notes and the batteries to turn back on accepted verdicts)."""
+    """Referees one game.  ``min_field_prob``: a board is taken from a doubtful
+    reading only when the camera gave each of its unsure fields' states at least
+    this probability, and every legal reading made of such states rivals it
+    (every state down to :data:`TRY_FLOOR` is tried); ``decisive``: a legal
+    reading at least 1/decisive as likely as the likeliest rivals it too,
+    however low its states (rivals make a question, never a guess);
+    ``max_uncertain``: more unsure fields than this
+    make the board unreadable. ``sides``: R-23 on (notes and the batteries to
+    turn back on accepted verdicts)."""
 
     rules: Rules = ORIGINAL
     position: Position = field(default_factory=Position.start)
     min_field_prob: float = 0.12
     max_uncertain: int = 6
+    decisive: float = DECISIVE
     history: list[AcceptedTurn] = field(default_factory=list)
     sides: bool = True
     sides_seen: dict = field(default_factory=dict)  # R-23: the sides of the last accepted board
@@ -212,7 +232,7 @@ class Referee:
     # -- judging ----------------------------------------------------------
     def judge_board(self, board: Placement | Position) -> Verdict:
         """Judge a board read with full confidence (tests, the CLI, a typed-in board)."""
-        return self._decide([(Placement.of(board), 1.0)], uncertain=(), confidences={}, camera=False)
+        return self._decide([(Placement.of(board), 1.0, 1.0)], uncertain=(), confidences={}, camera=False)
 
     def judge(self, reading: TableReading | Placement | Position) -> Verdict:
         """Judge what the camera read.  Pure: nothing changes until :meth:`accept`."""
@@ -260,53 +280,60 @@ class Referee:
                        turn_back=check.left_blank, sides=seen)
 
     def _candidates(self, sp, pp, low_s: Sequence[int], low_p: Sequence[int]):
-        """Boards the reading plausibly shows, most likely first, with their likelihoods."""
+        """Boards the reading may show, most likely first: (board, likelihood, the lowest probability
+        the camera gave a state of an unsure field in it). Every state down to :data:`TRY_FLOOR`."""
         base_sq = np.asarray(sp).argmax(axis=1).tolist()  # the first of equal maxima, as max() takes it
         base_pt = np.asarray(pp).argmax(axis=1).tolist()
         options: list[list[tuple[str, int, int, float]]] = []
         for s in low_s:
-            opts = [(("s"), s, k, float(sp[s][k])) for k in range(3) if sp[s][k] >= self.min_field_prob or k == base_sq[s]]
+            opts = [(("s"), s, k, float(sp[s][k])) for k in range(3) if sp[s][k] >= TRY_FLOOR or k == base_sq[s]]
             options.append(opts)
         for p in low_p:
-            opts = [(("p"), p, k, float(pp[p][k])) for k in range(2) if pp[p][k] >= self.min_field_prob or k == base_pt[p]]
+            opts = [(("p"), p, k, float(pp[p][k])) for k in range(2) if pp[p][k] >= TRY_FLOOR or k == base_pt[p]]
             options.append(opts)
         out = []
         for combo in itertools.product(*options):
             sq = list(base_sq)
             pt = list(base_pt)
-            like = 1.0
+            like, weakest = 1.0, 1.0
             for kind, i, k, prob in combo:
                 if kind == "s":
                     sq[i] = k
                 else:
                     pt[i] = k
                 like *= prob
-            out.append((_placement(sq, pt), like))
+                weakest = min(weakest, prob)
+            out.append((_placement(sq, pt), like, weakest))
         out.sort(key=lambda c: -c[1])
         return out
 
-    def _decide(self, candidates: list[tuple[Placement, float]], *, uncertain, confidences: dict,
+    def _decide(self, candidates: list[tuple[Placement, float, float]], *, uncertain, confidences: dict,
                 camera: bool = True) -> Verdict:
         pos = self.position
         current = Placement.of(pos)
         game = self._status_of(pos)
         low_s, low_p = uncertain if uncertain else ((), ())
         unsure = bool(low_s or low_p)
-        results: list[tuple[Placement, float, str, Explanation | None]] = []
-        for board, like in candidates:
+        results: list[tuple[Placement, float, str, Explanation | None, float]] = []
+        best = 0.0                 # the likeliest legal reading's likelihood so far
+        for board, like, weakest in candidates:      # most likely first
+            if best and like * self.decisive < best and weakest < self.min_field_prob:
+                continue           # neither nearly as likely as the likeliest legal reading nor on states
+                                   # the camera gives min_field_prob: no rival of it
             if board == current:
-                results.append((board, like, UNCHANGED, None))
+                results.append((board, like, UNCHANGED, None, weakest))
+            elif game.over:
+                results.append((board, like, GAME_OVER, None, weakest))
+            elif unsure and not _plausible_counts(board):
                 continue
-            if game.over:
-                results.append((board, like, GAME_OVER, None))
-                continue
-            if unsure and not _plausible_counts(board):
-                continue
-            ex = _stack_refused(board, self.rules) or explain(pos, board, self.rules)
-            results.append((board, like, ACCEPTED if ex.legal else REJECTED, ex))
+            else:
+                ex = _stack_refused(board, self.rules) or explain(pos, board, self.rules)
+                results.append((board, like, ACCEPTED if ex.legal else REJECTED, ex, weakest))
+            if results[-1][2] != REJECTED:
+                best = best or like
 
         if not unsure:
-            board, _, kind, ex = results[0]
+            board, _, kind, ex, _ = results[0]
             if camera and kind == REJECTED and not _plausible_counts(board):
                 # No player can make such a board (issues 5 and 10: "not 14 batteries" is amber):
                 # a piece off the grid, or a hand or an object the camera took for pieces.
@@ -318,16 +345,28 @@ class Referee:
             return self._verdict(kind, board, ex, confidences)
 
         names = [square_name(s) for s in low_s] + [point_name(p) for p in low_p]
+        # the legal readings that rival the likeliest (the loop above left out the others): at least
+        # 1/decisive as likely as it, or on states the camera gave at least min_field_prob each
         good = [r for r in results if r[2] in (ACCEPTED, UNCHANGED, GAME_OVER)]
         distinct = {r[0] for r in good}
         if game.over and good:
             # After the end nothing is accepted, however the unsure fields read: the final
-            # board ("unchanged") if every reading is it, else a clear "game over".
-            pick = next((r for r in good if r[2] == GAME_OVER), good[0])
+            # board ("unchanged") if every reading is it, else a clear "game over" (readings whose
+            # states the camera gave at least min_field_prob, where there are such).
+            seen = [r for r in good if r[4] >= self.min_field_prob] or good
+            pick = next((r for r in seen if r[2] == GAME_OVER), seen[0])
             return self._verdict(pick[2], pick[0], None, confidences)
         if len(distinct) == 1:
-            board, _, kind, ex = good[0]
-            return self._verdict(kind, board, ex, confidences)
+            board, _, kind, ex, weakest = good[0]
+            if weakest >= self.min_field_prob:
+                return self._verdict(kind, board, ex, confidences)
+            return self._unreadable(
+                f"low confidence at {', '.join(names)}: the only legal reading of those fields is one the camera "
+                "thinks unlikely; check the board and confirm again",
+                confidences,
+                squares=low_s,
+                points=low_p,
+            )
         if len(distinct) > 1:
             a, b = good[0][0], next(r[0] for r in good if r[0] != good[0][0])
             diff = differing_fields(a, b)
@@ -353,7 +392,7 @@ class Referee:
 
     def _question(self, why: str, good: list, unasked: Verdict, confidences: dict) -> Verdict:
         """Two or more legal turns fit: their accepted verdicts, for the players to pick one."""
-        candidates = tuple(self._verdict(ACCEPTED, board, ex, confidences) for board, _, _, ex in good)
+        candidates = tuple(self._verdict(ACCEPTED, board, ex, confidences) for board, _, _, ex, _ in good)
         squares, points = differing_indices([c.board for c in candidates if c.board is not None])
         turns = " or ".join(str(c.turn) for c in candidates)
         return Verdict(QUESTION, self.position, reason=f"{why}: which turn was it, {turns}?", status=self.status,

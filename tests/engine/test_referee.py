@@ -173,3 +173,41 @@ def test_a_stale_verdict_is_not_played():
     with pytest.raises(ValueError, match="judged on another position"):
         ref.accept(other)
     assert ref.position == apply_turn(START, "c1-c3") and len(ref.history) == 1
+
+
+def test_a_likely_enough_legal_reading_is_asked_about_not_dropped():
+    """A turn read by the any-set reader in a game (design 9,300,022, camera 0, turn 10): a battery left
+    standing at D5 read empty at 0.914, the point B5 that a battery left read as a battery at 0.175.
+    Trying only states the camera gives at least ``min_field_prob`` (0.12) dropped D5's battery, and the
+    one legal reading left was a turn nobody made, only 2.3 times as likely as the true one. Both are
+    legal and about as likely: the players are asked, the true turn among the candidates."""
+    pos = Position.from_string("6/BWB2B/1W1B2/W3W1/3B1W/6 7/1x1x2x/1x1xx2/xxx4/xx3x1/3x2x/7 b")
+    board = Placement(frozenset({11, 12, 16, 19}), frozenset({3, 18, 20, 25, 28}),
+                      frozenset({10, 13, 14, 15, 16, 19, 22, 24, 28, 32, 36, 38, 41}))
+    unsure = {("p", 10): [0.093, 0.907], ("p", 22): [0.06, 0.94], ("p", 29): [0.825, 0.175],
+              ("p", 31): [0.914, 0.086], ("p", 41): [0.481, 0.519]}
+    truth = apply_turn(pos, "d2-d1 d4-c4 a5-a4 c5xb5 f5-e5 A4-D4 B5-A5 C4-C3")
+    v = Referee(position=pos).judge(reading_of(board, unsure, threshold=0.98))
+    assert v.kind == QUESTION, v.line()
+    assert truth in [c.position for c in v.candidates] and len(v.candidates) == 2
+    assert v.points == (29, 31)                      # where the two readings differ: B5 and D5
+
+
+def test_a_legal_reading_far_less_likely_than_the_likeliest_is_no_reason_to_ask():
+    """b2 read empty at 0.95, White at 0.04: b1-b2 c1-c3 is legal too, but 26 times less likely than
+    c1-c3 (``decisive`` 20): c1-c3 is taken. Asked to be surer (``decisive`` 100), the referee asks."""
+    after = apply_turn(START, "c1-c3")
+    r = reading_of(after, {7: [0.95, 0.04, 0.01], 1: [0.45, 0.5, 0.05]}, threshold=0.98)
+    v = Referee().judge(r)
+    assert v.kind == ACCEPTED and str(v.turn) == "c1-c3"
+    v = Referee(decisive=100).judge(r)
+    assert v.kind == QUESTION and [str(c.turn) for c in v.candidates] == ["c1-c3", "b1-b2 c1-c3"]
+
+
+def test_the_only_legal_reading_on_a_state_the_camera_thinks_unlikely_is_not_taken():
+    """a1 read White at 0.89, empty at 0.08 after a1-a2: only 'empty' is legal, but the camera gave it
+    less than ``min_field_prob``: the players are asked to check the board (the audit, with one photo,
+    tries lower)."""
+    after = apply_turn(START, "a1-a2")
+    v = Referee().judge(reading_of(after, {0: [0.08, 0.89, 0.03]}))
+    assert v.kind == UNREADABLE and "thinks unlikely" in v.reason and v.squares == (0,)
