@@ -356,9 +356,54 @@ def from_onnx(path: Path, kind: str) -> FieldModel:
     from onnx import numpy_helper
 
     weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in onnx.load(str(path)).graph.initializer}
-    model = FieldModel(N_OUT[kind], WIDTHS[kind])
+    try:      # the widths as the file has them (a net widened with --widen is wider than WIDTHS)
+        widths = (weights["c1.weight"].shape[0], weights["c2.weight"].shape[0], weights["c3.weight"].shape[0],
+                  weights["f1.weight"].shape[0])
+    except KeyError as exc:
+        raise ValueError(f"{path} is not a field net of this trainer (no {exc.args[0]})") from None
+    model = FieldModel(N_OUT[kind], widths)
     model.load_state_dict(weights)
     return model
+
+
+def widened(model: FieldModel, widths: tuple[int, int, int, int], seed: int) -> FieldModel:
+    """A wider net that computes exactly what ``model`` computes (as Net2Net widens a net): each layer
+    keeps its units and gains new ones whose incoming weights are small and random and whose outgoing
+    weights are zero, so training goes on from the same function with more room."""
+    old = (model.c1.out_channels, model.c2.out_channels, model.c3.out_channels, model.f1.out_features)
+    if any(w < o for w, o in zip(widths, old)):
+        raise ValueError(f"--widen {','.join(map(str, widths))}: narrower than the net it starts from "
+                         f"({','.join(map(str, old))})")
+    gen = torch.Generator().manual_seed(seed)
+    new = FieldModel(model.f2.out_features, widths)
+    a0, b0, c0, d0 = old
+    a, b, c, d = widths
+    ns = model.f1.in_features - c0 * 9                # the scalars, after the flattened 3x3 maps
+    with torch.no_grad():
+        for layer in (new.c1, new.c2, new.c3, new.f1):
+            layer.weight.mul_(0.1)                     # new units start small (their own init, scaled)
+            layer.bias.zero_()
+        new.c1.weight[:a0] = model.c1.weight
+        new.c1.bias[:a0] = model.c1.bias
+        new.c2.weight[:b0] = 0.0
+        new.c2.weight[:b0, :a0] = model.c2.weight
+        new.c2.bias[:b0] = model.c2.bias
+        new.c2.weight[b0:, :] = 0.01 * torch.randn(b - b0, a, 3, 3, generator=gen)
+        new.c3.weight[:c0] = 0.0
+        new.c3.weight[:c0, :b0] = model.c3.weight
+        new.c3.bias[:c0] = model.c3.bias
+        # f1's inputs: c maps of 3x3 (channel-major), then the scalars
+        w1 = torch.zeros(d, c * 9 + ns)
+        w1[d0:] = new.f1.weight[d0:]
+        old_w = model.f1.weight
+        w1[:d0, :c0 * 9] = old_w[:, :c0 * 9]
+        w1[:d0, c * 9:] = old_w[:, c0 * 9:]
+        new.f1.weight.copy_(w1)
+        new.f1.bias[:d0] = model.f1.bias
+        new.f2.weight.zero_()
+        new.f2.weight[:, :d0] = model.f2.weight
+        new.f2.bias.copy_(model.f2.bias)
+    return new
 
 
 def main(argv=None) -> int:
@@ -371,6 +416,8 @@ def main(argv=None) -> int:
     ap.add_argument("--init", metavar="DIR", help="go on training the nets whose whole ONNX files are in DIR "
                     "(e.g. the shipped ones) instead of starting from random weights")
     ap.add_argument("--max-lr", type=float, default=MAX_LR, help="peak learning rate of the one-cycle schedule")
+    ap.add_argument("--widen", metavar="A,B,C,D", help="with --init: go on from those nets made wider (the widths of "
+                    "the three convolutions and the dense layer; the same function to start with)")
     ap.add_argument("--reexport", metavar="DIR", help="write the known and fast forms of the whole nets in DIR again "
                     "(no training; --data is then not needed)")
     a = ap.parse_args(argv)
@@ -390,6 +437,16 @@ def main(argv=None) -> int:
             ap.error(f"--data: {path} is not a file (data from training.fielddata)")
     if not 0 < a.max_lr < 1:
         ap.error(f"--max-lr {a.max_lr}: a learning rate between 0 and 1, e.g. 2e-3")
+    widths = None
+    if a.widen:
+        try:
+            widths = tuple(int(v) for v in a.widen.split(","))
+        except ValueError:
+            widths = ()
+        if len(widths) != 4 or min(widths) < 1:
+            ap.error(f"--widen {a.widen}: four positive widths, e.g. 24,48,64,96")
+        if not a.init:
+            ap.error("--widen goes with --init (the nets to make wider)")
     kinds = [k for k in ("sq", "pt") if not a.only or k == a.only]
     inits = {k: Path(a.init) / f"{NAMES[k]}.onnx" for k in kinds} if a.init else {}
     for whole in inits.values():       # before the data (minutes to load) is read
@@ -405,6 +462,11 @@ def main(argv=None) -> int:
         del data["sq"]           # the squares' patches gave the frames' light levels: no longer needed
     for kind in kinds:
         init = from_onnx(inits[kind], kind) if a.init else None
+        if init is not None and widths is not None:
+            try:
+                init = widened(init, widths, a.seed)
+            except ValueError as exc:
+                ap.error(str(exc))
         res = train(kind, data, a.steps, a.seed, Path(a.out), init=init, max_lr=a.max_lr)
         print(f"{kind}: {res}")
     return 0
