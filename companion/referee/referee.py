@@ -28,12 +28,12 @@ the likeliest legal one (at least 1/``decisive`` as likely as it, or made of
 states the camera gave at least ``min_field_prob`` each) decide: if they are
 one board, that one is taken, provided the camera gave each of its unsure
 fields' states at least ``min_field_prob`` (else the players are asked to
-check the board); if several are, the referee asks
-rather than guesses: when every one is a legal turn (at most
-:data:`MAX_CANDIDATES`), a ``question`` whose ``candidates`` are their
-accepted verdicts (the game loop shows them in turn and a confirm press picks
-one; :meth:`Verdict.unasked` is the ``unreadable`` form for a caller with
-nobody to ask, as the audit); else ``unreadable``. A legal reading far less
+check the board); if several are, the referee asks rather than guesses: when
+every one is a legal turn (at most :data:`MAX_CANDIDATES`), a ``question``
+whose ``candidates`` are their accepted verdicts (the game loop shows them in
+turn and a confirm press picks one; :meth:`Verdict.unasked` is the
+``unreadable`` form for a caller with nobody to ask, as the audit); else
+``unreadable``. A legal reading far less
 likely than the likeliest is no reason to ask; one the camera thinks about as
 likely always is, however low its fields' states: a board is never taken
 because a likely-enough alternative was not tried. If no reading is legal,
@@ -160,9 +160,8 @@ class Referee:
     (every state down to :data:`TRY_FLOOR` is tried); ``decisive``: a legal
     reading at least 1/decisive as likely as the likeliest rivals it too,
     however low its states (rivals make a question, never a guess);
-    ``max_uncertain``: more unsure fields than this
-    make the board unreadable. ``sides``: R-23 on (notes and the batteries to
-    turn back on accepted verdicts)."""
+    ``max_uncertain``: more unsure fields than this make the board unreadable.
+    ``sides``: R-23 on (notes and the batteries to turn back on accepted verdicts)."""
 
     rules: Rules = ORIGINAL
     position: Position = field(default_factory=Position.start)
