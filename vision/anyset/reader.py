@@ -190,7 +190,7 @@ class BoardReader:
             ms, mp = self._memory_here(create=True)
             ms.remember(fl.x_ref_squares, old.square_state, old.square_colour, take_s, _square_difference, SAME_SQUARE)
             mp.remember(fl.x_ref_points, old.point_state, np.zeros(49, np.int8), take_p, _point_difference, SAME_POINT)
-        ref = self._cal.reference.updated(fl.square_patches, fl.point_patches, fl.level, layout, take_s, take_p)
+        ref = old.updated(fl.square_patches, fl.point_patches, fl.level, layout, take_s, take_p)
         colours = self._cal.colours
         robots = [q for q in range(36) if layout.squares[q].value != "empty" and take_s[q]]
         if self.adapt and robots:
@@ -288,8 +288,8 @@ class BoardReader:
         :data:`SAME_SQUARE`)."""
         if fl.x_ref_squares is None or fl.x_points is None or fl.x_ref_points is None:
             return np.zeros(36, bool), np.zeros(49, bool)
-        same_s = _largest_difference(fl.x_squares, fl.x_ref_squares, _SAME_SQUARE_DISC) <= SAME_SQUARE
-        same_p = _largest_difference(fl.x_points, fl.x_ref_points, _SAME_POINT_DISC) <= SAME_POINT
+        same_s = _square_difference(fl.x_squares, fl.x_ref_squares) <= SAME_SQUARE
+        same_p = _point_difference(fl.x_points, fl.x_ref_points) <= SAME_POINT
         return same_s, same_p
 
     def _known_looks(self, fl: FieldLook) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
