@@ -355,14 +355,18 @@ def from_onnx(path: Path, kind: str) -> FieldModel:
     import onnx
     from onnx import numpy_helper
 
-    weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in onnx.load(str(path)).graph.initializer}
+    try:
+        graph = onnx.load(str(path)).graph
+    except Exception as exc:  # protobuf's DecodeError and friends: not an ONNX file
+        raise ValueError(f"{path} is not an ONNX file ({type(exc).__name__})") from None
+    weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in graph.initializer}
     try:      # the widths as the file has them (a net widened with --widen is wider than WIDTHS)
         widths = (weights["c1.weight"].shape[0], weights["c2.weight"].shape[0], weights["c3.weight"].shape[0],
                   weights["f1.weight"].shape[0])
-    except KeyError as exc:
-        raise ValueError(f"{path} is not a field net of this trainer (no {exc.args[0]})") from None
-    model = FieldModel(N_OUT[kind], widths)
-    model.load_state_dict(weights)
+        model = FieldModel(N_OUT[kind], widths)
+        model.load_state_dict(weights)
+    except (KeyError, RuntimeError) as exc:
+        raise ValueError(f"{path} is not a {kind} net of this trainer ({exc.args[0]})") from None
     return model
 
 
@@ -374,10 +378,10 @@ def widened(model: FieldModel, widths: tuple[int, int, int, int], seed: int) -> 
     if any(w < o for w, o in zip(widths, old)):
         raise ValueError(f"--widen {','.join(map(str, widths))}: narrower than the net it starts from "
                          f"({','.join(map(str, old))})")
-    gen = torch.Generator().manual_seed(seed)
+    torch.manual_seed(seed)                            # the new units' weights: reproducible from the seed
     new = FieldModel(model.f2.out_features, widths)
     a0, b0, c0, d0 = old
-    a, b, c, d = widths
+    c, d = widths[2], widths[3]                     # the last conv and the dense layer: f1 is rebuilt
     ns = model.f1.in_features - c0 * 9                # the scalars, after the flattened 3x3 maps
     with torch.no_grad():
         for layer in (new.c1, new.c2, new.c3, new.f1):
@@ -388,7 +392,6 @@ def widened(model: FieldModel, widths: tuple[int, int, int, int], seed: int) -> 
         new.c2.weight[:b0] = 0.0
         new.c2.weight[:b0, :a0] = model.c2.weight
         new.c2.bias[:b0] = model.c2.bias
-        new.c2.weight[b0:, :] = 0.01 * torch.randn(b - b0, a, 3, 3, generator=gen)
         new.c3.weight[:c0] = 0.0
         new.c3.weight[:c0, :b0] = model.c3.weight
         new.c3.bias[:c0] = model.c3.bias
@@ -428,7 +431,11 @@ def main(argv=None) -> int:
                 whole = Path(a.reexport) / f"{NAMES[kind]}.onnx"
                 if not whole.is_file():
                     ap.error(f"--reexport: {whole} is not a file (the whole net this writes the other forms of)")
-                export(from_onnx(whole, kind), kind, Path(a.reexport))
+                try:
+                    model = from_onnx(whole, kind)
+                except ValueError as exc:
+                    ap.error(f"--reexport: {exc}")
+                export(model, kind, Path(a.reexport))
         return 0
     if not a.data:
         ap.error("--data is needed to train")
@@ -452,6 +459,14 @@ def main(argv=None) -> int:
     for whole in inits.values():       # before the data (minutes to load) is read
         if not whole.is_file():
             ap.error(f"--init: {whole} is not a file (the whole net to go on training)")
+    starts = {}                        # the nets to go on from, made wider where asked: also before the data
+    for kind, whole in inits.items():
+        try:
+            starts[kind] = from_onnx(whole, kind)
+            if widths is not None:
+                starts[kind] = widened(starts[kind], widths, a.seed)
+        except ValueError as exc:
+            ap.error(f"--init {a.init}: {exc}")
     try:
         data = load_data(a.data, skip=("pt",) if kinds == ["sq"] else ())
     except (OSError, ValueError, KeyError) as exc:
@@ -461,13 +476,7 @@ def main(argv=None) -> int:
     if kinds == ["pt"]:
         del data["sq"]           # the squares' patches gave the frames' light levels: no longer needed
     for kind in kinds:
-        init = from_onnx(inits[kind], kind) if a.init else None
-        if init is not None and widths is not None:
-            try:
-                init = widened(init, widths, a.seed)
-            except ValueError as exc:
-                ap.error(str(exc))
-        res = train(kind, data, a.steps, a.seed, Path(a.out), init=init, max_lr=a.max_lr)
+        res = train(kind, data, a.steps, a.seed, Path(a.out), init=starts.get(kind), max_lr=a.max_lr)
         print(f"{kind}: {res}")
     return 0
 
