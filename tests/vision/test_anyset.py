@@ -235,32 +235,58 @@ def test_calibration_refuses_a_hand_over_the_start_position():
         calibrate(shot.image, START, white_side=white_side_of(shot.homography))
 
 
-def test_only_the_unsure_fields_are_looked_at_again_mirrored():
-    """A field the nets are sure of is looked at once; an unsure one again as its mirror image,
-    the two looks' log-odds averaged (vision/anyset/fields.py: _both_ways)."""
+def test_only_the_unsure_fields_are_looked_at_again_mirrored_and_beside_other_examples():
+    """A field the nets are sure of is looked at once; an unsure one again as its mirror image and
+    beside the second nearest examples (plain and mirrored), the looks' log-odds averaged
+    (vision/anyset/fields.py: _looked_again)."""
     from vision.anyset import fields
 
     if not fields.MIRROR:
         pytest.skip("mirroring switched off (NETZWERK_FIELD_MIRROR=0)")
     rng = np.random.default_rng(5)
     x = rng.normal(0, 1, (6, 3, 4, 4)).astype(np.float32)
-    s = rng.random((6, 2)).astype(np.float32)
     sure = np.array([8.0, -4.0, -4.0])
     unsure = np.array([0.5, 0.0, -3.0])
     first = np.stack([sure, unsure, sure, unsure, unsure, sure])
+    again = {(0, True): [-2.0, 1.0, -3.0], (1, False): [1.0, 1.0, 0.0], (1, True): [0.0, 2.0, -1.0]}
     calls = []
 
-    def run(patches, scalars, rows, mirrored):
-        calls.append((None if rows is None else rows.tolist(), mirrored))
-        if not mirrored:
-            return first.copy()
-        assert np.array_equal(patches, x[rows][..., ::-1]) and np.array_equal(scalars, s[rows])
-        return np.tile([-2.0, 1.0, -3.0], (len(rows), 1))
+    def view(way):
+        def run(patches, rows, mirrored):
+            calls.append((way, None if rows is None else rows.tolist(), mirrored))
+            if rows is None:
+                assert way == 0 and not mirrored and np.array_equal(patches, x)
+                return first.copy()
+            assert np.array_equal(patches, x[rows][..., ::-1] if mirrored else x[rows])
+            return np.tile(again[way, mirrored], (len(rows), 1))
+        return run
 
-    z = fields._both_ways(run, x, s)
-    assert calls == [(None, False), ([1, 3, 4], True)]
+    z = fields._looked_again([view(0), view(1)], x)
+    assert calls == [(0, None, False), (0, [1, 3, 4], True), (1, [1, 3, 4], False), (1, [1, 3, 4], True)]
     assert np.array_equal(z[[0, 2, 5]], first[[0, 2, 5]])
-    assert np.allclose(z[[1, 3, 4]], (unsure + np.array([-2.0, 1.0, -3.0])) / 2)
+    assert np.allclose(z[[1, 3, 4]], (unsure + sum(np.array(v) for v in again.values())) / 4)
+    calls.clear()
+    z = fields._looked_again([view(0)], x)           # one way only: the mirror image alone
+    assert calls == [(0, None, False), (0, [1, 3, 4], True)]
+    assert np.allclose(z[[1, 3, 4]], (unsure + np.array(again[0, True])) / 2)
+
+
+def test_the_second_examples_are_the_second_nearest_fields_of_each_kind(cal):
+    """The second way of showing a field its known board gives it the second nearest field known
+    empty and the second nearest known occupied (as training does half the time)."""
+    from vision.anyset import fields
+
+    if fields.RANKS != (0, 1):
+        pytest.skip("second examples switched off (NETZWERK_FIELD_SECOND=0)")
+    known_s, known_p = fields._parts_of(cal.reference, True)
+    states = np.asarray(cal.reference.point_state)
+    for p in range(49):
+        for col, want in enumerate((0, 1)):
+            others = [q for q in range(49) if q != p and states[q] == want]
+            order = sorted(others, key=lambda q: (fields._POINT_DIST[p, q], q))
+            assert known_p[0].examples[p, col] == order[0]
+            assert known_p[1].examples[p, col] == order[1]
+    assert not np.array_equal(known_s[0].c1, known_s[1].c1)
 
 
 def _read_with(reader: BoardReader, fl):

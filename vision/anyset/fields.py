@@ -36,55 +36,77 @@ class FieldLook:
     x_ref_points: np.ndarray | None = None   # (49, 3, P, P) its point patches (None: no reference of its own)
 
 
-def _both_ways(run, x: np.ndarray, s: np.ndarray) -> np.ndarray:
-    """The nets' log-odds on the patches; where a field's first look is unsure (its likeliest state
-    below :data:`MIRROR_BELOW`), averaged with the log-odds on its mirror image (left and right
-    swapped, the lean's axis kept): a field looks the same either way round, and the average is
-    steadier than either look alone. The sure fields (most of them) are looked at once: half the
-    time of looking at every field twice, and as many frames read right (measured on development
-    designs: about 7% of the fields looked at again, the same frames read, no misread more).
-
-    ``run(x, s, rows, mirrored)`` runs the net on patches ``x`` of the fields ``rows`` (None: all)."""
-    z = run(x, s, None, False)
+def _looked_again(views, x: np.ndarray) -> np.ndarray:
+    """The nets' log-odds on the patches ``x``. ``views`` are the ways the net may be shown a field's
+    known board (the examples it is given: the nearest known empty and occupied fields, or the
+    second nearest); ``view(x, rows, mirrored)`` runs the net on patches ``x`` of the fields
+    ``rows`` (None: all). Every field is looked at once, the first way. Where a field's first look
+    is unsure (its likeliest state below :data:`MIRROR_BELOW`), its log-odds are averaged over every
+    way and over the patch and its mirror image (left and right swapped, the lean's axis kept): a
+    field looks the same either way round and beside either pair of examples, and the average is
+    steadier than any one look. The sure fields (most of them) are looked at once: a fraction of the
+    time of looking at every field every way, and as many frames read right (measured on
+    development designs: about 7% of the fields looked at again)."""
+    z = views[0](x, None, False)
     if not MIRROR:
         return z
     p = softmax(z[:, :3])
     rows = np.flatnonzero(p.max(axis=1) < MIRROR_BELOW)
     if len(rows):
-        z[rows] = (z[rows] + run(np.ascontiguousarray(x[rows][..., ::-1]), s[rows], rows, True)) / 2
+        xr = np.ascontiguousarray(x[rows])
+        xm = np.ascontiguousarray(xr[..., ::-1])
+        looks = [z[rows], views[0](xm, rows, True)]
+        for view in views[1:]:
+            looks += [view(xr, rows, False), view(xm, rows, True)]
+        z[rows] = sum(looks) / len(looks)
     return z
 
 
 def _known_c1(net, kind: str, known: np.ndarray) -> np.ndarray:
     """The known channels' share of the first convolution for the patches and (when mirroring) for
-    their mirror images: (2, n, ...) as :func:`_with_known` takes it."""
+    their mirror images: (2, n, ...) as :meth:`_Known.view` takes it."""
     if not MIRROR:
         return net.known_part(kind, known)[None]
     c1 = net.known_part(kind, np.concatenate([known, known[..., ::-1]]))
     return c1.reshape((2, len(known)) + c1.shape[1:])
 
 
-def _with_known(net, kind: str, known_c1: np.ndarray):
-    """The net ``kind`` as :func:`_both_ways` runs it, the known part of its first layer given."""
-    def run(x: np.ndarray, s: np.ndarray, rows: np.ndarray | None, mirrored: bool) -> np.ndarray:
-        part = known_c1[1 if mirrored else 0]
-        return net.with_known(kind, x, part if rows is None else part[rows], s)
-    return run
+@dataclass(frozen=True)
+class _Known:
+    """One way of showing each field of one kind its known board: (n, 9, P, P) its own reference
+    patch (zeros where it has none) and its two examples, the reference states it is told, the
+    examples' field indices ((n, 2), -1 for none) and their share of the first convolution
+    (:func:`_known_c1`)."""
+
+    patches: np.ndarray
+    told: np.ndarray
+    examples: np.ndarray
+    c1: np.ndarray
+
+    def view(self, net, kind: str, lean: np.ndarray):
+        """The net ``kind`` shown the known board this way, as :func:`_looked_again` runs it."""
+        s = scalars(self.told, lean, self.examples)
+
+        def run(x: np.ndarray, rows: np.ndarray | None, mirrored: bool) -> np.ndarray:
+            part = self.c1[1 if mirrored else 0]
+            return net.with_known(kind, x, part if rows is None else part[rows], s if rows is None else s[rows])
+        return run
 
 
-def _whole(net_run):
-    """The whole net (no reference) as :func:`_both_ways` runs it."""
-    return lambda x, s, rows, mirrored: net_run(x, s)
+def _whole(net_run, s: np.ndarray):
+    """The whole net (no reference) as :func:`_looked_again` runs it."""
+    return lambda x, rows, mirrored: net_run(x, s if rows is None else s[rows])
 
 
 _SQUARE_DIST = field_distances(square_centers())
 _POINT_DIST = field_distances(point_coords())
 
 
-def _examples(patches: np.ndarray, levels: np.ndarray, states: np.ndarray, dist: np.ndarray):
-    """Per field: the empty and the occupied example (patches, levels, valid) from a known board."""
+def _examples(patches: np.ndarray, levels: np.ndarray, states: np.ndarray, dist: np.ndarray, rank: int):
+    """Per field: the empty and the occupied example (patches, levels, valid) from a known board
+    (``rank`` 0: the nearest ones, 1: the second nearest where there is one)."""
     n = len(states)
-    idx = example_fields(np.broadcast_to(states, (n, n)), np.arange(n), dist)
+    idx = example_fields(np.broadcast_to(states, (n, n)), np.arange(n), dist, rank)
     out = []
     for col in (0, 1):
         k = np.maximum(idx[:, col], 0)
@@ -92,29 +114,34 @@ def _examples(patches: np.ndarray, levels: np.ndarray, states: np.ndarray, dist:
     return idx, out
 
 
-def _known_parts(patches: np.ndarray, levels: np.ndarray, states: np.ndarray, dist: np.ndarray,
-                 own: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """What the net sees of a known board for each field: (n, 9, P, P) its own reference patch
-    (zeros unless ``own``) and its two examples, the reference states it is told, the example indices."""
+def _known_parts(net, kind: str, patches: np.ndarray, levels: np.ndarray, states: np.ndarray, dist: np.ndarray,
+                 own: bool, rank: int) -> _Known:
+    """What the net sees of a known board for each field, with the examples of ``rank``."""
     n = len(states)
-    idx, (empty, occupied) = _examples(patches, levels, states, dist)
+    idx, (empty, occupied) = _examples(patches, levels, states, dist, rank)
     x, _ = net_input(patches, patches, np.zeros(3, np.float32), levels, ref_valid=np.full(n, own),
                      empty_example=empty, occupied_example=occupied)
-    told = states if own else np.full(n, REF_UNKNOWN)
-    return np.ascontiguousarray(x[:, 3:]), told, idx
+    known = np.ascontiguousarray(x[:, 3:])
+    return _Known(known, states if own else np.full(n, REF_UNKNOWN), idx, _known_c1(net, kind, known))
 
 
 _CACHE: list = []        # [(reference, own, parts)]: the last few references' parts (a reader reads many frames against one)
+#: the examples' ranks a field is shown (the first for every field, the others where it is unsure; training
+#: shows the nearest and the second nearest alike). NETZWERK_FIELD_SECOND=0: the nearest only
+RANKS = (0, 1) if os.environ.get("NETZWERK_FIELD_SECOND", "1") != "0" else (0,)
 
 
-def _parts_of(reference: Reference, own: bool):
+def _parts_of(reference: Reference, own: bool) -> tuple[list[_Known], list[_Known]]:
+    """The ways of showing the squares and the points their known board (one per rank in
+    :data:`RANKS`), computed once per reference."""
     for ref, o, parts in _CACHE:
         if ref is reference and o == own:
             return parts
     net = shared_net()
-    sq = _known_parts(reference.squares, reference.square_level, reference.square_state, _SQUARE_DIST, own)
-    pt = _known_parts(reference.points, reference.point_level, reference.point_state, _POINT_DIST, own)
-    parts = (sq + (_known_c1(net, "squares", sq[0]),), pt + (_known_c1(net, "points", pt[0]),))
+    parts = ([_known_parts(net, "squares", reference.squares, reference.square_level, reference.square_state,
+                           _SQUARE_DIST, own, r) for r in RANKS],
+             [_known_parts(net, "points", reference.points, reference.point_level, reference.point_state,
+                           _POINT_DIST, own, r) for r in RANKS])
     _CACHE.insert(0, (reference, own, parts))
     del _CACHE[4:]
     return parts
@@ -127,23 +154,21 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Referen
     if reference is None:
         xs, level = net_input(sq, None, level)
         xp, _ = net_input(pt, None, level)
-        ss = scalars(np.full(36, REF_UNKNOWN), cutter.square_lean)
-        ps = scalars(np.full(49, REF_UNKNOWN), cutter.point_lean)
-        run_s, run_p = _whole(net.squares), _whole(net.points)
+        views_s = [_whole(net.squares, scalars(np.full(36, REF_UNKNOWN), cutter.square_lean))]
+        views_p = [_whole(net.points, scalars(np.full(49, REF_UNKNOWN), cutter.point_lean))]
     else:
         # the reference's share of the nets' first layer is computed once per reference
-        (ks, ts, ids, kcs), (kp, tp, idp, kcp) = _parts_of(reference, own)
+        known_s, known_p = _parts_of(reference, own)
         xs, level = normalise(sq, level)
         xp, _ = normalise(pt, level)
-        ss = scalars(ts, cutter.square_lean, ids)
-        ps = scalars(tp, cutter.point_lean, idp)
-        background = np.where((ts == REF_EMPTY)[:, None, None, None], ks[:, 0:3], ks[:, 3:6])
+        ks, kp = known_s[0].patches, known_p[0].patches
+        background = np.where((known_s[0].told == REF_EMPTY)[:, None, None, None], ks[:, 0:3], ks[:, 3:6])
         if own:
             ref_s, ref_p = ks[:, 0:3], kp[:, 0:3]
-        run_s = _with_known(net, "squares", kcs)
-        run_p = _with_known(net, "points", kcp)
-    zs = _both_ways(run_s, xs, ss) / temperature
-    zp = _both_ways(run_p, xp, ps) / temperature
+        views_s = [k.view(net, "squares", cutter.square_lean) for k in known_s]
+        views_p = [k.view(net, "points", cutter.point_lean) for k in known_p]
+    zs = _looked_again(views_s, xs) / temperature
+    zp = _looked_again(views_p, xp) / temperature
     return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
                      sq, pt, xs[:, :3], level, background, xp[:, :3], ref_s, ref_p)
 
