@@ -40,3 +40,37 @@ def point_coords() -> np.ndarray:
 # The four outer corners of the 6x6 field, in the order A1, G1, G7, A7.
 FIELD_CORNERS = np.array([[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]])
 CORNER_NAMES = ("A1", "G1", "G7", "A7")
+
+
+def field_neighbours() -> np.ndarray:
+    """(85, 85) bool: which fields touch (the 36 squares, then the 49 points): a square and the
+    squares beside it, a point and the points beside it on the lines, a square and its four corner
+    points -- the fields whose centres lie at most one square apart."""
+    c = np.concatenate([square_centers(), point_coords()])
+    d = np.sqrt(((c[:, None, :] - c[None, :, :]) ** 2).sum(axis=2))
+    near = d <= 1.0 + 1e-9
+    np.fill_diagonal(near, False)
+    return near
+
+
+def touching_groups(fields: np.ndarray) -> list[list[int]]:
+    """The groups of touching fields (:func:`field_neighbours`) among ``fields`` ((85,) bool: the
+    squares, then the points), each a sorted list of field indices."""
+    near = _NEIGHBOURS
+    left = set(np.flatnonzero(fields).tolist())
+    groups = []
+    while left:
+        todo = [left.pop()]
+        group = []
+        while todo:
+            f = todo.pop()
+            group.append(f)
+            for g in np.flatnonzero(near[f]).tolist():
+                if g in left:
+                    left.discard(g)
+                    todo.append(g)
+        groups.append(sorted(group))
+    return sorted(groups)
+
+
+_NEIGHBOURS = field_neighbours()

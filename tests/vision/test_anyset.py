@@ -293,6 +293,39 @@ def _read_with(reader: BoardReader, fl):
     return reader._reading(fl, 1.0)
 
 
+def test_a_hand_covers_touching_fields_a_covered_field_apart_is_doubtful(start, cal):
+    """Only touching covered fields (vision/anyset/reader.py: HAND_GROUP) make a hand over the board;
+    a covered field or two apart from the others is a look the nets do not know: doubtful fields,
+    named, for the referee to settle, not a hand the players are asked to take away."""
+    from dataclasses import replace
+
+    from vision.anyset.fields import look
+    from vision.geometry import point_name, square_name
+
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, start.image, cal.reference)
+
+    def covering(squares=(), points=()):
+        s, p = fl.squares.copy(), fl.points.copy()
+        s[list(squares)] = (0.02, 0.02, 0.96)
+        p[list(points)] = (0.02, 0.02, 0.96)
+        return _read_with(reader, replace(fl, squares=s, points=p))
+
+    apart = covering(squares=[17], points=[31])          # f3 and D5: they do not touch
+    assert not apart.readable and apart.occluded_fraction == 0
+    assert "covers" not in apart.reason and "f3" in apart.reason and "D5" in apart.reason
+    assert set(apart.low_confidence_squares) == {17} and set(apart.low_confidence_points) == {31}
+    two = covering(squares=[14, 15])                     # c3 and d3 touch, but two fields are no hand
+    assert "covers" not in two.reason and two.occluded_fraction == 0
+    hand = covering(squares=[14, 15], points=[17])        # c3, d3 and their shared corner D3
+    assert not hand.readable and "covers the board at" in hand.reason
+    assert hand.occluded_fraction == pytest.approx(3 / 85)
+    assert all(n in hand.reason for n in (square_name(14), square_name(15), point_name(17)))
+    # a hand the renderer draws covers touching fields: refused as one
+    shot = render(START, SEED, design=DESIGN, markers=False, printed=[True] * 49, hand=True, frame=3)
+    assert "covers the board" in (reader.read(shot.image).reason or "")
+
+
 def test_a_square_read_empty_whose_centre_changed_far_more_than_the_others_is_doubtful(start, cal):
     """The classifier can be sure and wrong on a look it never trained on (a pale robot on a pale board
     read empty at 0.999): a square the reference showed empty, read empty again, whose centre changed
