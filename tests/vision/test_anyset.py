@@ -548,3 +548,29 @@ def test_the_memory_of_earlier_looks_keeps_the_last_different_ones():
     assert (m.state[:, 0] == REF_OCCUPIED).all() and (m.state[:, 1] == NONE).all()
     hit, state = m.matching(looks(2.02), difference, 0.1)
     assert hit[:, 0].tolist() == [v == 2 for v in range(KEEP, 0, -1)] and not hit[:, 1].any()
+
+
+def test_calibration_looks_at_every_field_every_way(monkeypatch):
+    """Checking a frame against a layout (calibration) looks at every field every way (beside both
+    pairs of examples, plain and mirrored), not only the unsure ones: one sure look can be wrong.
+    Design 5,000,401 at a 25-degree tilt: beside its nearest examples (A1 empty, B2 a small dome set
+    down off its point) the nets put a battery on the empty B1 at 1.0, beside the second nearest
+    ones nobody does; the correct set-up must be accepted."""
+    from vision.anyset import fields
+
+    shot = render(START, 80_006_416, design=5_000_401, markers=False, printed=[True] * 49, tilt=25.0)
+    seen = []
+    real = fields._looked_again
+
+    def spy(views, x, below=fields.MIRROR_BELOW):
+        seen.append((len(views), below))
+        return real(views, x, below)
+
+    monkeypatch.setattr(fields, "_looked_again", spy)
+    cal = calibrate(shot.image, START, white_side=white_side_of(shot.homography))
+    assert cal.reference is not None
+    assert seen and all(below > 1 for _, below in seen)
+    assert all(n == len(fields.RANKS) for n, _ in seen)
+    seen.clear()
+    BoardReader(cal, adapt=False).read(shot.image)
+    assert seen and all(below == fields.MIRROR_BELOW for _, below in seen)

@@ -16,6 +16,7 @@ from .reference import Reference
 
 MIRROR = os.environ.get("NETZWERK_FIELD_MIRROR", "1") != "0"   # read unsure patches again as their mirror image
 MIRROR_BELOW = 0.995     # a field whose first look is less sure than this is looked at again, mirrored
+EVERY_WAY = 2.0          # (above 1) checking a frame against a layout (calibration), every field is looked at every way
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class FieldLook:
     x_ref_points: np.ndarray | None = None   # (49, 3, P, P) its point patches (None: no reference of its own)
 
 
-def _looked_again(views, x: np.ndarray) -> np.ndarray:
+def _looked_again(views, x: np.ndarray, below: float = MIRROR_BELOW) -> np.ndarray:
     """The nets' log-odds on the patches ``x``. ``views`` are the ways the net may be shown a field's
     known board (the examples it is given: the nearest known empty and occupied fields, or the
     second nearest); ``view(x, rows, mirrored)`` runs the net on patches ``x`` of the fields
@@ -46,12 +47,13 @@ def _looked_again(views, x: np.ndarray) -> np.ndarray:
     field looks the same either way round and beside either pair of examples, and the average is
     steadier than any one look. The sure fields (most of them) are looked at once: a fraction of the
     time of looking at every field every way, and as many frames read right (measured on
-    development designs: about 7% of the fields looked at again)."""
+    development designs: about 7% of the fields looked at again). ``below`` above 1: every field is
+    looked at every way (calibration, where time does not count and a sure first look can be wrong)."""
     z = views[0](x, None, False)
     if not MIRROR:
         return z
     p = softmax(z[:, :3])
-    rows = np.flatnonzero(p.max(axis=1) < MIRROR_BELOW)
+    rows = np.flatnonzero(p.max(axis=1) < below)
     if len(rows):
         xr = np.ascontiguousarray(x[rows])
         xm = np.ascontiguousarray(xr[..., ::-1])
@@ -148,7 +150,7 @@ def _parts_of(reference: Reference, own: bool) -> tuple[list[_Known], list[_Know
 
 
 def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Reference | None, own: bool,
-         temperature: float, level: np.ndarray | None = None) -> FieldLook:
+         temperature: float, level: np.ndarray | None = None, below: float = MIRROR_BELOW) -> FieldLook:
     net = shared_net()
     background = ref_s = ref_p = None
     if reference is None:
@@ -167,8 +169,8 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Referen
             ref_s, ref_p = ks[:, 0:3], kp[:, 0:3]
         views_s = [k.view(net, "squares", cutter.square_lean) for k in known_s]
         views_p = [k.view(net, "points", cutter.point_lean) for k in known_p]
-    zs = _looked_again(views_s, xs) / temperature
-    zp = _looked_again(views_p, xp) / temperature
+    zs = _looked_again(views_s, xs, below) / temperature
+    zp = _looked_again(views_p, xp, below) / temperature
     return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
                      sq, pt, xs[:, :3], level, background, xp[:, :3], ref_s, ref_p)
 
@@ -191,4 +193,4 @@ def look_as(cutter: PatchCutter, image: np.ndarray, layout: BoardLayout,
     sq, pt = cutter.cut(image)
     _, level = normalise(sq)
     reference = Reference.from_frame(sq, pt, level, layout)
-    return _run(cutter, sq, pt, reference, False, temperature, level), reference
+    return _run(cutter, sq, pt, reference, False, temperature, level, EVERY_WAY), reference
