@@ -574,3 +574,40 @@ def test_calibration_looks_at_every_field_every_way(monkeypatch):
     seen.clear()
     BoardReader(cal, adapt=False).read(shot.image)
     assert seen and all(below == fields.MIRROR_BELOW for _, below in seen)
+
+
+def test_a_still_field_keeps_the_nets_answer(start, cal, monkeypatch):
+    """A field whose patch is as when the nets last answered (within camera noise: fields.STILL)
+    keeps that answer: a still board costs no net; a field that changed is looked at afresh, and the
+    reading is the one a fresh reader gives; a new reference starts the answers anew."""
+    from vision.anyset import fields
+    from vision.layout import BoardLayout
+
+    looked = []
+    real = fields._looked_again
+
+    def spy(views, x, below=fields.MIRROR_BELOW, todo=None):
+        looked.append(len(x) if todo is None else len(todo))
+        return real(views, x, below, todo)
+
+    monkeypatch.setattr(fields, "_looked_again", spy)
+    reader = BoardReader(cal, adapt=False)
+    first = reader.read(start.image)
+    assert looked == [36, 49]
+    looked.clear()
+    again = reader.read(start.image.copy())
+    assert looked == [] and np.array_equal(again.square_probs, first.square_probs)
+    moved = BoardLayout.from_sets(white=[1, 2, 3, 4, 5, 8], black=range(30, 36),
+                                  batteries=list(range(7, 14)) + list(range(35, 42)))   # a1 to c2
+    shot = render(moved, SEED, design=DESIGN, markers=False, printed=[True] * 49, frame=0)
+    looked.clear()
+    kept = reader.read(shot.image)
+    assert 0 < sum(looked) < 85
+    fresh = BoardReader(cal, adapt=False).read(shot.image)
+    assert kept.readable == fresh.readable and kept.layout == fresh.layout == moved
+    assert np.abs(kept.square_probs - fresh.square_probs).max() < 1e-3     # kept: answered on a patch
+    assert np.abs(kept.point_probs - fresh.point_probs).max() < 1e-3       # as good as the same
+    assert reader.learn_bare(shot.image, moved) > 0
+    looked.clear()
+    reader.read(shot.image)
+    assert looked == [36, 49]                     # a new reference: every field afresh

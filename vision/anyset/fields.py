@@ -5,17 +5,25 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from .fieldnet import (REF_EMPTY, REF_UNKNOWN, TEMPERATURE, example_fields, field_distances, net_input, normalise, scalars,
                        shared_net, softmax)
 from ..geometry import point_coords, square_centers
 from ..layout import BoardLayout
-from .patches import PatchCutter
+from .patches import PATCH, PatchCutter
 from .reference import Reference
 
 MIRROR = os.environ.get("NETZWERK_FIELD_MIRROR", "1") != "0"   # read unsure patches again as their mirror image
 MIRROR_BELOW = 0.995     # a field whose first look is less sure than this is looked at again, mirrored
+# A field whose patch differs from the one the nets last answered on by at most STILL (the absolute log
+# colour difference summed over the channels, averaged over STILL_BLUR pixels square, anywhere in the
+# patch but its rim) keeps that answer (:class:`Answers`): half the reader's limit for "looks just as
+# in the reference" (reader.SAME_SQUARE), far below any change of content (0.185 at the least on
+# training designs), about what camera noise leaves after the average
+STILL = 0.05
+STILL_BLUR = 5
 EVERY_WAY = 2.0          # (above 1) checking a frame against a layout (calibration), every field is looked at every way
 
 
@@ -37,8 +45,9 @@ class FieldLook:
     x_ref_points: np.ndarray | None = None   # (49, 3, P, P) its point patches (None: no reference of its own)
 
 
-def _looked_again(views, x: np.ndarray, below: float = MIRROR_BELOW) -> np.ndarray:
-    """The nets' log-odds on the patches ``x``. ``views`` are the ways the net may be shown a field's
+def _looked_again(views, x: np.ndarray, below: float = MIRROR_BELOW, todo: np.ndarray | None = None) -> np.ndarray:
+    """The nets' log-odds on the patches ``x`` of the fields ``todo`` (None: every field; the result
+    has a row per field looked at). ``views`` are the ways the net may be shown a field's
     known board (the examples it is given: the nearest known empty and occupied fields, or the
     second nearest); ``view(x, rows, mirrored)`` runs the net on patches ``x`` of the fields
     ``rows`` (None: all). Every field is looked at once, the first way. Where a field's first look
@@ -49,19 +58,61 @@ def _looked_again(views, x: np.ndarray, below: float = MIRROR_BELOW) -> np.ndarr
     time of looking at every field every way, and as many frames read right (measured on
     development designs: about 7% of the fields looked at again). ``below`` above 1: every field is
     looked at every way (calibration, where time does not count and a sure first look can be wrong)."""
-    z = views[0](x, None, False)
+    xt = x if todo is None else np.ascontiguousarray(x[todo])
+    z = views[0](xt, todo, False)
     if not MIRROR:
         return z
     p = softmax(z[:, :3])
-    rows = np.flatnonzero(p.max(axis=1) < below)
+    rows = np.flatnonzero(p.max(axis=1) < below)       # of the fields looked at
     if len(rows):
-        xr = np.ascontiguousarray(x[rows])
+        fields = rows if todo is None else todo[rows]
+        xr = np.ascontiguousarray(xt[rows])
         xm = np.ascontiguousarray(xr[..., ::-1])
-        looks = [z[rows], views[0](xm, rows, True)]
+        looks = [z[rows], views[0](xm, fields, True)]
         for view in views[1:]:
-            looks += [view(xr, rows, False), view(xm, rows, True)]
+            looks += [view(xr, fields, False), view(xm, fields, True)]
         z[rows] = sum(looks) / len(looks)
     return z
+
+
+@dataclass
+class Answers:
+    """The nets' last answers for one reader: per field the log-odds and the patch (normalised)
+    they were given on, for one reference and one place of the board. A field whose patch now
+    differs from that one by no more than camera noise (:data:`STILL`) keeps its answer: the nets
+    would answer the same, and a still board (most frames of a game, the press's frame too) costs
+    no net at all. Started anew with a new reference or a new homography."""
+
+    key: tuple = ()
+    x_squares: np.ndarray | None = None
+    x_points: np.ndarray | None = None
+    z_squares: np.ndarray | None = None
+    z_points: np.ndarray | None = None
+
+
+def _still(x_now: np.ndarray, x_then: np.ndarray) -> np.ndarray:
+    """(n,) bool: the patches whose every part (the absolute log colour difference summed over the
+    channels, averaged over STILL_BLUR pixels square) differs by at most :data:`STILL`."""
+    n = len(x_now)
+    d = np.abs(x_now - x_then).sum(axis=1, dtype=np.float32)
+    b = cv2.blur(d.reshape(n * PATCH, PATCH), (STILL_BLUR, STILL_BLUR)).reshape(n, PATCH, PATCH)
+    m = STILL_BLUR // 2
+    return b[:, m:PATCH - m, m:PATCH - m].reshape(n, -1).max(axis=1) <= STILL
+
+
+def _answered(views, x: np.ndarray, below: float, then: np.ndarray | None, z_then: np.ndarray | None
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """The log-odds on ``x`` (:func:`_looked_again`), the fields still as ``then`` keeping ``z_then``;
+    and the patches the answers were given on."""
+    if then is None or z_then is None:
+        return _looked_again(views, x, below), x
+    keep = _still(x, then)
+    todo = np.flatnonzero(~keep)
+    z, seen = z_then.copy(), then.copy()
+    if len(todo):
+        z[todo] = _looked_again(views, x, below, todo)
+        seen[todo] = x[todo]
+    return z, seen
 
 
 def _known_c1(net, kind: str, known: np.ndarray) -> np.ndarray:
@@ -150,7 +201,8 @@ def _parts_of(reference: Reference, own: bool) -> tuple[list[_Known], list[_Know
 
 
 def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Reference | None, own: bool,
-         temperature: float, level: np.ndarray | None = None, below: float = MIRROR_BELOW) -> FieldLook:
+         temperature: float, level: np.ndarray | None = None, below: float = MIRROR_BELOW,
+         answers: Answers | None = None) -> FieldLook:
     net = shared_net()
     background = ref_s = ref_p = None
     if reference is None:
@@ -169,18 +221,30 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Referen
             ref_s, ref_p = ks[:, 0:3], kp[:, 0:3]
         views_s = [k.view(net, "squares", cutter.square_lean) for k in known_s]
         views_p = [k.view(net, "points", cutter.point_lean) for k in known_p]
-    zs = _looked_again(views_s, xs, below) / temperature
-    zp = _looked_again(views_p, xp, below) / temperature
+    if answers is None or reference is None:
+        zs = _looked_again(views_s, xs, below)
+        zp = _looked_again(views_p, xp, below)
+    else:
+        key = (reference, cutter, own, below)
+        k = answers.key
+        if not k or k[0] is not reference or k[1] is not cutter or k[2:] != (own, below):
+            answers.key, answers.x_squares, answers.x_points, answers.z_squares, answers.z_points = key, None, None, None, None
+        zs, answers.x_squares = _answered(views_s, xs, below, answers.x_squares, answers.z_squares)
+        zp, answers.x_points = _answered(views_p, xp, below, answers.x_points, answers.z_points)
+        answers.z_squares, answers.z_points = zs, zp
+    zs, zp = zs / temperature, zp / temperature
     return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
                      sq, pt, xs[:, :3], level, background, xp[:, :3], ref_s, ref_p)
 
 
 def look(cutter: PatchCutter, image: np.ndarray, reference: Reference | None,
-         temperature: float = TEMPERATURE) -> FieldLook:
+         temperature: float = TEMPERATURE, answers: Answers | None = None) -> FieldLook:
     """Run the classifier on every field of ``image``, against ``reference`` (None: no reference).
-    ``temperature``: the log-odds are divided by it (see :data:`vision.fieldnet.TEMPERATURE`)."""
+    ``temperature``: the log-odds are divided by it (see :data:`vision.fieldnet.TEMPERATURE`).
+    ``answers``: the reader's last answers (:class:`Answers`), kept where a field is still and
+    brought up to date."""
     sq, pt = cutter.cut(image)
-    return _run(cutter, sq, pt, reference, True, temperature)
+    return _run(cutter, sq, pt, reference, True, temperature, answers=answers)
 
 
 def look_as(cutter: PatchCutter, image: np.ndarray, layout: BoardLayout,

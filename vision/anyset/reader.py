@@ -32,7 +32,7 @@ from ..calibration import found_again
 from .calibration import Calibration, blank_reason, check_image
 from ..errors import VisionError
 from .fieldnet import REF_EMPTY, REF_OCCUPIED
-from .fields import FieldLook, look
+from .fields import Answers, FieldLook, look
 from .memory import FieldMemory
 from ..geometry import point_name, square_name, touching_groups
 from ..layout import BoardLayout, POINT_STATES, SQUARE_STATES
@@ -174,6 +174,7 @@ class BoardReader:
         self._ref_structure = None     # (reference, its fields' structure): computed once per reference
         self._last = None              # (frame's fingerprint, reference, its field look): the last frame read
         self._memory = None            # (cutter, squares' FieldMemory, points'): earlier references' looks
+        self._answers = Answers()      # the nets' last answers: a still field keeps its answer
 
     @property
     def calibration(self) -> Calibration:
@@ -249,6 +250,11 @@ class BoardReader:
             return None
         return last[3] if last[0] == self._fingerprint(image) else None
 
+    def forget_answers(self) -> None:
+        """The nets look at every field of the next frame afresh, as on a frame in which everything
+        changed (benchmarks time that worst case; a still field otherwise keeps the nets' answer)."""
+        self._answers = Answers()
+
     # -- the board moved ------------------------------------------------------------
     def relocate(self, image: np.ndarray) -> bool:
         """Find the board again by its markers (camera nudged). True if the homography changed."""
@@ -269,12 +275,12 @@ class BoardReader:
         why = blank_reason(image)
         if why:
             return unreadable(why)
-        fl = look(self._cutter, image, self._cal.reference)
+        fl = look(self._cutter, image, self._cal.reference, answers=self._answers)
         alignment = self._alignment(fl)
         if alignment < MIN_ALIGNMENT and self._cal.method == "markers":
             found, too_far = self._find_again(image)
             if found:
-                fl = look(self._cutter, image, self._cal.reference)
+                fl = look(self._cutter, image, self._cal.reference, answers=self._answers)
                 alignment = self._alignment(fl)
             elif too_far:
                 return unreadable(too_far, alignment=alignment)
