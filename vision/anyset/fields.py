@@ -90,14 +90,24 @@ class Answers:
     z_points: np.ndarray | None = None
 
 
-def _still(x_now: np.ndarray, x_then: np.ndarray) -> np.ndarray:
-    """(n,) bool: the patches whose every part (the absolute log colour difference summed over the
-    channels, averaged over STILL_BLUR pixels square) differs by at most :data:`STILL`."""
+def largest_difference(x_now: np.ndarray, x_ref: np.ndarray, where: np.ndarray, blur: int) -> np.ndarray:
+    """(n,): the largest local difference between two looks of each field ((n, 3, P, P) normalised log
+    colour): the absolute difference summed over the channels, averaged over ``blur`` pixels square,
+    its largest value in ``where`` ((P, P) bool; kept ``blur // 2`` pixels off the patch's edge, so the
+    average never reaches into the next patch of the stack)."""
     n = len(x_now)
-    d = np.abs(x_now - x_then).sum(axis=1, dtype=np.float32)
-    b = cv2.blur(d.reshape(n * PATCH, PATCH), (STILL_BLUR, STILL_BLUR)).reshape(n, PATCH, PATCH)
-    m = STILL_BLUR // 2
-    return b[:, m:PATCH - m, m:PATCH - m].reshape(n, -1).max(axis=1) <= STILL
+    d = np.abs(x_now - x_ref).sum(axis=1, dtype=np.float32)
+    b = cv2.blur(d.reshape(n * PATCH, PATCH), (blur, blur)).reshape(n, PATCH, PATCH)
+    return b[:, where].max(axis=1)
+
+
+_INSIDE = np.zeros((PATCH, PATCH), bool)      # a patch but its rim (STILL_BLUR // 2 pixels)
+_INSIDE[STILL_BLUR // 2:PATCH - STILL_BLUR // 2, STILL_BLUR // 2:PATCH - STILL_BLUR // 2] = True
+
+
+def _still(x_now: np.ndarray, x_then: np.ndarray) -> np.ndarray:
+    """(n,) bool: the patches that differ from ``x_then`` by at most :data:`STILL` everywhere."""
+    return largest_difference(x_now, x_then, _INSIDE, STILL_BLUR) <= STILL
 
 
 def _answered(views, x: np.ndarray, below: float, then: np.ndarray | None, z_then: np.ndarray | None

@@ -25,14 +25,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import cv2
 import numpy as np
 
 from ..calibration import found_again
 from .calibration import Calibration, blank_reason, check_image
 from ..errors import VisionError
 from .fieldnet import REF_EMPTY, REF_OCCUPIED
-from .fields import Answers, FieldLook, look
+from .fields import Answers, FieldLook, largest_difference, look
 from .memory import FieldMemory
 from ..geometry import point_name, square_name, touching_groups
 from ..layout import BoardLayout, POINT_STATES, SQUARE_STATES
@@ -107,23 +106,15 @@ _SAME_SQUARE_DISC = _disc(SQUARE_SPAN, SAME_SQUARE_RADIUS)
 _SAME_POINT_DISC = _disc(POINT_SPAN, SAME_POINT_RADIUS)
 
 
-def _largest_difference(x_now: np.ndarray, x_ref: np.ndarray, disc: np.ndarray) -> np.ndarray:
-    """(n,): the largest local difference between two looks of each field ((n, 3, P, P) normalised log
-    colour): the absolute difference summed over the channels, averaged over SAME_BLUR pixels square,
-    its largest value in ``disc`` (which keeps SAME_BLUR // 2 pixels off the patch's edge, so the
-    average never reaches into the next patch of the stack)."""
-    n = len(x_now)
-    d = np.abs(x_now - x_ref).sum(axis=1, dtype=np.float32)
-    b = cv2.blur(d.reshape(n * PATCH, PATCH), (SAME_BLUR, SAME_BLUR)).reshape(n, PATCH, PATCH)
-    return b[:, disc].max(axis=1)
-
-
 def _square_difference(x_now: np.ndarray, x_ref: np.ndarray) -> np.ndarray:
-    return _largest_difference(x_now, x_ref, _SAME_SQUARE_DISC)
+    """(36,): the largest local difference between two looks of each square in its middle (see
+    :data:`SAME_SQUARE`; the discs keep SAME_BLUR // 2 pixels off the patch's edge)."""
+    return largest_difference(x_now, x_ref, _SAME_SQUARE_DISC, SAME_BLUR)
 
 
 def _point_difference(x_now: np.ndarray, x_ref: np.ndarray) -> np.ndarray:
-    return _largest_difference(x_now, x_ref, _SAME_POINT_DISC)
+    """(49,): the same for each point, in a battery's reach (:data:`SAME_POINT_RADIUS`)."""
+    return largest_difference(x_now, x_ref, _SAME_POINT_DISC, SAME_BLUR)
 
 
 def _logit(p: np.ndarray) -> np.ndarray:
