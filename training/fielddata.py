@@ -131,7 +131,17 @@ def hard_design(design: Design, rng: np.random.Generator) -> Design:
     return replace(d, name=f"{design.name} (hard)")
 
 
-def setup_samples(seed: int, size=(960, 720), hard: float = 0.0) -> dict[str, np.ndarray]:
+def tall_design(design: Design, rng: np.random.Generator) -> tuple[Design, float]:
+    """``design`` with the tallest, widest robots the issue names (0.55-0.6 of a square tall,
+    0.7-0.8 across) and a camera tilted 22-25 degrees (returned): points behind a robot that the
+    view hides, which the sampler's designs and cameras (almost) never show, and which the nets
+    must learn to call unseen (``pt_view``)."""
+    d = replace(design, robot_height=round(float(rng.uniform(0.55, 0.6)), 3),
+                robot_radius=round(float(rng.uniform(0.35, 0.4)), 3), name=f"{design.name} (tall)")
+    return d, float(rng.uniform(22, 25))
+
+
+def setup_samples(seed: int, size=(960, 720), hard: float = 0.0, tall: float = 0.0) -> dict[str, np.ndarray]:
     """All frames of one set-up (seed), rendered at 960x720: the patches are resampled to a fixed
     scale anyway (a board fills 60-110 px per square at the camera's 1280x960, 45-80 here, both
     above the patches' 32 px per square), and it renders twice as fast.
@@ -150,10 +160,16 @@ def setup_samples(seed: int, size=(960, 720), hard: float = 0.0) -> dict[str, np
     hrng = _rng("fielddata-hard", seed)   # its own stream: without --hard every set-up is as before
     if design is not None and hrng.random() < hard:
         design = hard_design(sample_design(seed), hrng)
+    trng = _rng("fielddata-tall", seed)   # its own stream too: without --tall every set-up is as before
+    view = {}
+    if design is not None and trng.random() < tall:
+        design, tilt = tall_design(sample_design(seed) if design == "random" else design, trng)
+        view = {"tilt": tilt}
     # one set-up in eight has a strong lamp reflection that stays where it is in every frame,
     # the first one too (the reader's reference then holds it as well): a varnished or laminated
     # board under a desk lamp; the renderer's own reflections of a set-up are weaker
     static = {"glare": float(rng.uniform(0.35, 0.7))} if rng.random() < 0.125 else {}
+    static.update(view)
     ref = render(first, seed, design=design, markers=markers, size=size, printed=first_printed, **static)
     H = _jitter(ref.homography, rng, 0.7)
     cutter = PatchCutter(H, size)
@@ -206,10 +222,11 @@ def setup_samples(seed: int, size=(960, 720), hard: float = 0.0) -> dict[str, np
     return res
 
 
-def generate(seed: int, setups: int, workers: int = 2, first: int = 0, hard: float = 0.0) -> dict[str, np.ndarray]:
+def generate(seed: int, setups: int, workers: int = 2, first: int = 0, hard: float = 0.0,
+             tall: float = 0.0) -> dict[str, np.ndarray]:
     seeds = [seed * 1_000_000 + first + k for k in range(setups)]
     with Pool(workers) as pool:
-        parts = pool.map(partial(setup_samples, hard=hard), seeds, chunksize=4)
+        parts = pool.map(partial(setup_samples, hard=hard, tall=tall), seeds, chunksize=4)
     return {k: np.stack([p[k] for p in parts]) for k in parts[0]}
 
 
@@ -221,15 +238,18 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--hard", type=float, default=0.0,
                     help="share of the random-design set-ups pushed into a hard corner (hard_design): 0..1")
+    ap.add_argument("--tall", type=float, default=0.0,
+                    help="share of the random-design set-ups with the tallest robots and a tilted camera (tall_design): 0..1")
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
-    if not 0.0 <= a.hard <= 1.0:
-        ap.error(f"--hard {a.hard}: a share from 0 to 1")
+    for name in ("hard", "tall"):
+        if not 0.0 <= getattr(a, name) <= 1.0:
+            ap.error(f"--{name} {getattr(a, name)}: a share from 0 to 1")
     out = Path(a.out)       # checked before the minutes of rendering, not after
     if out.is_dir() or not out.parent.is_dir():
         ap.error(f"--out {a.out}: a file in an existing folder (the data is written there as .npz)")
     t = time.time()
-    data = generate(a.seed, a.setups, a.workers, a.first, a.hard)
+    data = generate(a.seed, a.setups, a.workers, a.first, a.hard, a.tall)
     np.savez(a.out, **data)
     print(f"{a.setups} set-ups, {data['sq'].shape[0] * data['sq'].shape[1]} frames -> {a.out} in {time.time() - t:.0f} s")
     return 0

@@ -146,7 +146,7 @@ FIRST_AS_REFERENCE = 0.35   # share of samples whose reference is the set-up's f
 class Pairs:
     """Samples drawn from pairs of frames of one set-up: (reference frame, frame now, field)."""
 
-    def __init__(self, data: dict, kind: str, setups: np.ndarray) -> None:
+    def __init__(self, data: dict, kind: str, setups: np.ndarray, hidden_share: float = 0.0) -> None:
         self.kind = kind
         self.dist = field_distances(square_centers() if kind == "sq" else point_coords())
         self.X = data[kind]                          # (S, F, n, P, P, 3) uint8
@@ -160,11 +160,27 @@ class Pairs:
         self.setups = setups
         self.n_fields = self.X.shape[2]
         self.n_frames = self.X.shape[1]
+        # (H, 3) set-up, frame, point of every hidden point of these set-ups (frames with a hand left out):
+        # ``hidden_share`` of the samples are drawn from them (they are rare: a tall robot, a tilted view)
+        self.hidden_share = hidden_share
+        self.hidden = np.empty((0, 3), np.int64)
+        if hidden_share > 0 and self.view is not None:
+            v = self.view[setups] < HIDDEN_VIEW
+            v &= ~self.hand[setups][:, :, None]
+            found = np.argwhere(v)
+            found[:, 0] = setups[found[:, 0]]
+            self.hidden = found
 
     def draw(self, rng: np.random.Generator, count: int) -> dict[str, np.ndarray]:
         """Every random choice of ``count`` samples (``tensors`` is then deterministic)."""
         s = rng.choice(self.setups, count)
         i = rng.integers(0, self.n_frames, count)
+        k_hidden = None
+        if self.hidden_share > 0 and len(self.hidden):
+            h = np.flatnonzero(rng.random(count) < self.hidden_share)
+            pick = self.hidden[rng.integers(0, len(self.hidden), len(h))]
+            s[h], i[h] = pick[:, 0], pick[:, 1]
+            k_hidden = (h, pick[:, 2])
         j = rng.integers(0, self.n_frames - 1, count)
         j = np.where(j >= i, j + 1, j)                           # another frame than i
         first = (rng.random(count) < FIRST_AS_REFERENCE) & (i != 0)
@@ -176,7 +192,10 @@ class Pairs:
         j = np.where(mode < SELF_SHARE, i, j)                    # the frame's own other fields as examples
         j = np.where((mode >= SELF_SHARE) & (mode < SELF_SHARE + NO_REF_SHARE), -1, j)
         own_unknown = rng.random(count) < OWN_UNKNOWN_SHARE
-        return dict(s=s, i=i, j=j, k=rng.integers(0, self.n_fields, count), own_unknown=own_unknown,
+        k = rng.integers(0, self.n_fields, count)
+        if k_hidden is not None:
+            k[k_hidden[0]] = k_hidden[1]
+        return dict(s=s, i=i, j=j, k=k, own_unknown=own_unknown,
                     rank=rng.integers(0, 2, count), drop=rng.random((count, 2)) < DROP_EXAMPLE)
 
     def _log(self, s, f, k) -> torch.Tensor:
@@ -245,7 +264,7 @@ def validation_setups(setup_seeds: np.ndarray, seed: int) -> np.ndarray:
 
 
 def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, init: FieldModel | None = None,
-          max_lr: float = MAX_LR) -> dict:
+          max_lr: float = MAX_LR, hidden_share: float = 0.0) -> dict:
     """Train one net (``kind``: sq or pt) for ``steps`` steps; ``init``: go on from these weights
     (a second one-cycle schedule, its samples drawn anew: the validation set-ups stay the same)."""
     torch.manual_seed(seed if init is None else seed + 1000)
@@ -254,7 +273,9 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, in
     setups = np.arange(len(data["setup"]))
     val_setups = validation_setups(data["setup"], seed)
     train_setups = np.setdiff1d(setups, val_setups)
-    tr, va = Pairs(data, kind, train_setups), Pairs(data, kind, val_setups)
+    tr, va = Pairs(data, kind, train_setups, hidden_share), Pairs(data, kind, val_setups)
+    if hidden_share > 0:
+        log(f"{kind}: {len(tr.hidden)} hidden point-frames to draw {hidden_share:.0%} of the samples from")
     val_draw = va.draw(np.random.default_rng(seed + 1), 40_000)
     Xv, Sv, Yv, Pv = va.tensors(val_draw)
     model = init if init is not None else FieldModel(N_OUT[kind], WIDTHS[kind])
@@ -418,6 +439,8 @@ def main(argv=None) -> int:
     ap.add_argument("--only", choices=("sq", "pt"))
     ap.add_argument("--init", metavar="DIR", help="go on training the nets whose whole ONNX files are in DIR "
                     "(e.g. the shipped ones) instead of starting from random weights")
+    ap.add_argument("--hidden-share", type=float, default=0.0, help="share of the points net's samples drawn from "
+                    "the points a robot hides (rare in the data; --tall makes them): 0..0.5")
     ap.add_argument("--max-lr", type=float, default=MAX_LR, help="peak learning rate of the one-cycle schedule")
     ap.add_argument("--widen", metavar="A,B,C,D", help="with --init: go on from those nets made wider (the widths of "
                     "the three convolutions and the dense layer; the same function to start with)")
@@ -442,6 +465,8 @@ def main(argv=None) -> int:
     for path in a.data:                # a regular file (a FIFO or a folder is refused, never waited on)
         if not Path(path).is_file():
             ap.error(f"--data: {path} is not a file (data from training.fielddata)")
+    if not 0.0 <= a.hidden_share <= 0.5:
+        ap.error(f"--hidden-share {a.hidden_share}: a share from 0 to 0.5")
     if not 0 < a.max_lr < 1:
         ap.error(f"--max-lr {a.max_lr}: a learning rate between 0 and 1, e.g. 2e-3")
     widths = None
@@ -476,7 +501,8 @@ def main(argv=None) -> int:
     if kinds == ["pt"]:
         del data["sq"]           # the squares' patches gave the frames' light levels: no longer needed
     for kind in kinds:
-        res = train(kind, data, a.steps, a.seed, Path(a.out), init=starts.get(kind), max_lr=a.max_lr)
+        res = train(kind, data, a.steps, a.seed, Path(a.out), init=starts.get(kind), max_lr=a.max_lr,
+                    hidden_share=a.hidden_share if kind == "pt" else 0.0)
         print(f"{kind}: {res}")
     return 0
 
