@@ -125,22 +125,27 @@ def one_setup(args: tuple[int, int, int, bool]) -> dict:
     for lay, shot in zip(layouts, shots):
         out["frames"].append(_judge(reader.read(shot.image), lay))
     if game:
-        # a game: each board a turn or two after the one before (a few robots and a battery
-        # moved, now and then a robot taken), the reader learning every board the referee accepts
-        from training.fielddata import changed_layout
-
-        reader = BoardReader(cal)
-        board, sides = START, [True] * 49
-        side_rng = np.random.default_rng([seed, 1])      # its own stream: the boards stay what they were
-        for f in range(frames):
-            before = board
-            board = changed_layout(rng, board)
-            sides = game_sides(side_rng, before, sides, board)
-            shot = render(board, seed, design=design, markers=False, frame=100 + f, printed=sides)
-            r = reader.read(shot.image)
-            out["game"].append(_judge(r, board))
-            reader.learn_bare(shot.image, board)     # the referee accepted this board (the truth)
+        out["game"] = [_judge(r, board) for board, _, r in played(cal, seed, rng, design, frames)]
     return out
+
+
+def played(cal, seed: int, rng: np.random.Generator, design, frames: int, **view):
+    """A game of ``frames`` boards from the start, each a turn or two after the one before (a few
+    robots and a battery moved, now and then a robot taken), photographed (``view``: the renderer's
+    camera options) and read, the reader learning every board the referee accepts: yields (board,
+    shot, reading) per board."""
+    from training.fielddata import changed_layout
+
+    reader = BoardReader(cal)
+    board, sides = START, [True] * 49
+    side_rng = np.random.default_rng([seed, 1])      # its own stream: the boards stay what they were
+    for f in range(frames):
+        before = board
+        board = changed_layout(rng, board)
+        sides = game_sides(side_rng, before, sides, board)
+        shot = render(board, seed, design=design, markers=False, frame=100 + f, printed=sides, **view)
+        yield board, shot, reader.read(shot.image)
+        reader.learn_bare(shot.image, board)     # the referee accepted this board (the truth)
 
 
 TALL = dict(robot_height=0.6, robot_radius=0.38)   # the tallest, widest robots issue #20 names
@@ -153,7 +158,6 @@ def hidden_setup(args: tuple[int, int, int]) -> dict:
     what the reader says of every point a robot hides (``point_view`` below :data:`HIDDEN`)."""
     from dataclasses import replace
 
-    from training.fielddata import changed_layout
     from vision.designs import sample_design
 
     design, k, frames = args
@@ -165,19 +169,10 @@ def hidden_setup(args: tuple[int, int, int]) -> dict:
         cal = calibrate(start.image, START, white_side=white_side_of(start.homography))
     except VisionError as exc:
         return {"design": design, "camera": k, "why": str(exc), "points": []}
-    reader = BoardReader(cal)
-    board, sides = START, [True] * 49
-    side_rng = np.random.default_rng([seed, 1])
     points = []
-    for f in range(frames):
-        before = board
-        board = changed_layout(rng, board)
-        sides = game_sides(side_rng, before, sides, board)
-        shot = render(board, seed, design=look, markers=False, frame=100 + f, printed=sides, tilt=TALL_TILT)
-        r = reader.read(shot.image)
+    for board, shot, r in played(cal, seed, rng, look, frames, tilt=TALL_TILT):
         for i in np.flatnonzero(np.array(shot.point_view) < HIDDEN):
             points.append({"battery": board.points[i].value == "battery", "p_battery": float(r.point_probs[i, 1])})
-        reader.learn_bare(shot.image, board)
     return {"design": design, "camera": k, "why": None, "points": points}
 
 
@@ -388,7 +383,7 @@ def main(argv=None) -> int:
     if a.quick:
         a.designs, a.cameras, a.frames = 10, 2, 4
     if a.only == "hidden":
-        run_hidden(a.design_base, a.designs, a.cameras, max(a.frames, 8), a.workers)
+        run_hidden(a.design_base, a.designs, a.cameras, a.frames, a.workers)
         return 0
     if a.only in (None, "designs"):
         run_designs(a.design_base, a.designs, a.cameras, a.frames, a.game, a.workers)
