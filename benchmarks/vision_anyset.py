@@ -382,6 +382,9 @@ def main(argv=None) -> int:
         return 0
     if a.quick:
         a.designs, a.cameras, a.frames = 10, 2, 4
+    for name in ("designs", "cameras", "frames", "workers"):
+        if getattr(a, name) < 1:
+            ap.error(f"--{name} {getattr(a, name)}: at least 1")
     if a.only == "hidden":
         run_hidden(a.design_base, a.designs, a.cameras, a.frames, a.workers)
         return 0
