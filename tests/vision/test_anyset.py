@@ -611,3 +611,85 @@ def test_a_still_field_keeps_the_nets_answer(start, cal, monkeypatch):
     looked.clear()
     reader.read(shot.image)
     assert looked == [36, 49]                     # a new reference: every field afresh
+
+
+def test_the_frames_own_sure_fields_are_examples_for_a_field_left_unknown(cal):
+    """vision/anyset/fields.py: own_frame_look: a field whose content is hidden from it (REF_UNKNOWN)
+    is told by the same frame's fields whose content is given, as calibration tells a field by the
+    frame's other fields: batteries and robots of a game frame read occupied, empty fields empty."""
+    from vision.anyset.fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN
+    from vision.anyset.fields import look, own_frame_look
+
+    board = random_layout(np.random.default_rng(11))
+    shot = render(board, SEED, design=DESIGN, markers=False, frame=7)
+    cutter = PatchCutter(cal.H, cal.image_size)
+    fl = look(cutter, shot.image, cal.reference)
+    ss = np.array([REF_EMPTY if s.value == "empty" else REF_OCCUPIED for s in board.squares])
+    ps = np.array([REF_EMPTY if p.value == "empty" else REF_OCCUPIED for p in board.points])
+    todo_s = np.array(sorted(board.white | board.black)[:2] + [q for q in range(36) if board.squares[q].value == "empty"][:2])
+    todo_p = np.array(sorted(board.batteries)[:3] + [p for p in range(49) if board.points[p].value == "empty"][:3])
+    ss[todo_s] = REF_UNKNOWN
+    ps[todo_p] = REF_UNKNOWN
+    second_s, second_p = own_frame_look(cutter, fl, ss, ps, todo_s, todo_p)
+    assert second_s.shape == (4, 2) and second_p.shape == (6, 2)
+    zs, zp = second_s[:, 0], second_p[:, 0]
+    sure = np.log(0.98 / 0.02)
+    assert np.all(zs[:2] > sure) and np.all(zs[2:] < -sure), zs
+    assert np.all(zp[:3] > sure) and np.all(zp[3:] < -sure), zp
+    assert np.all(second_s[:, 1] < 0.02) and np.all(second_p[:, 1] < 0.02)      # nothing covers them
+    none_s, none_p = own_frame_look(cutter, fl, ss, ps, np.empty(0, np.int64), np.empty(0, np.int64))
+    assert none_s.shape == (0, 2) and none_p.shape == (0, 2)
+
+
+def test_an_unsure_field_takes_the_own_frame_opinion_only_where_it_agrees_and_is_surer(cal, monkeypatch):
+    """vision/anyset/reader.py: _own_frame_opinion: the second opinion (the frame's own sure fields
+    as examples) is asked about the unsure fields only -- unsure by the log-odds or by the share
+    the classifier gives "covered" -- not about a covered one nor a square the change check made
+    doubtful, and is shown the sure fields as examples and no unsure one. It replaces the first
+    opinion (log-odds and covered) where it leans the same way and is surer -- towards "empty" only
+    when very sure (OWN_FRAME_EMPTY); one leaning the other way, a less sure one or one calling the
+    field covered changes nothing."""
+    from vision.anyset import reader as reader_module
+    from vision.anyset.fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN
+
+    reader = BoardReader(cal, adapt=False)
+    ze = np.full(36, 8.0)                     # log-odds of empty: sure empty squares ...
+    ze[[0, 1]] = -8.0                         # ... two sure robots
+    ze[[2, 3, 4, 5, 6, 7, 8]] = [1.5, -1.5, 2.0, 0.5, -0.5, 2.5, 0.2]  # unsure
+    zq = np.full(49, 9.0)
+    zq[[10, 11]] = -9.0                       # sure batteries
+    zq[[12, 13, 14, 15]] = [-2.0, 3.0, 1.0, -9.0]           # unsure (15: sure by its log-odds, but 10% covered)
+    pc = np.zeros(36)
+    pc[5] = 0.9                               # covered: not asked
+    qc = np.zeros(49)
+    qc[15] = 0.1
+    unlike = np.zeros(36, bool)
+    unlike[6] = True                          # the change check's doubt: not asked
+    asked = {}
+
+    def second(cutter, fl, ss, ps, todo_s, todo_p, temperature=1.0):
+        asked.update(ss=ss.copy(), ps=ps.copy(), todo_s=list(todo_s), todo_p=list(todo_p))
+        # log-odds occupied, covered: 2 agrees (empty) and is surer, 3 disagrees, 4 is less sure, 7 says
+        # "empty" more surely than the first but not surely enough
+        # "empty" more surely than the first but not surely enough, 8 leans no way at first
+        occ = {2: (-8.0, 0.0), 3: (-6.0, 0.0), 4: (-1.0, 0.0), 7: (-6.0, 0.0), 8: (-9.0, 0.0)}
+        occ_p = {12: (6.0, 0.01), 13: (5.0, 0.0), 14: (-6.0, 0.6), 15: (9.0, 0.001)}
+        return np.array([occ[q] for q in todo_s]), np.array([occ_p[p] for p in todo_p])
+
+    monkeypatch.setattr(reader_module, "own_frame_look", second)
+    new_e, new_q, new_pc, new_qc = reader._own_frame_opinion(None, ze, zq, pc, qc, unlike)
+    assert asked["todo_s"] == [2, 3, 4, 7, 8] and asked["todo_p"] == [12, 13, 14, 15]
+    assert all(asked["ss"][q] == REF_UNKNOWN for q in (2, 3, 4, 5, 6, 7, 8))
+    assert asked["ss"][0] == REF_OCCUPIED and asked["ss"][9] == REF_EMPTY
+    assert all(asked["ps"][p] == REF_UNKNOWN for p in (12, 13, 14, 15))
+    assert asked["ps"][10] == REF_OCCUPIED and asked["ps"][20] == REF_EMPTY
+    assert reader_module.OWN_FRAME_EMPTY <= 8.0
+    assert reader_module.OWN_FRAME_LEAN <= 1.5
+    assert new_e[2] == 8.0 and new_e[3] == -1.5 and new_e[4] == 2.0      # surer and agreeing / other side / less sure
+    assert new_e[7] == 2.5 and new_e[8] == 0.2        # "empty", but below OWN_FRAME_EMPTY / no lean to second
+    assert new_e[5] == 0.5 and new_e[6] == -0.5 and np.array_equal(new_pc, pc)
+    assert new_q[12] == -6.0 and new_qc[12] == 0.01               # taken, its covered too
+    assert new_q[13] == 3.0 and new_q[14] == 1.0 and new_qc[14] == 0.0   # other side / called covered
+    assert new_q[15] == -9.0 and new_qc[15] == 0.001              # the same side, far less covered
+    assert np.array_equal(np.delete(new_e, [2]), np.delete(ze, [2]))
+    assert ze[2] == 1.5 and qc[15] == 0.1     # the caller's arrays are left as they were

@@ -247,6 +247,57 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Referen
                      sq, pt, xs[:, :3], level, background, xp[:, :3], ref_s, ref_p)
 
 
+# An unsure field is looked at once more with the frame's *own* sure fields as its examples (see
+# :func:`own_frame_look`); NETZWERK_FIELD_OWN_FRAME=0 leaves that out (for measuring). Only the nearest
+# examples, plain and mirrored: the second nearest as well (four looks instead of two) read 3 more single
+# frames of 702 on development and training designs at twice the time
+OWN_FRAME = os.environ.get("NETZWERK_FIELD_OWN_FRAME", "1") != "0"
+OWN_FRAME_RANKS = (0,)
+
+
+def _own_frame_kind(net, kind: str, patches: np.ndarray, x_now: np.ndarray, level: np.ndarray, states: np.ndarray,
+                    dist: np.ndarray, lean: np.ndarray, todo: np.ndarray, temperature: float) -> np.ndarray:
+    """(k, 2): the log-odds (occupied against empty, the field seen) and P(covered) of the fields
+    ``todo`` of one kind, each shown the nearest fields of this frame whose ``states`` are known as
+    its examples."""
+    n, m = len(states), len(todo)
+    levels = np.repeat(np.asarray(level, np.float32).reshape(1, 3), n, axis=0)
+    views = []
+    for rank in OWN_FRAME_RANKS:
+        idx = example_fields(np.broadcast_to(states, (m, n)), todo, dist, rank)
+        ex = [(patches[np.maximum(idx[:, c], 0)], levels[np.maximum(idx[:, c], 0)], idx[:, c] >= 0) for c in (0, 1)]
+        x, _ = net_input(patches[todo], patches[todo], np.zeros(3, np.float32), levels[todo],
+                         ref_valid=np.zeros(m, bool), empty_example=ex[0], occupied_example=ex[1])
+        known = np.ascontiguousarray(x[:, 3:])
+        views.append(_Known(known, np.full(m, REF_UNKNOWN), idx, _known_c1(net, kind, known)).view(net, kind, lean[todo]))
+    z = _looked_again(views, np.ascontiguousarray(x_now[todo]), EVERY_WAY) / temperature
+    p = softmax(z[:, :3])
+    return np.stack([np.log(np.maximum(p[:, 1], 1e-300)) - np.log(np.maximum(p[:, 0], 1e-300)), p[:, 2]], axis=1)
+
+
+def own_frame_look(cutter: PatchCutter, fl: FieldLook, square_states: np.ndarray, point_states: np.ndarray,
+                   todo_squares: np.ndarray, todo_points: np.ndarray, temperature: float = TEMPERATURE
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """A second opinion on the fields a frame left unsure: each is looked at as calibration looks
+    at a frame (:func:`look_as`), its examples the nearest fields of **this frame** whose content
+    ``square_states`` / ``point_states`` give (REF_EMPTY / REF_OCCUPIED: the fields the reader is
+    sure of; REF_UNKNOWN: the unsure and covered ones, never an example), its own reference left
+    out: the same light, the same moment, often the next field. The nets were trained on such
+    looks (a share of their samples, calibration's). Returns for ``todo_squares`` and
+    ``todo_points`` ((k, 2) each) the log-odds occupied against empty (the field seen) and the
+    probability the field is covered, each patch plain and mirrored beside the nearest examples
+    (:data:`OWN_FRAME_RANKS`)."""
+    net = shared_net()
+    zs = zp = np.empty((0, 2))
+    if len(todo_squares):
+        zs = _own_frame_kind(net, "squares", fl.square_patches, fl.x_squares, fl.level, np.asarray(square_states),
+                             _SQUARE_DIST, cutter.square_lean, np.asarray(todo_squares), temperature)
+    if len(todo_points) and fl.x_points is not None:
+        zp = _own_frame_kind(net, "points", fl.point_patches, fl.x_points, fl.level, np.asarray(point_states),
+                             _POINT_DIST, cutter.point_lean, np.asarray(todo_points), temperature)
+    return zs, zp
+
+
 def look(cutter: PatchCutter, image: np.ndarray, reference: Reference | None,
          temperature: float = TEMPERATURE, answers: Answers | None = None) -> FieldLook:
     """Run the classifier on every field of ``image``, against ``reference`` (None: no reference).
