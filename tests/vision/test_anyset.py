@@ -121,6 +121,37 @@ def test_robot_colours_survive_a_shadow_but_brightness_still_tells_ivory_from_bl
     assert llr[0] > 3 and llr[1] < -3
 
 
+def test_two_colours_that_differ_only_on_the_shaded_side_are_told_by_a_darker_value():
+    """A bright piece under a strong light fills the camera's channels on its lit side: two colours
+    that differ only in those channels look alike there (the median of the disc), and differ on
+    the shaded side. The calibration then takes a darker value of the disc (colours.QUANTILES).
+    A calibration file from before keeps the median."""
+    from vision.anyset.colours import MIN_SEPARATION, ColourModel
+
+    rng = np.random.default_rng(8)
+    lit = np.array([1.1, 0.96, 0.5])                     # the same on both colours' lit sides
+    shaded = {"turquoise": np.array([0.2, 0.5, -0.6]), "sky": np.array([0.5, 0.3, -0.6])}
+
+    def robot(name: str) -> np.ndarray:
+        x = np.broadcast_to(lit[:, None, None], (3, 24, 24)).copy()
+        x[:, :, ::3] = shaded[name][:, None, None]         # a third of it in its own shade, all over
+        return x + rng.normal(0, 0.02, (3, 24, 24))
+
+    start = np.stack([robot("turquoise") for _ in range(6)] + [robot("sky") for _ in range(6)]).astype(np.float32)
+    lean = np.full(12, 0.3)
+    model = ColourModel.fit(start, lean, list(range(6)), list(range(6, 12)))
+    assert model.quantile < 0.5 and model.separation >= MIN_SEPARATION
+    later = np.stack([robot("sky"), robot("turquoise")]).astype(np.float32)
+    llr = model.llr(model.describe(later, np.full(2, 0.3)))
+    assert llr[0] < -3 and llr[1] > 3
+    assert ColourModel.from_json(model.to_json()) == model
+    older = {k: v for k, v in model.to_json().items() if k != "quantile"}   # a file from before: the median
+    assert ColourModel.from_json(older).quantile == 0.5
+    for bad in (1.5, -0.1, "0.2", True, None):
+        with pytest.raises(ValueError):
+            ColourModel.from_json({**model.to_json(), "quantile": bad})
+
+
 def test_examples_are_the_nearest_other_fields_known_empty_and_occupied():
     from vision.anyset.fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN, example_fields, field_distances
     from vision.geometry import point_coords

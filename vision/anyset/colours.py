@@ -6,11 +6,13 @@ robots of each colour). Nothing is assumed about the colours but that they
 differ: dark and light, red and green of one lightness, ivory and pale blue.
 
 A robot's colour is the median log colour (relative to the frame's mean, so
-the light's gain and tint cancel) over a small disc of its square patch. Where
-on the patch the robot is seen best depends on its height (a tall piece leans
-away from the camera, *up* in the patch) and its shape; that height and the
-disc's size are learned too: the calibration tries a few of each and keeps
-the pair that sets the two colours furthest apart. Each colour is then a Gaussian (its spread floored: six robots
+the light's gain and tint cancel) over a small disc of its square patch, or a
+darker value of the disc (its shaded side: a bright piece's lit side can fill
+the camera's channels). Where on the patch the robot is seen best depends on
+its height (a tall piece leans away from the camera, *up* in the patch) and
+its shape; that height, the disc's size and the value taken are learned too:
+the calibration tries a few of each and keeps those that set the two colours
+furthest apart. Each colour is then a Gaussian (its spread floored: six robots
 under-represent later frames), with heavy (Student-t) tails, so that a colour
 unlike both (a hand, a glare spot) is doubtful rather than decisive.
 """
@@ -26,6 +28,12 @@ from .patches import PATCH, SQUARE_SPAN
 
 HEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.45)   # board units: candidate heights of the part of a robot seen best
 RADII = (0.12, 0.2, 0.28)               # board units: candidate discs the colour is taken from
+# which value of the disc's pixels (per channel, in order) is the robot's colour: the median, or a
+# darker one, the robot's shaded side. A bright piece under a strong light fills the camera's channels
+# to 255 on its lit side, where two colours that differ only in those channels then look alike
+# (turquoise and sky blue stones: separation 0.4 by the median, 1.8 by the fifth darkest value of
+# twenty); the shaded side keeps the difference. Chosen per set, like the disc
+QUANTILES = (0.5, 0.2)
 SPREAD_FLOOR = 0.06                     # log units: no colour is sharper than this (noise, JPEG, light drift)
 DOF = 4.0                               # Student-t tails
 MIN_SEPARATION = 1.5                    # Mahalanobis distance between the two colours below which they cannot be told apart
@@ -86,20 +94,21 @@ def _masks(lean: np.ndarray, height: float, radius: float, background: np.ndarra
 
 
 def descriptors(x_now: np.ndarray, lean: np.ndarray, height: float, radius: float = RADII[1],
-                background: np.ndarray | None = None) -> np.ndarray:
+                background: np.ndarray | None = None, quantile: float = 0.5) -> np.ndarray:
     """(n, 3) colour of what stands on each square: ``x_now`` (n, 3, P, P) normalised log colour
     of the square patches, ``lean`` (n,) the lean per unit height there, ``background`` (n, 3, P, P)
-    the empty board there (or near there), to find a robot set down off centre. The median over
-    each square's disc, all squares at once: the pixels outside a disc sort to the end."""
+    the empty board there (or near there), to find a robot set down off centre. The ``quantile``
+    (0.5: the median) of each channel over each square's disc, all squares at once: the pixels
+    outside a disc sort to the end."""
     n = len(x_now)
     if n == 0:
         return np.empty((0, 3))
     flat = _masks(lean, height, radius, background, x_now)
     v = np.where(flat[:, None, :], x_now.reshape(n, 3, -1), np.inf)
     v.sort(axis=2)
-    count = flat.sum(axis=1)
-    lo = ((count - 1) // 2)[:, None, None]
-    hi = (count // 2)[:, None, None]
+    pos = quantile * (flat.sum(axis=1) - 1)
+    lo = np.floor(pos).astype(np.int64)[:, None, None]
+    hi = np.ceil(pos).astype(np.int64)[:, None, None]
     return 0.5 * (np.take_along_axis(v, lo, axis=2) + np.take_along_axis(v, hi, axis=2))[:, :, 0]
 
 
@@ -113,6 +122,7 @@ class ColourModel:
     height: float
     radius: float = RADII[1]
     offcentre: bool = False                 # the disc follows a robot set down off centre (see OFFSETS)
+    quantile: float = 0.5                   # which of the disc's values is the colour (see QUANTILES)
 
     @classmethod
     def fit(cls, x_now: np.ndarray, lean: np.ndarray, white: list[int], black: list[int],
@@ -122,23 +132,31 @@ class ColourModel:
         ways = [None] if background is None else [None, background[white + black]]
         best, best_score = None, None
         sign = np.r_[np.ones(len(white)), -np.ones(len(black))]
-        for bg in ways:
-            for h in HEIGHTS:
-                for r in RADII:
-                    d = descriptors(x_now[white + black], lean[white + black], h, r, bg)
-                    dw, db = d[: len(white)], d[len(white):]
-                    model = cls(tuple(float(v) for v in np.median(dw, 0)), tuple(float(v) for v in np.median(db, 0)),
-                                tuple(float(v) for v in _spread(dw, db)), float(h), float(r), bg is not None)
-                    # the robot told worst decides (a disc that misses one robot of the start frame
-                    # misses robots later), then how far apart the two colours lie
-                    score = (min(float(np.min(sign * model.llr(d))), WORST_ENOUGH), model.separation)
-                    if best is None or score > best_score:
-                        best, best_score = model, score
+        for q in QUANTILES:
+            for bg in ways:
+                for h in HEIGHTS:
+                    for r in RADII:
+                        d = descriptors(x_now[white + black], lean[white + black], h, r, bg, q)
+                        dw, db = d[: len(white)], d[len(white):]
+                        model = cls(tuple(float(v) for v in np.median(dw, 0)),
+                                    tuple(float(v) for v in np.median(db, 0)),
+                                    tuple(float(v) for v in _spread(dw, db)), float(h), float(r), bg is not None,
+                                    float(q))
+                        # a way that tells the colours apart at all (MIN_SEPARATION, every robot of the
+                        # frame on its own colour's side) first; then the robot told worst decides (a
+                        # disc that misses one robot of the start frame misses robots later), then how
+                        # far apart the two colours lie
+                        worst = float(np.min(sign * model.llr(d)))
+                        score = (model.separation >= MIN_SEPARATION and worst > 0, min(worst, WORST_ENOUGH),
+                                 model.separation)
+                        if best is None or score > best_score:
+                            best, best_score = model, score
         return best
 
     def describe(self, x_now: np.ndarray, lean: np.ndarray, background: np.ndarray | None = None) -> np.ndarray:
         """The descriptors of the squares' patches, the way this model was fitted."""
-        return descriptors(x_now, lean, self.height, self.radius, background if self.offcentre else None)
+        return descriptors(x_now, lean, self.height, self.radius, background if self.offcentre else None,
+                           self.quantile)
 
     def _cov_inv(self) -> np.ndarray:
         """Inverse covariance of a colour: the per-channel spread, plus a shared brightness term
@@ -176,17 +194,20 @@ class ColourModel:
         if (~is_white).any():
             b = (1 - rate) * b + rate * np.median(desc[~is_white], axis=0)
         return ColourModel(tuple(float(v) for v in w), tuple(float(v) for v in b), self.spread, self.height, self.radius,
-                           self.offcentre)
+                           self.offcentre, self.quantile)
 
     def to_json(self) -> dict:
         return {"white": list(self.white), "black": list(self.black), "spread": list(self.spread), "height": self.height,
-                "radius": self.radius, "offcentre": self.offcentre}
+                "radius": self.radius, "offcentre": self.offcentre, "quantile": self.quantile}
 
     @classmethod
     def from_json(cls, d: dict) -> "ColourModel":
+        quantile = d.get("quantile", 0.5)       # files from before it was chosen: the median
+        if isinstance(quantile, bool) or not isinstance(quantile, (int, float)) or not 0.0 <= quantile <= 1.0:
+            raise ValueError(f"colour quantile {quantile!r} is not a number from 0 to 1")
         return cls(tuple(float(v) for v in d["white"]), tuple(float(v) for v in d["black"]),
                    tuple(float(v) for v in d["spread"]), float(d["height"]), float(d["radius"]),
-                   d.get("offcentre", False) is True)
+                   d.get("offcentre", False) is True, float(quantile))
 
 
 def _spread(dw: np.ndarray, db: np.ndarray) -> np.ndarray:
