@@ -675,8 +675,9 @@ def test_the_frames_own_sure_fields_are_examples_for_a_field_left_unknown(cal):
 def test_an_unsure_field_takes_the_own_frame_opinion_only_where_it_agrees_and_is_surer(cal, monkeypatch):
     """vision/anyset/reader.py: _own_frame_opinion: the second opinion (the frame's own sure fields
     as examples) is asked about the unsure fields only -- unsure by the log-odds or by the share
-    the classifier gives "covered" -- not about a covered one nor a square the change check made
-    doubtful, and is shown the sure fields as examples and no unsure one. It replaces the first
+    the classifier gives "covered" -- not about a covered one, a square the change check made
+    doubtful or a point at a corner of a square that may hold a robot (a tall robot may hide it),
+    and is shown the sure fields as examples and no unsure one. It replaces the first
     opinion (log-odds and covered) where it leans the same way and is surer -- towards "empty" only
     when very sure (OWN_FRAME_EMPTY); one leaning the other way, a less sure one or one calling the
     field covered changes nothing."""
@@ -689,11 +690,12 @@ def test_an_unsure_field_takes_the_own_frame_opinion_only_where_it_agrees_and_is
     ze[[2, 3, 4, 5, 6, 7, 8]] = [1.5, -1.5, 2.0, 0.5, -0.5, 2.5, 0.2]  # unsure
     zq = np.full(49, 9.0)
     zq[[10, 11]] = -9.0                       # sure batteries
-    zq[[12, 13, 14, 15]] = [-2.0, 3.0, 1.0, -9.0]           # unsure (15: sure by its log-odds, but 10% covered)
+    zq[[40, 41, 44, 45]] = [-2.0, 3.0, 1.0, -9.0]           # unsure (45: sure by its log-odds, but 10% covered)
+    zq[13] = -2.0                             # unsure, but at a corner of square 5 (f1), which may hold a robot
     pc = np.zeros(36)
     pc[5] = 0.9                               # covered: not asked
     qc = np.zeros(49)
-    qc[15] = 0.1
+    qc[45] = 0.1
     unlike = np.zeros(36, bool)
     unlike[6] = True                          # the change check's doubt: not asked
     asked = {}
@@ -704,23 +706,24 @@ def test_an_unsure_field_takes_the_own_frame_opinion_only_where_it_agrees_and_is
         # "empty" more surely than the first but not surely enough
         # "empty" more surely than the first but not surely enough, 8 leans no way at first
         occ = {2: (-8.0, 0.0), 3: (-6.0, 0.0), 4: (-1.0, 0.0), 7: (-6.0, 0.0), 8: (-9.0, 0.0)}
-        occ_p = {12: (6.0, 0.01), 13: (5.0, 0.0), 14: (-6.0, 0.6), 15: (9.0, 0.001)}
+        occ_p = {40: (6.0, 0.01), 41: (5.0, 0.0), 44: (-6.0, 0.6), 45: (9.0, 0.001)}
         return np.array([occ[q] for q in todo_s]), np.array([occ_p[p] for p in todo_p])
 
     monkeypatch.setattr(reader_module, "own_frame_look", second)
     new_e, new_q, new_pc, new_qc = reader._own_frame_opinion(None, ze, zq, pc, qc, unlike)
-    assert asked["todo_s"] == [2, 3, 4, 7, 8] and asked["todo_p"] == [12, 13, 14, 15]
+    assert asked["todo_s"] == [2, 3, 4, 7, 8] and asked["todo_p"] == [40, 41, 44, 45]
     assert all(asked["ss"][q] == REF_UNKNOWN for q in (2, 3, 4, 5, 6, 7, 8))
     assert asked["ss"][0] == REF_OCCUPIED and asked["ss"][9] == REF_EMPTY
-    assert all(asked["ps"][p] == REF_UNKNOWN for p in (12, 13, 14, 15))
+    assert all(asked["ps"][p] == REF_UNKNOWN for p in (13, 40, 41, 44, 45))
     assert asked["ps"][10] == REF_OCCUPIED and asked["ps"][20] == REF_EMPTY
     assert reader_module.OWN_FRAME_EMPTY <= 8.0
     assert reader_module.OWN_FRAME_LEAN <= 1.5
     assert new_e[2] == 8.0 and new_e[3] == -1.5 and new_e[4] == 2.0      # surer and agreeing / other side / less sure
     assert new_e[7] == 2.5 and new_e[8] == 0.2        # "empty", but below OWN_FRAME_EMPTY / no lean to second
     assert new_e[5] == 0.5 and new_e[6] == -0.5 and np.array_equal(new_pc, pc)
-    assert new_q[12] == -6.0 and new_qc[12] == 0.01               # taken, its covered too
-    assert new_q[13] == 3.0 and new_q[14] == 1.0 and new_qc[14] == 0.0   # other side / called covered
-    assert new_q[15] == -9.0 and new_qc[15] == 0.001              # the same side, far less covered
+    assert new_q[40] == -6.0 and new_qc[40] == 0.01               # taken, its covered too
+    assert new_q[41] == 3.0 and new_q[44] == 1.0 and new_qc[44] == 0.0   # other side / called covered
+    assert new_q[45] == -9.0 and new_qc[45] == 0.001              # the same side, far less covered
+    assert new_q[13] == -2.0                                      # not asked: perhaps hidden
     assert np.array_equal(np.delete(new_e, [2]), np.delete(ze, [2]))
-    assert ze[2] == 1.5 and qc[15] == 0.1     # the caller's arrays are left as they were
+    assert ze[2] == 1.5 and qc[45] == 0.1     # the caller's arrays are left as they were
