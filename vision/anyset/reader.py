@@ -393,13 +393,14 @@ class BoardReader:
         ss[unsure_s | (pc >= COVERED) | unlike] = REF_UNKNOWN
         ps = np.where(zq > 0, REF_EMPTY, REF_OCCUPIED)
         ps[unsure_p | (qc >= COVERED)] = REF_UNKNOWN
-        todo_s, todo_p = np.flatnonzero(unsure_s), np.flatnonzero(ask_p)
+        # only a first opinion that leans can be seconded: the others are not asked (the same result, sooner)
+        todo_s = np.flatnonzero(unsure_s & (np.abs(ze) >= OWN_FRAME_LEAN))
+        todo_p = np.flatnonzero(ask_p & (np.abs(zq) >= OWN_FRAME_LEAN))
         second_s, second_p = own_frame_look(self._cutter, fl, ss, ps, todo_s, todo_p)
         out = [ze.copy(), zq.copy(), pc.copy(), qc.copy()]
         for z, c, todo, second, kinds in ((out[0], out[2], todo_s, second_s, 3), (out[1], out[3], todo_p, second_p, 2)):
             z2, c2 = -second[:, 0], second[:, 1]           # log-odds of empty, covered
             take = (np.sign(z2) == np.sign(z[todo])) & (c2 < COVERED) & (sure(z2, c2, kinds) > sure(z[todo], c[todo], kinds))
-            take &= np.abs(z[todo]) >= OWN_FRAME_LEAN          # a lean to second (see OWN_FRAME_LEAN)
             take &= (z2 < 0) | (z2 >= OWN_FRAME_EMPTY)       # "empty" only when very sure (see OWN_FRAME_EMPTY)
             z[todo[take]] = z2[take]
             c[todo[take]] = c2[take]
