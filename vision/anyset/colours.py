@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import product
 
 import numpy as np
 
@@ -132,25 +133,18 @@ class ColourModel:
         ways = [None] if background is None else [None, background[white + black]]
         best, best_score = None, None
         sign = np.r_[np.ones(len(white)), -np.ones(len(black))]
-        for q in QUANTILES:
-            for bg in ways:
-                for h in HEIGHTS:
-                    for r in RADII:
-                        d = descriptors(x_now[white + black], lean[white + black], h, r, bg, q)
-                        dw, db = d[: len(white)], d[len(white):]
-                        model = cls(tuple(float(v) for v in np.median(dw, 0)),
-                                    tuple(float(v) for v in np.median(db, 0)),
-                                    tuple(float(v) for v in _spread(dw, db)), float(h), float(r), bg is not None,
-                                    float(q))
-                        # a way that tells the colours apart at all (MIN_SEPARATION, every robot of the
-                        # frame on its own colour's side) first; then the robot told worst decides (a
-                        # disc that misses one robot of the start frame misses robots later), then how
-                        # far apart the two colours lie
-                        worst = float(np.min(sign * model.llr(d)))
-                        score = (model.separation >= MIN_SEPARATION and worst > 0, min(worst, WORST_ENOUGH),
-                                 model.separation)
-                        if best is None or score > best_score:
-                            best, best_score = model, score
+        for q, bg, h, r in product(QUANTILES, ways, HEIGHTS, RADII):
+            d = descriptors(x_now[white + black], lean[white + black], h, r, bg, q)
+            dw, db = d[: len(white)], d[len(white):]
+            model = cls(tuple(float(v) for v in np.median(dw, 0)), tuple(float(v) for v in np.median(db, 0)),
+                        tuple(float(v) for v in _spread(dw, db)), float(h), float(r), bg is not None, float(q))
+            # a way that tells the colours apart at all (MIN_SEPARATION, every robot of the frame on its
+            # own colour's side) first; then the robot told worst decides (a disc that misses one robot
+            # of the start frame misses robots later), then how far apart the two colours lie
+            worst = float(np.min(sign * model.llr(d)))
+            score = (model.separation >= MIN_SEPARATION and worst > 0, min(worst, WORST_ENOUGH), model.separation)
+            if best is None or score > best_score:
+                best, best_score = model, score
         return best
 
     def describe(self, x_now: np.ndarray, lean: np.ndarray, background: np.ndarray | None = None) -> np.ndarray:

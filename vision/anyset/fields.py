@@ -165,11 +165,14 @@ _SQUARE_DIST = field_distances(square_centers())
 _POINT_DIST = field_distances(point_coords())
 
 
-def _examples(patches: np.ndarray, levels: np.ndarray, states: np.ndarray, dist: np.ndarray, rank: int):
-    """Per field: the empty and the occupied example (patches, levels, valid) from a known board
-    (``rank`` 0: the nearest ones, 1: the second nearest where there is one)."""
+def _examples(patches: np.ndarray, levels: np.ndarray, states: np.ndarray, dist: np.ndarray, rank: int,
+              rows: np.ndarray | None = None):
+    """Per field (of ``rows``; None: every field): the empty and the occupied example (patches,
+    levels, valid) from a known board (``rank`` 0: the nearest ones, 1: the second nearest where
+    there is one)."""
     n = len(states)
-    idx = example_fields(np.broadcast_to(states, (n, n)), np.arange(n), dist, rank)
+    fields = np.arange(n) if rows is None else np.asarray(rows)
+    idx = example_fields(np.broadcast_to(states, (len(fields), n)), fields, dist, rank)
     out = []
     for col in (0, 1):
         k = np.maximum(idx[:, col], 0)
@@ -178,14 +181,17 @@ def _examples(patches: np.ndarray, levels: np.ndarray, states: np.ndarray, dist:
 
 
 def _known_parts(net, kind: str, patches: np.ndarray, levels: np.ndarray, states: np.ndarray, dist: np.ndarray,
-                 own: bool, rank: int) -> _Known:
-    """What the net sees of a known board for each field, with the examples of ``rank``."""
-    n = len(states)
-    idx, (empty, occupied) = _examples(patches, levels, states, dist, rank)
-    x, _ = net_input(patches, patches, np.zeros(3, np.float32), levels, ref_valid=np.full(n, own),
-                     empty_example=empty, occupied_example=occupied)
+                 own: bool, rank: int, rows: np.ndarray | None = None) -> _Known:
+    """What the net sees of a known board for each field (of ``rows``; None: every field), with the
+    examples of ``rank``."""
+    fields = np.arange(len(states)) if rows is None else np.asarray(rows)
+    m = len(fields)
+    idx, (empty, occupied) = _examples(patches, levels, states, dist, rank, rows)
+    x, _ = net_input(patches[fields], patches[fields], np.zeros(3, np.float32), levels[fields],
+                     ref_valid=np.full(m, own), empty_example=empty, occupied_example=occupied)
     known = np.ascontiguousarray(x[:, 3:])
-    return _Known(known, states if own else np.full(n, REF_UNKNOWN), idx, _known_c1(net, kind, known))
+    return _Known(known, np.asarray(states)[fields] if own else np.full(m, REF_UNKNOWN), idx,
+                  _known_c1(net, kind, known))
 
 
 _CACHE: list = []        # [(reference, own, parts)]: the last few references' parts (a reader reads many frames against one)
@@ -260,16 +266,9 @@ def _own_frame_kind(net, kind: str, patches: np.ndarray, x_now: np.ndarray, leve
     """(k, 2): the log-odds (occupied against empty, the field seen) and P(covered) of the fields
     ``todo`` of one kind, each shown the nearest fields of this frame whose ``states`` are known as
     its examples."""
-    n, m = len(states), len(todo)
-    levels = np.repeat(np.asarray(level, np.float32).reshape(1, 3), n, axis=0)
-    views = []
-    for rank in OWN_FRAME_RANKS:
-        idx = example_fields(np.broadcast_to(states, (m, n)), todo, dist, rank)
-        ex = [(patches[np.maximum(idx[:, c], 0)], levels[np.maximum(idx[:, c], 0)], idx[:, c] >= 0) for c in (0, 1)]
-        x, _ = net_input(patches[todo], patches[todo], np.zeros(3, np.float32), levels[todo],
-                         ref_valid=np.zeros(m, bool), empty_example=ex[0], occupied_example=ex[1])
-        known = np.ascontiguousarray(x[:, 3:])
-        views.append(_Known(known, np.full(m, REF_UNKNOWN), idx, _known_c1(net, kind, known)).view(net, kind, lean[todo]))
+    levels = np.repeat(np.asarray(level, np.float32).reshape(1, 3), len(states), axis=0)
+    views = [_known_parts(net, kind, patches, levels, states, dist, False, rank, todo).view(net, kind, lean[todo])
+             for rank in OWN_FRAME_RANKS]
     z = _looked_again(views, np.ascontiguousarray(x_now[todo]), EVERY_WAY) / temperature
     p = softmax(z[:, :3])
     return np.stack([np.log(np.maximum(p[:, 1], 1e-300)) - np.log(np.maximum(p[:, 0], 1e-300)), p[:, 2]], axis=1)

@@ -92,6 +92,11 @@ CHANGED_SAMPLE = 8           # fewer such squares than this: no spread to compar
 # development designs 5,000,200-219 and training designs 3,900,000-039 (games of 6 boards): of about
 # 33,000 such words none pointed the wrong way (no point of those games was hidden behind a robot).
 SAME_BLUR = 5
+SAME_SQUARE_RADIUS = 0.4
+SAME_POINT_RADIUS = 0.3
+SAME_SQUARE = 0.1
+SAME_POINT = 0.16
+SAME_ODDS = 50.0
 # A field still unsure gets a second opinion from the nets with the frame's own sure fields as its
 # examples (fields.own_frame_look, BoardReader._own_frame_opinion): where it leans the same way and more
 # surely, it stands. Both opinions come from the same nets looking at the same patch, so where the
@@ -101,7 +106,8 @@ SAME_BLUR = 5
 # more confident misreads of such pieces (5 -> 9; on the run of record 1 -> 3 single, 1 -> 2 game), all
 # "empty" where a piece stood. A second opinion saying "empty" therefore counts only when it is very
 # sure (log-odds OWN_FRAME_EMPTY, 0.999): the pieces missed lay at 0.98-0.999 in both opinions.
-# Those designs: single frames 656 -> 697, confident misreads 5 -> 5
+# Those designs, estimated offline with this rule alone: single frames 656 -> 697, confident misreads
+# 5 -> 5 (the figures of record, with the rules below, are in docs/readme-vision.md)
 OWN_FRAME_EMPTY = 7.0
 # ... and it seconds a lean: where the first opinion leans neither way (below 0.8, log-odds 1.39), a sure
 # second one is one look against another (the answer depends on the examples the nets are shown: a
@@ -114,11 +120,6 @@ OWN_FRAME_LEAN = 1.39
 # benchmarks/vision_anyset.py --only hidden (designs 5,000,410-419): asked there too, the second
 # opinion made 3 more hidden points sure and wrong (3 -> 6 of 51)
 _CORNERS = field_neighbours()[:36, 36:]          # (36, 49): the corner points of each square
-SAME_SQUARE_RADIUS = 0.4
-SAME_POINT_RADIUS = 0.3
-SAME_SQUARE = 0.1
-SAME_POINT = 0.16
-SAME_ODDS = 50.0
 
 
 def _disc(span: float, radius: float) -> np.ndarray:
@@ -382,7 +383,7 @@ class BoardReader:
 
         unsure_s = (sure(ze, pc, 3) < limit) & (pc < COVERED) & ~unlike
         # a point at a corner of a square that may hold a robot may be hidden behind it: its own first
-        # opinion stands (see OWN_FRAME_BESIDE)
+        # opinion stands (see _CORNERS)
         beside = (_CORNERS & (ze < _logit(np.array(limit)))[:, None]).any(axis=0)
         unsure_p = (sure(zq, qc, 2) < limit) & (qc < COVERED)
         ask_p = unsure_p & ~beside
