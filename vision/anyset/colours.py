@@ -14,11 +14,7 @@ its shape; that height, the disc's size and the value taken are learned too:
 the calibration tries a few of each and keeps those that set the two colours
 furthest apart. Each colour is then a Gaussian (its spread floored: six robots
 under-represent later frames), with heavy (Student-t) tails, so that a colour
-unlike both (a hand, a glare spot) is doubtful rather than decisive. Light and
-shade move all three channels together: that is a term of its own in the
-covariance (SHADE), and each channel's spread is measured once each robot's
-brightness is taken out (else a row of robots under the lamp's fall-off counts
-twice, and two close colours of one lightness are never told surely).
+unlike both (a hand, a glare spot) is doubtful rather than decisive.
 """
 
 from __future__ import annotations
@@ -210,8 +206,5 @@ class ColourModel:
 
 def _spread(dw: np.ndarray, db: np.ndarray) -> np.ndarray:
     res = np.vstack([dw - np.median(dw, 0), db - np.median(db, 0)])
-    # each robot's brightness (the mean over the channels) is the covariance's shared SHADE term:
-    # left out here, or a row of robots under the lamp's fall-off counts it twice, in every channel
-    res = res - res.mean(axis=1, keepdims=True)
     mad = 1.4826 * np.median(np.abs(res), axis=0)
     return np.maximum(mad * 1.5, SPREAD_FLOOR)
