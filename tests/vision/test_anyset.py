@@ -411,7 +411,7 @@ def test_a_field_that_looks_as_in_the_reference_keeps_its_content(cal):
     from dataclasses import replace
 
     from vision.anyset.fields import look
-    from vision.anyset.reader import SAME_ODDS, SAME_ODDS_BEHIND
+    from vision.anyset.reader import SAME_ODDS
     from vision.geometry import square_name
 
     layout, src, dst = _moved_one_robot()
@@ -432,35 +432,8 @@ def test_a_field_that_looks_as_in_the_reference_keeps_its_content(cal):
     for q in range(36):
         if q not in (src, dst):
             assert reading.square_probs[q].argmax() == truth_s[q] and reading.square_probs[q].max() >= sure - 1e-3
-    # blind nets leave every square possibly holding a robot: the points on a square's far side from the
-    # camera may be hidden behind it, and a look that stays the same there helps less
-    behind = reader._behind_a_robot(np.full(36, 0.5))
-    assert 0 < behind.sum() < 49
     for i in np.flatnonzero(same_p):
-        odds = SAME_ODDS_BEHIND if behind[i] else SAME_ODDS
-        assert reading.point_probs[i].argmax() == truth_p[i]
-        assert abs(reading.point_probs[i].max() - odds / (odds + 1)) < 1e-9
-
-
-def test_the_points_a_robot_may_hide_are_its_squares_corners_away_from_the_camera(cal):
-    """Which points a robot standing on a square may hide: the square's corners on its far side from
-    the camera (where a standing thing leans), only while the square is not surely empty."""
-    from vision.anyset.patches import lean_vectors
-    from vision.geometry import point_coords, square_centers
-
-    reader = BoardReader(cal, adapt=False)
-    empty = np.ones(36)
-    assert not reader._behind_a_robot(empty).any()
-    pts = point_coords()
-    for q in (0, 14, 35):
-        p_empty = empty.copy()
-        p_empty[q] = 0.5
-        behind = np.flatnonzero(reader._behind_a_robot(p_empty))
-        corners = [i for i in range(49) if np.abs(pts[i] - square_centers()[q]).max() == 0.5]
-        lean = lean_vectors(reader._cutter.pose, square_centers()[q:q + 1])[0]
-        assert set(behind) <= set(corners) and len(behind) >= 1
-        for i in corners:
-            assert (i in behind) == (float((pts[i] - square_centers()[q]) @ lean) > 0)
+        assert reading.point_probs[i].argmax() == truth_p[i] and reading.point_probs[i].max() >= sure - 1e-9
 
 
 def test_a_field_that_changed_gets_no_help_from_the_reference(cal):

@@ -101,17 +101,6 @@ def largest_difference(x_now: np.ndarray, x_ref: np.ndarray, where: np.ndarray, 
     return b[:, where].max(axis=1)
 
 
-def largest_mean_difference(x_now: np.ndarray, x_ref: np.ndarray, where: np.ndarray, blur: int) -> np.ndarray:
-    """(n,): the largest local difference between the mean looks of each field ((n, 3, P, P)
-    normalised log colour): the difference averaged over ``blur`` pixels square in each channel (camera
-    noise cancels before the absolute value is taken, as it does not in :func:`largest_difference`),
-    its absolute value summed over the channels, its largest value in ``where``."""
-    n = len(x_now)
-    d = np.subtract(x_now, x_ref, dtype=np.float32).reshape(n * 3 * PATCH, PATCH)
-    b = np.abs(cv2.blur(d, (blur, blur)).reshape(n, 3, PATCH, PATCH)).sum(axis=1)
-    return b[:, where].max(axis=1)
-
-
 _INSIDE = np.zeros((PATCH, PATCH), bool)      # a patch but its rim (STILL_BLUR // 2 pixels)
 _INSIDE[STILL_BLUR // 2:PATCH - STILL_BLUR // 2, STILL_BLUR // 2:PATCH - STILL_BLUR // 2] = True
 

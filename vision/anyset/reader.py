@@ -35,9 +35,9 @@ from ..calibration import found_again
 from .calibration import Calibration, blank_reason, check_image
 from ..errors import VisionError
 from .fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN
-from .fields import OWN_FRAME, Answers, FieldLook, largest_mean_difference, look, own_frame_look
+from .fields import OWN_FRAME, Answers, FieldLook, largest_difference, look, own_frame_look
 from .memory import FieldMemory
-from ..geometry import field_neighbours, point_coords, point_name, square_centers, square_name, touching_groups
+from ..geometry import field_neighbours, point_name, square_name, touching_groups
 from ..layout import BoardLayout, POINT_STATES, SQUARE_STATES
 from .patches import PATCH, POINT_SPAN, SQUARE_SPAN, PatchCutter
 from .reference import COLOUR_BLACK, COLOUR_UNKNOWN, COLOUR_WHITE
@@ -73,40 +73,30 @@ CHANGED_Z = 10.0
 CHANGED_MIN = 0.2
 CHANGED_SAMPLE = 8           # fewer such squares than this: no spread to compare with, no check
 # A field that looks just as it did in the reference (the last board the reader was told) holds what it
-# held then, whatever the nets make of its look: the odds of the reference's content are multiplied by
-# SAME_ODDS (a robot's colour's by SAME_COLOUR_ODDS). "Just as it did": the difference between the patch
-# now and the reference's (normalised log colour), averaged over SAME_BLUR x SAME_BLUR patch pixels in
-# each channel (camera noise cancels), its absolute value summed over the channels, stays at most
-# SAME_SQUARE (SAME_POINT) everywhere in a disc of SAME_SQUARE_RADIUS (SAME_POINT_RADIUS) board units at
-# the field: the square's own middle (not the batteries on its corners), the point's reach (a battery set
-# down off its point). Measured on training designs 3,900,000-3,900,039 (half of them pushed into the hard
-# corners: robots near the board's colour, batteries of the fields' colour, small batteries; 80 camera
-# set-ups, games of 6 boards): the 907 squares and 1,136 points whose content changed differed by at least
-# 0.348 (squares) and 0.234 (points); the limits are half of that. A field left alone stays below them in
-# 95% (squares) and 89% (points) of cases (the mean of a few pixels, not the mean of their absolute
-# differences: 88% and 86% with that at the limits it allowed); a robot of the other colour changes the
-# look and gets no such help. None of the 2,043 changed fields passed as unchanged, so a look that is the
-# same is at most 3 in 2,043 times a changed field (95%), against 9 in 10 times an unchanged one: odds of
-# at least 600, SAME_ODDS. Development designs 5,000,200-219 (games of 6 boards, 2 cameras): 203 -> 210
-# game frames of 240 read right with the mean and SAME_ODDS 500 instead of 50 (training designs: 287
-# -> 293 of 480), no confident misread. A robot's colour is helped only where the set's two colours
-# differ by at least twice SAME_SQUARE (summed over the channels): where they lie closer, a robot swapped
-# for one of the other colour could pass as unchanged. The same test and limits hold against the earlier
-# looks the reader's memory keeps (the boards told before the reference, memory.KEEP different looks a
-# field): a look matches what the field held then. A field whose look matches both an empty and an
-# occupied earlier look gets no word. A point behind a square that may hold a robot (the point on the
-# square's far side from the camera) may be hidden behind it, where a look that stays the same shows the
-# robot, not the point: it gets SAME_ODDS_BEHIND. Without any help there, development games read 15
-# frames of 240 fewer and the points a tall robot hides were no better (benchmarks/vision_anyset.py
-# --only hidden: 3 of 51 sure and wrong either way)
+# held then, whatever the nets make of its look: the odds of the reference's content (and, for a robot,
+# of its colour) are multiplied by SAME_ODDS. "Just as it did": the absolute log colour difference
+# (three channels summed) between the patch now and the reference's, averaged over SAME_BLUR x SAME_BLUR
+# patch pixels (camera noise), stays at most SAME_SQUARE (SAME_POINT) everywhere in a disc of
+# SAME_SQUARE_RADIUS (SAME_POINT_RADIUS) board units at the field: the square's own middle (not the
+# batteries on its corners), the point's reach (a battery set down off its point). Measured on training
+# designs 3,900,000-3,900,039 (half of them pushed into the hard corners: robots near the board's colour,
+# batteries of the fields' colour, small batteries; 80 camera set-ups, 960 frames): a field whose content
+# changed differed by at least 0.185 (squares) and 0.317 (points); the limits are half of that. A field
+# left alone in a game stays below them in about 9 cases in 10 (squares) and 3 in 4 (points); a robot
+# of the other colour or a flipped battery changes the look and gets no such help. A robot's colour is
+# helped only where the set's two colours differ by at least twice SAME_SQUARE (summed over the
+# channels): where they lie closer, a robot swapped for one of the other colour could pass as unchanged.
+# The same test and limits hold against the earlier looks the reader's memory keeps (the boards told
+# before the reference, memory.KEEP different looks a field): a look matches what the field held then.
+# A field whose look matches both an empty and an occupied earlier look gets no word. Measured on
+# development designs 5,000,200-219 and training designs 3,900,000-039 (games of 6 boards): of about
+# 33,000 such words none pointed the wrong way (no point of those games was hidden behind a robot).
 SAME_BLUR = 5
 SAME_SQUARE_RADIUS = 0.4
 SAME_POINT_RADIUS = 0.3
-SAME_SQUARE = 0.174
-SAME_POINT = 0.117
-SAME_ODDS = 500.0
-SAME_COLOUR_ODDS = 50.0
-SAME_ODDS_BEHIND = 50.0
+SAME_SQUARE = 0.1
+SAME_POINT = 0.16
+SAME_ODDS = 50.0
 # A field still unsure gets a second opinion from the nets with the frame's own sure fields as its
 # examples (fields.own_frame_look, BoardReader._own_frame_opinion): where it leans the same way and more
 # surely, it stands. Both opinions come from the same nets looking at the same patch, so where the
@@ -146,12 +136,12 @@ _SAME_POINT_DISC = _disc(POINT_SPAN, SAME_POINT_RADIUS)
 def _square_difference(x_now: np.ndarray, x_ref: np.ndarray) -> np.ndarray:
     """(36,): the largest local difference between two looks of each square in its middle (see
     :data:`SAME_SQUARE`; the discs keep SAME_BLUR // 2 pixels off the patch's edge)."""
-    return largest_mean_difference(x_now, x_ref, _SAME_SQUARE_DISC, SAME_BLUR)
+    return largest_difference(x_now, x_ref, _SAME_SQUARE_DISC, SAME_BLUR)
 
 
 def _point_difference(x_now: np.ndarray, x_ref: np.ndarray) -> np.ndarray:
     """(49,): the same for each point, in a battery's reach (:data:`SAME_POINT_RADIUS`)."""
-    return largest_mean_difference(x_now, x_ref, _SAME_POINT_DISC, SAME_BLUR)
+    return largest_difference(x_now, x_ref, _SAME_POINT_DISC, SAME_BLUR)
 
 
 def _logit(p: np.ndarray) -> np.ndarray:
@@ -203,7 +193,6 @@ class BoardReader:
         self._last = None              # (frame's fingerprint, reference, its field look): the last frame read
         self._memory = None            # (cutter, squares' FieldMemory, points'): earlier references' looks
         self._answers = Answers()      # the nets' last answers: a still field keeps its answer
-        self._far_corners = None       # (cutter, (36, 49) bool): each square's corners away from the camera
 
     @property
     def calibration(self) -> Calibration:
@@ -418,16 +407,6 @@ class BoardReader:
             c[todo[take]] = c2[take]
         return out[0], out[1], out[2], out[3]
 
-    def _behind_a_robot(self, p_empty: np.ndarray) -> np.ndarray:
-        """(49,) bool: the points on the far side (from the camera) of a square whose P(empty) (36,) is
-        below the confidence threshold: a robot there may hide them (see :data:`SAME_ODDS_BEHIND`)."""
-        if self._far_corners is None or self._far_corners[0] is not self._cutter:
-            away = self._cutter.square_axes[:, 1]                      # (36, 2): patch up, away from the camera
-            towards = point_coords()[None, :, :] - square_centers()[:, None, :]
-            self._far_corners = (self._cutter, _CORNERS & ((towards * away[:, None, :]).sum(axis=2) > 0))
-        maybe = np.asarray(p_empty) < self.min_confidence
-        return (self._far_corners[1] & maybe[:, None]).any(axis=0)
-
     def _reading(self, fl: FieldLook, alignment: float) -> BoardReading:
         colours = self._cal.colours
         toward_s, colour, toward_p = self._known_looks(fl)
@@ -435,8 +414,7 @@ class BoardReader:
         desc = colours.describe(fl.x_squares, self._cutter.square_lean, fl.x_background)
         llr = np.clip(colours.llr(desc), -30, 30)
         if np.abs(np.subtract(colours.white, colours.black)).sum() >= 2 * SAME_SQUARE:
-            colour_odds = np.log(SAME_COLOUR_ODDS)
-            llr = llr + colour_odds * (colour == COLOUR_WHITE) - colour_odds * (colour == COLOUR_BLACK)
+            llr = llr + odds * (colour == COLOUR_WHITE) - odds * (colour == COLOUR_BLACK)
         pw_given_robot = _sigmoid(llr)
         pe, pr, pc = fl.squares[:, 0], fl.squares[:, 1], fl.squares[:, 2]
         seen = np.maximum(pe + pr, 1e-12)
@@ -444,9 +422,7 @@ class BoardReader:
         unlike = self._unlike_reference(fl)
         qe, qb, qc = fl.points[:, 0], fl.points[:, 1], fl.points[:, 2]
         seen_p = np.maximum(qe + qb, 1e-12)
-        # a point behind a square that may hold a robot (not surely empty by the nets) may be hidden
-        odds_p = np.where(self._behind_a_robot(pe / seen), np.log(SAME_ODDS_BEHIND), odds)
-        zq = _logit(qe / seen_p) + odds_p * toward_p        # log-odds of empty, the point seen
+        zq = _logit(qe / seen_p) + odds * toward_p          # log-odds of empty, the point seen
         if OWN_FRAME:
             ze, zq, pc, qc = self._own_frame_opinion(fl, ze, zq, pc, qc, unlike)
         pe_seen = _sigmoid(ze)
