@@ -152,6 +152,31 @@ def test_two_colours_that_differ_only_on_the_shaded_side_are_told_by_a_darker_va
             ColourModel.from_json({**model.to_json(), "quantile": bad})
 
 
+def test_a_row_of_robots_under_the_lamps_fall_off_does_not_blur_two_close_colours():
+    """Two pale colours of one lightness that differ in one channel (ice blue and pale pink cones),
+    each player's six robots in a row from near the lamp to far from it: brighter and darker, each
+    channel alike. The brightness is the colour model's shared shade term; the spread of each
+    channel is what is left once each robot's brightness is taken out, so a later robot of either
+    colour is told surely (it was not: the brightness counted twice, log-odds about 3.5)."""
+    from vision.anyset.colours import ColourModel
+
+    rng = np.random.default_rng(21)
+    hue = {"ice": np.array([0.05, -0.11, -0.25]), "pink": np.array([0.03, -0.34, -0.23])}
+
+    def robot(name: str, light: float) -> np.ndarray:
+        x = np.broadcast_to((hue[name] + light)[:, None, None], (3, 24, 24))
+        return x + rng.normal(0, 0.01, (3, 24, 24))
+
+    fall_off = np.linspace(0.12, -0.12, 6)              # near the lamp to far from it
+    start = np.stack([robot("ice", v) for v in fall_off] + [robot("pink", v) for v in fall_off]).astype(np.float32)
+    lean = np.full(12, 0.3)
+    model = ColourModel.fit(start, lean, list(range(6)), list(range(6, 12)))
+    assert max(model.spread) < 0.07                     # the channels' own spread: the floor, not the fall-off
+    later = np.stack([robot("ice", 0.05), robot("pink", -0.05), robot("ice", -0.1), robot("pink", 0.1)]).astype(np.float32)
+    llr = model.llr(model.describe(later, np.full(4, 0.3)))
+    assert (llr[[0, 2]] > 3.9).all() and (llr[[1, 3]] < -3.9).all(), llr
+
+
 def test_examples_are_the_nearest_other_fields_known_empty_and_occupied():
     from vision.anyset.fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN, example_fields, field_distances
     from vision.geometry import point_coords

@@ -14,7 +14,11 @@ its shape; that height, the disc's size and the value taken are learned too:
 the calibration tries a few of each and keeps those that set the two colours
 furthest apart. Each colour is then a Gaussian (its spread floored: six robots
 under-represent later frames), with heavy (Student-t) tails, so that a colour
-unlike both (a hand, a glare spot) is doubtful rather than decisive.
+unlike both (a hand, a glare spot) is doubtful rather than decisive. Light and
+shade move all three channels together: that is a term of its own in the
+covariance (SHADE), and each channel's spread is measured once each robot's
+brightness is taken out (else a row of robots under the lamp's fall-off counts
+twice, and two close colours of one lightness are never told surely).
 """
 
 from __future__ import annotations
@@ -35,6 +39,12 @@ RADII = (0.12, 0.2, 0.28)               # board units: candidate discs the colou
 # (turquoise and sky blue stones: separation 0.4 by the median, 1.8 by the fifth darkest value of
 # twenty); the shaded side keeps the difference. Chosen per set, like the disc
 QUANTILES = (0.5, 0.2)
+# A disc is judged on the start robots as they stand and moved a patch pixel (a twelfth of a square) each
+# way: robots stand elsewhere on their squares later, and a disc that tells the start rows only where
+# they stand (one that catches the board beside a robot, as a stable mix) is no good there. Without
+# it, the spread below (without brightness) chose such a disc on one design in fifty and read 19 single
+# frames fewer on 200 set-ups; with it, 4 more (docs/readme-vision.md, 27 November, afternoon)
+SHIFTS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 SPREAD_FLOOR = 0.06                     # log units: no colour is sharper than this (noise, JPEG, light drift)
 DOF = 4.0                               # Student-t tails
 MIN_SEPARATION = 1.5                    # Mahalanobis distance between the two colours below which they cannot be told apart
@@ -129,7 +139,8 @@ class ColourModel:
     def fit(cls, x_now: np.ndarray, lean: np.ndarray, white: list[int], black: list[int],
             background: np.ndarray | None = None) -> "ColourModel":
         """The disc (height, size, and whether it follows a robot off centre, given ``background``:
-        the empty board near each square) that sets the two colours furthest apart."""
+        the empty board near each square) that tells the start robots apart, as they stand and moved
+        a little (:data:`SHIFTS`), and sets the two colours furthest apart."""
         ways = [None] if background is None else [None, background[white + black]]
         best, best_score = None, None
         sign = np.r_[np.ones(len(white)), -np.ones(len(black))]
@@ -142,6 +153,9 @@ class ColourModel:
             # own colour's side) first; then the robot told worst decides (a disc that misses one robot
             # of the start frame misses robots later), then how far apart the two colours lie
             worst = float(np.min(sign * model.llr(d)))
+            for shift in SHIFTS:        # the robots a patch pixel from where they stood (see SHIFTS)
+                moved = descriptors(np.roll(x_now[white + black], shift, axis=(2, 3)), lean[white + black], h, r, bg, q)
+                worst = min(worst, float(np.min(sign * model.llr(moved))))
             score = (model.separation >= MIN_SEPARATION and worst > 0, min(worst, WORST_ENOUGH), model.separation)
             if best is None or score > best_score:
                 best, best_score = model, score
@@ -206,5 +220,8 @@ class ColourModel:
 
 def _spread(dw: np.ndarray, db: np.ndarray) -> np.ndarray:
     res = np.vstack([dw - np.median(dw, 0), db - np.median(db, 0)])
+    # each robot's brightness (the mean over the channels) is the covariance's shared SHADE term:
+    # left out here, or a row of robots under the lamp's fall-off counts it twice, in every channel
+    res = res - res.mean(axis=1, keepdims=True)
     mad = 1.4826 * np.median(np.abs(res), axis=0)
     return np.maximum(mad * 1.5, SPREAD_FLOOR)
