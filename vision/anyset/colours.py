@@ -144,8 +144,11 @@ class ColourModel:
         ways = [None] if background is None else [None, background[white + black]]
         best, best_score = None, None
         sign = np.r_[np.ones(len(white)), -np.ones(len(black))]
+        robots, leans = x_now[white + black], lean[white + black]
+        # the robots a patch pixel from where they stood (see SHIFTS): the same for every candidate disc
+        moved = [np.roll(robots, shift, axis=(2, 3)) for shift in SHIFTS]
         for q, bg, h, r in product(QUANTILES, ways, HEIGHTS, RADII):
-            d = descriptors(x_now[white + black], lean[white + black], h, r, bg, q)
+            d = descriptors(robots, leans, h, r, bg, q)
             dw, db = d[: len(white)], d[len(white):]
             model = cls(tuple(float(v) for v in np.median(dw, 0)), tuple(float(v) for v in np.median(db, 0)),
                         tuple(float(v) for v in _spread(dw, db)), float(h), float(r), bg is not None, float(q))
@@ -153,9 +156,8 @@ class ColourModel:
             # own colour's side) first; then the robot told worst decides (a disc that misses one robot
             # of the start frame misses robots later), then how far apart the two colours lie
             worst = float(np.min(sign * model.llr(d)))
-            for shift in SHIFTS:        # the robots a patch pixel from where they stood (see SHIFTS)
-                moved = descriptors(np.roll(x_now[white + black], shift, axis=(2, 3)), lean[white + black], h, r, bg, q)
-                worst = min(worst, float(np.min(sign * model.llr(moved))))
+            for x_moved in moved:
+                worst = min(worst, float(np.min(sign * model.llr(descriptors(x_moved, leans, h, r, bg, q)))))
             score = (model.separation >= MIN_SEPARATION and worst > 0, min(worst, WORST_ENOUGH), model.separation)
             if best is None or score > best_score:
                 best, best_score = model, score
