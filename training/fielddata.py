@@ -95,8 +95,9 @@ def _covered(cutter: PatchCutter, img_hand: np.ndarray, img_bare: np.ndarray) ->
     d = cv2.GaussianBlur(d, (0, 0), 2.0)
     m = ((d > 25).astype(np.uint8) * 255)[..., None].repeat(3, axis=2)
     sq, pt = cutter.cut(m)
-    c = slice(6, 18)
-    return (sq[:, c, c, 0] > 127).mean(axis=(1, 2)) > COVERED, (pt[:, c, c, 0] > 127).mean(axis=(1, 2)) > COVERED
+    cs = slice(sq.shape[1] // 4, 3 * sq.shape[1] // 4)       # the central half of each patch
+    cp = slice(pt.shape[1] // 4, 3 * pt.shape[1] // 4)
+    return (sq[:, cs, cs, 0] > 127).mean(axis=(1, 2)) > COVERED, (pt[:, cp, cp, 0] > 127).mean(axis=(1, 2)) > COVERED
 
 
 def hard_design(design: Design, rng: np.random.Generator) -> Design:

@@ -46,24 +46,41 @@ N_OUT = {"sq": 3, "pt": 4}      # squares: empty, robot, covered; points: empty,
 
 
 class FieldModel(nn.Module):
-    """Conv trunk on (now, reference) patches; the scalars join at the dense layer."""
+    """Conv trunk on (now, reference) patches; the scalars join at the dense layer.
 
-    def __init__(self, n_out: int, widths: tuple[int, int, int, int]) -> None:
+    ``fine`` > 0 (the points net): the patches come at twice the resolution (48 px); the trunk
+    sees their 2x2 average as before, and a fine branch of ``fine`` channels (a 5x5 convolution of
+    stride 2 on the full patch, max-pooled) joins it before the second convolution: a battery
+    0.12 of a square across is 8 px wide there, 4 px in the average."""
+
+    def __init__(self, n_out: int, widths: tuple[int, int, int, int], fine: int = 0) -> None:
         super().__init__()
         # small on purpose: 85 patches a frame must run in a few ms on one core of a Pi-class CPU
         a, b, c, d = widths
+        self.fine = fine
         self.c1 = nn.Conv2d(N_CHANNELS, a, 5, stride=2, padding=2)      # 24 -> 12
-        self.c2 = nn.Conv2d(a, b, 3, padding=1)                # 12, pooled to 6
+        if fine:
+            self.cf = nn.Conv2d(N_CHANNELS, fine, 5, stride=2, padding=2)   # 48 -> 24, pooled to 12
+        self.c2 = nn.Conv2d(a + fine, b, 3, padding=1)         # 12, pooled to 6
         self.c3 = nn.Conv2d(b, c, 3, padding=1)                # 6, pooled to 3
         self.f1 = nn.Linear(c * 3 * 3 + N_SCALARS, d)
         self.f2 = nn.Linear(d, n_out)
 
+    @property
+    def patch(self) -> int:
+        """The patch size the net takes (pixels a side)."""
+        return 48 if self.fine else 24
+
     def forward(self, patch: torch.Tensor, scal: torch.Tensor) -> torch.Tensor:
+        if self.fine:
+            return self.after_first(self.c1(F.avg_pool2d(patch, 2)), scal, self.cf(patch))
         return self.after_first(self.c1(patch), scal)
 
-    def after_first(self, c1: torch.Tensor, scal: torch.Tensor) -> torch.Tensor:
-        """The net from the first convolution's output (before its ReLU) on."""
+    def after_first(self, c1: torch.Tensor, scal: torch.Tensor, cf: torch.Tensor | None = None) -> torch.Tensor:
+        """The net from the first convolutions' outputs (before their ReLU) on."""
         x = F.relu(c1)
+        if cf is not None:
+            x = torch.cat([x, F.max_pool2d(F.relu(cf), 2)], dim=1)
         x = F.max_pool2d(F.relu(self.c2(x)), 2)
         x = F.max_pool2d(F.relu(self.c3(x)), 2)
         x = torch.cat([x.flatten(1), scal], dim=1)
@@ -73,15 +90,20 @@ class FieldModel(nn.Module):
 class KnownPart(nn.Module):
     """The first convolution over the known channels alone (the reference patch and the two
     examples), with its bias: constant while the reader's reference stays, so the reader
-    computes it once per reference (``<kind>.known.onnx``)."""
+    computes it once per reference (``<kind>.known.onnx``; a net with a fine branch gives that
+    branch's part as a second output, ``fine``)."""
 
     def __init__(self, model: FieldModel) -> None:
         super().__init__()
         self.model = model
 
-    def forward(self, known: torch.Tensor) -> torch.Tensor:
+    def forward(self, known: torch.Tensor):
         c1 = self.model.c1
-        return F.conv2d(known, c1.weight[:, 3:], c1.bias, stride=c1.stride, padding=c1.padding)
+        if not self.model.fine:
+            return F.conv2d(known, c1.weight[:, 3:], c1.bias, stride=c1.stride, padding=c1.padding)
+        cf = self.model.cf
+        return (F.conv2d(F.avg_pool2d(known, 2), c1.weight[:, 3:], c1.bias, stride=c1.stride, padding=c1.padding),
+                F.conv2d(known, cf.weight[:, 3:], cf.bias, stride=cf.stride, padding=cf.padding))
 
 
 class FastForm(nn.Module):
@@ -93,10 +115,17 @@ class FastForm(nn.Module):
         super().__init__()
         self.model = model
 
-    def forward(self, now: torch.Tensor, known_c1: torch.Tensor, scal: torch.Tensor) -> torch.Tensor:
+    def forward(self, now: torch.Tensor, known_c1: torch.Tensor, *rest: torch.Tensor) -> torch.Tensor:
         c1 = self.model.c1
-        x = F.conv2d(now, c1.weight[:, :3], None, stride=c1.stride, padding=c1.padding) + known_c1
-        return self.model.after_first(x, scal)
+        if not self.model.fine:
+            (scal,) = rest
+            x = F.conv2d(now, c1.weight[:, :3], None, stride=c1.stride, padding=c1.padding) + known_c1
+            return self.model.after_first(x, scal)
+        known_fine, scal = rest
+        cf = self.model.cf
+        x = F.conv2d(F.avg_pool2d(now, 2), c1.weight[:, :3], None, stride=c1.stride, padding=c1.padding) + known_c1
+        f = F.conv2d(now, cf.weight[:, :3], None, stride=cf.stride, padding=cf.padding) + known_fine
+        return self.model.after_first(x, scal, f)
 
 
 _BLUR = None
@@ -264,9 +293,11 @@ def validation_setups(setup_seeds: np.ndarray, seed: int) -> np.ndarray:
 
 
 def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, init: FieldModel | None = None,
-          max_lr: float = MAX_LR, hidden_share: float = 0.0) -> dict:
+          max_lr: float = MAX_LR, hidden_share: float = 0.0, fine: int = 0) -> dict:
     """Train one net (``kind``: sq or pt) for ``steps`` steps; ``init``: go on from these weights
-    (a second one-cycle schedule, its samples drawn anew: the validation set-ups stay the same)."""
+    (a second one-cycle schedule, its samples drawn anew: the validation set-ups stay the same);
+    ``fine``: a new net's fine branch (patches at 48 px; see :class:`FieldModel`).
+    Raises ValueError where the data's patch size is not the net's."""
     torch.manual_seed(seed if init is None else seed + 1000)
     # the samples drawn: a continued training's differ from the first's
     rng = np.random.default_rng(seed if init is None else [seed, 1])
@@ -276,9 +307,14 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, in
     tr, va = Pairs(data, kind, train_setups, hidden_share), Pairs(data, kind, val_setups)
     if hidden_share > 0:
         log(f"{kind}: {len(tr.hidden)} hidden point-frames to draw {hidden_share:.0%} of the samples from")
-    val_draw = va.draw(np.random.default_rng(seed + 1), 40_000)
+    model = init if init is not None else FieldModel(N_OUT[kind], WIDTHS[kind], fine)
+    size = data[kind].shape[-2]
+    if size != model.patch:
+        raise ValueError(f"the {NAMES[kind]} data's patches are {size} px, the net takes {model.patch} px "
+                         f"(data made before the point patches were 48 px goes with nets without --fine)")
+    # the validation samples, as many as hold 40,000 patches of 24 px (memory: a finer patch is 4x the floats)
+    val_draw = va.draw(np.random.default_rng(seed + 1), 40_000 * 24 * 24 // (size * size) if size > 24 else 40_000)
     Xv, Sv, Yv, Pv = va.tensors(val_draw)
-    model = init if init is not None else FieldModel(N_OUT[kind], WIDTHS[kind])
     opt = torch.optim.Adam(model.parameters(), lr=2e-3, weight_decay=1e-5)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
     t0 = time.time()
@@ -358,17 +394,21 @@ def export(model: FieldModel, kind: str, out: Path) -> None:
     model.eval()
     out.mkdir(parents=True, exist_ok=True)
     name = NAMES[kind]
-    x = torch.zeros(4, N_CHANNELS, 24, 24)
+    x = torch.zeros(4, N_CHANNELS, model.patch, model.patch)
     s = torch.zeros(4, N_SCALARS)
     n = {0: "n"}
     torch.onnx.export(model, (x, s), str(out / f"{name}.onnx"), input_names=["patch", "scalars"], output_names=["logits"],
                       dynamic_axes={"patch": n, "scalars": n, "logits": n}, dynamo=False, opset_version=13)
+    known_out = ["c1", "fine"] if model.fine else ["c1"]
     torch.onnx.export(KnownPart(model).eval(), (x[:, 3:],), str(out / f"{name}.known.onnx"), input_names=["known"],
-                      output_names=["c1"], dynamic_axes={"known": n, "c1": n}, dynamo=False, opset_version=13)
-    c1 = KnownPart(model)(x[:, 3:])
-    torch.onnx.export(FastForm(model).eval(), (x[:, :3], c1, s), str(out / f"{name}.fast.onnx"),
-                      input_names=["now", "known_c1", "scalars"], output_names=["logits"],
-                      dynamic_axes={"now": n, "known_c1": n, "scalars": n, "logits": n}, dynamo=False, opset_version=13)
+                      output_names=known_out, dynamic_axes={"known": n, **{o: n for o in known_out}},
+                      dynamo=False, opset_version=13)
+    parts = KnownPart(model)(x[:, 3:])
+    parts = parts if isinstance(parts, tuple) else (parts,)
+    fast_in = ["now", "known_c1"] + (["known_fine"] if model.fine else []) + ["scalars"]
+    torch.onnx.export(FastForm(model).eval(), (x[:, :3], *parts, s), str(out / f"{name}.fast.onnx"),
+                      input_names=fast_in, output_names=["logits"],
+                      dynamic_axes={**{i: n for i in fast_in}, "logits": n}, dynamo=False, opset_version=13)
 
 
 def from_onnx(path: Path, kind: str) -> FieldModel:
@@ -384,11 +424,32 @@ def from_onnx(path: Path, kind: str) -> FieldModel:
     try:      # the widths as the file has them (a net widened with --widen is wider than WIDTHS)
         widths = (weights["c1.weight"].shape[0], weights["c2.weight"].shape[0], weights["c3.weight"].shape[0],
                   weights["f1.weight"].shape[0])
-        model = FieldModel(N_OUT[kind], widths)
+        fine = weights["cf.weight"].shape[0] if "cf.weight" in weights else 0
+        model = FieldModel(N_OUT[kind], widths, fine)
         model.load_state_dict(weights)
     except (KeyError, RuntimeError) as exc:
         raise ValueError(f"{path} is not a {kind} net of this trainer ({exc.args[0]})") from None
     return model
+
+
+def with_fine(model: FieldModel, fine: int, seed: int) -> FieldModel:
+    """``model`` given a fine branch of ``fine`` channels (patches at twice the resolution): the
+    same function to start with (the trunk sees the 2x2 average of the finer patch, which is
+    about the coarse patch it was trained on; the fine branch's weights into the second
+    convolution start at zero), so training goes on from what the net knew."""
+    if model.fine:
+        raise ValueError("--fine: the net already has a fine branch")
+    torch.manual_seed(seed)
+    widths = (model.c1.out_channels, model.c2.out_channels, model.c3.out_channels, model.f1.out_features)
+    new = FieldModel(model.f2.out_features, widths, fine)
+    a = widths[0]
+    with torch.no_grad():
+        for name in ("c1", "c3", "f1", "f2"):
+            getattr(new, name).load_state_dict(getattr(model, name).state_dict())
+        new.c2.weight.zero_()
+        new.c2.weight[:, :a] = model.c2.weight
+        new.c2.bias.copy_(model.c2.bias)
+    return new
 
 
 def widened(model: FieldModel, widths: tuple[int, int, int, int], seed: int) -> FieldModel:
@@ -396,6 +457,8 @@ def widened(model: FieldModel, widths: tuple[int, int, int, int], seed: int) -> 
     keeps its units and gains new ones whose incoming weights are small and random and whose outgoing
     weights are zero, so training goes on from the same function with more room."""
     old = (model.c1.out_channels, model.c2.out_channels, model.c3.out_channels, model.f1.out_features)
+    if model.fine:
+        raise ValueError("--widen: a net with a fine branch cannot be widened (widen it before --fine)")
     if any(w < o for w, o in zip(widths, old)):
         raise ValueError(f"--widen {','.join(map(str, widths))}: narrower than the net it starts from "
                          f"({','.join(map(str, old))})")
@@ -444,6 +507,9 @@ def main(argv=None) -> int:
     ap.add_argument("--max-lr", type=float, default=MAX_LR, help="peak learning rate of the one-cycle schedule")
     ap.add_argument("--widen", metavar="A,B,C,D", help="with --init: go on from those nets made wider (the widths of "
                     "the three convolutions and the dense layer; the same function to start with)")
+    ap.add_argument("--fine", type=int, default=0, metavar="N", help="the points net with a fine branch of N channels "
+                    "(its data's point patches at 48 px, as training.fielddata makes them since 27 November 2026); "
+                    "with --init the net it goes on from gains the branch (the same function to start with)")
     ap.add_argument("--reexport", metavar="DIR", help="write the known and fast forms of the whole nets in DIR again "
                     "(no training; --data is then not needed)")
     a = ap.parse_args(argv)
@@ -467,6 +533,8 @@ def main(argv=None) -> int:
             ap.error(f"--data: {path} is not a file (data from training.fielddata)")
     if not 0.0 <= a.hidden_share <= 0.5:
         ap.error(f"--hidden-share {a.hidden_share}: a share from 0 to 0.5")
+    if not 0 <= a.fine <= 64:
+        ap.error(f"--fine {a.fine}: the fine branch's channels, 0 (none) to 64")
     if not 0 < a.max_lr < 1:
         ap.error(f"--max-lr {a.max_lr}: a learning rate between 0 and 1, e.g. 2e-3")
     widths = None
@@ -490,6 +558,8 @@ def main(argv=None) -> int:
             starts[kind] = from_onnx(whole, kind)
             if widths is not None:
                 starts[kind] = widened(starts[kind], widths, a.seed)
+            if a.fine and kind == "pt" and not starts[kind].fine:
+                starts[kind] = with_fine(starts[kind], a.fine, a.seed)
         except ValueError as exc:
             ap.error(f"--init {a.init}: {exc}")
     try:
@@ -501,8 +571,11 @@ def main(argv=None) -> int:
     if kinds == ["pt"]:
         del data["sq"]           # the squares' patches gave the frames' light levels: no longer needed
     for kind in kinds:
-        res = train(kind, data, a.steps, a.seed, Path(a.out), init=starts.get(kind), max_lr=a.max_lr,
-                    hidden_share=a.hidden_share if kind == "pt" else 0.0)
+        try:
+            res = train(kind, data, a.steps, a.seed, Path(a.out), init=starts.get(kind), max_lr=a.max_lr,
+                        hidden_share=a.hidden_share if kind == "pt" else 0.0, fine=a.fine if kind == "pt" else 0)
+        except ValueError as exc:
+            ap.error(f"--data: {exc}")
         print(f"{kind}: {res}")
     return 0
 

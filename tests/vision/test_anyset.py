@@ -48,6 +48,22 @@ def test_patches_are_turned_so_that_standing_things_lean_up():
     assert np.all(cut.square_lean > 0)
 
 
+def test_point_patches_are_cut_fine_for_the_nets_and_coarse_for_the_looks_as_before_tests(start):
+    """A point patch is cut at 48 px for the nets (a small battery is 8 px across, not 4) and, over
+    the same span, at the squares' 24 px as before (the reader's "looks as before" limits were
+    measured on those); the two agree (the fine one's 2x2 average is about the coarse one)."""
+    from vision.anyset.fieldnet import normalise
+    from vision.anyset.patches import PATCH, POINT_PATCH
+
+    cutter = PatchCutter(start.homography, (start.image.shape[1], start.image.shape[0]))
+    fine, rough = cutter.points(start.image), cutter.coarse_points(start.image)
+    assert fine.shape == (49, POINT_PATCH, POINT_PATCH, 3) and rough.shape == (49, PATCH, PATCH, 3)
+    level = np.zeros(3, np.float32)
+    k = POINT_PATCH // PATCH
+    averaged = normalise(fine, level)[0].reshape(49, 3, PATCH, k, PATCH, k).mean(axis=(3, 5))
+    assert np.abs(averaged - normalise(rough, level)[0]).mean() < 0.05
+
+
 def test_marker_less_calibration_finds_the_grid_and_learns_the_colours(start, cal):
     assert cal.method == "grid"
     assert np.abs(cal.corners_px - start.corners_px).max() < 4.0
@@ -87,10 +103,22 @@ def test_calibration_file_round_trip_and_corruption(tmp_path, cal):
     path = cal.save(tmp_path / "cal.json")
     assert Calibration.load(path) == cal
     data = json.loads(path.read_text())
-    data["reference"]["patches_png"] = "bm90IGEgcG5n"
+    data["reference"]["points_png"] = "bm90IGEgcG5n"
     path.write_text(json.dumps(data))
     with pytest.raises(CalibrationError, match="reference"):
         Calibration.load(path)
+    # a file of the version before the point patches were 48 px (one PNG of 24-px patches): the
+    # user is told to calibrate again, by the file's version and, were that changed, by its reference
+    data = json.loads(path.read_text())
+    ref = data["reference"]
+    ref["patches_png"] = ref.pop("squares_png")
+    del ref["points_png"], ref["point_patch"]
+    for version, why in ((1, "version 1, this program reads version 2; calibrate again"),
+                         (2, "earlier version of the program.*calibrate again")):
+        data["version"] = version
+        path.write_text(json.dumps(data))
+        with pytest.raises(CalibrationError, match=why):
+            Calibration.load(path)
     path.write_text("{not json")
     with pytest.raises(CalibrationError, match="corrupt"):
         Calibration.load(path)
@@ -272,12 +300,13 @@ def test_the_shipped_split_nets_equal_the_whole_nets():
     (``*.known.onnx``) and runs the rest per frame (``*.fast.onnx``): the same log-odds as the
     whole net (``*.onnx``) on the whole input."""
     from vision.anyset.fieldnet import N_CHANNELS, N_SCALARS, FieldNet
+    from vision.anyset.patches import PATCH, POINT_PATCH
 
     net = FieldNet()
     rng = np.random.default_rng(11)
-    x = rng.normal(0, 0.5, (9, N_CHANNELS, 24, 24)).astype(np.float32)
     s = rng.random((9, N_SCALARS)).astype(np.float32)
-    for kind in ("squares", "points"):
+    for kind, size in (("squares", PATCH), ("points", POINT_PATCH)):
+        x = rng.normal(0, 0.5, (9, N_CHANNELS, size, size)).astype(np.float32)
         whole = net._run(kind, x, s)
         split = net.with_known(kind, x[:, :3], net.known_part(kind, x[:, 3:]), s)
         assert whole.shape == split.shape and np.abs(whole - split).max() < 1e-4

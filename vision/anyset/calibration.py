@@ -57,7 +57,7 @@ from .patches import PatchCutter
 from .reference import Reference
 
 FORMAT = "netzwerk-vision-anyset-calibration"
-VERSION = 1
+VERSION = 2             # 2 (27 November 2026): the reference's point patches at 48 px, kept in a PNG of their own
 # (the check and the orientation use the classifier's own log-odds, not tempered)
 CONTRADICTS = 0.002     # the classifier gives the expected content of a field less than this: it is not there.
                         # A trade (development designs 5,000,220-279, 120 correct start set-ups and 120 with a

@@ -168,6 +168,9 @@ class FieldNet:
         self._nets = {kind: _load(name) for kind, name in MODEL_FILES.items()}
         self._known = {kind: _load(name) for kind, name in KNOWN_FILES.items()}
         self._fast = {kind: _load(name) for kind, name in FAST_FILES.items()}
+        # the known part's outputs: "c1", and "fine" where the net has a fine branch
+        self._known_outputs = {kind: tuple(net.getUnconnectedOutLayersNames()) for kind, net in self._known.items()}
+        self._known_shapes: dict[str, tuple] = {}
 
     def _run(self, kind: str, x: np.ndarray, s: np.ndarray) -> np.ndarray:
         net = self._nets[kind]
@@ -176,18 +179,32 @@ class FieldNet:
         return np.asarray(net.forward(), np.float64)
 
     def known_part(self, kind: str, known: np.ndarray) -> np.ndarray:
-        """The first convolution over the known channels ((n, N_CHANNELS - 3, P, P): the reference
-        patch and the two examples), bias included: (n, C, P/2, P/2) float32."""
+        """The first convolutions over the known channels ((n, N_CHANNELS - 3, P, P): the reference
+        patch and the two examples), bias included: (n, C, P/2, P/2) float32 -- or, for a net with
+        a fine branch (the points net: its patches at twice the squares' resolution, the coarse
+        branch on their 2x2 average), both branches' parts flattened and joined, (n, D)."""
         net = self._known[kind]
         net.setInput(np.ascontiguousarray(known, np.float32), "known")
-        return net.forward()
+        names = self._known_outputs[kind]
+        if len(names) == 1:
+            return net.forward()
+        outs = net.forward(names)
+        self._known_shapes[kind] = tuple(o.shape[1:] for o in outs)
+        return np.concatenate([o.reshape(len(o), -1) for o in outs], axis=1)
 
     def with_known(self, kind: str, now: np.ndarray, known_c1: np.ndarray, s: np.ndarray) -> np.ndarray:
         """The log-odds given the patches now ((n, 3, P, P)) and the known part of the first
         convolution (:meth:`known_part`): the same as the whole net on the whole input."""
         net = self._fast[kind]
         net.setInput(np.ascontiguousarray(now, np.float32), "now")
-        net.setInput(np.ascontiguousarray(known_c1, np.float32), "known_c1")
+        if len(self._known_outputs[kind]) == 1:
+            net.setInput(np.ascontiguousarray(known_c1, np.float32), "known_c1")
+        else:
+            shapes = self._known_shapes[kind]
+            cut = int(np.prod(shapes[0]))
+            k = np.asarray(known_c1, np.float32)
+            net.setInput(np.ascontiguousarray(k[:, :cut].reshape((len(k),) + shapes[0])), "known_c1")
+            net.setInput(np.ascontiguousarray(k[:, cut:].reshape((len(k),) + shapes[1])), "known_fine")
         net.setInput(s, "scalars")
         return np.asarray(net.forward(), np.float64)
 

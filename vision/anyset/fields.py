@@ -35,14 +35,16 @@ class FieldLook:
     points: np.ndarray         # (49, 3) P(empty, battery, covered)
     printed: np.ndarray        # (49,) P(printed side up | battery)
     square_patches: np.ndarray  # (36, P, P, 3) uint8
-    point_patches: np.ndarray   # (49, P, P, 3) uint8
+    point_patches: np.ndarray   # (49, Q, Q, 3) uint8 (Q = POINT_PATCH: finer than the squares')
     x_squares: np.ndarray       # (36, 3, P, P) normalised log colour of the square patches
     level: np.ndarray           # (3,) the frame's light level (mean log colour)
     x_background: np.ndarray | None = None  # (36, 3, P, P) each square's empty board: as the reference
                                             # showed it empty, else its nearest square known empty (None: no reference)
-    x_points: np.ndarray | None = None      # (49, 3, P, P) normalised log colour of the point patches
+    x_points: np.ndarray | None = None      # (49, 3, P, P) normalised log colour of the point patches at the
+                                            # squares' P (PatchCutter.coarse_points: the reader's "as before" tests)
     x_ref_squares: np.ndarray | None = None  # (36, 3, P, P) the reference's own square patches, normalised
-    x_ref_points: np.ndarray | None = None   # (49, 3, P, P) its point patches (None: no reference of its own)
+    x_ref_points: np.ndarray | None = None   # (49, 3, P, P) its point patches, as x_points (None: no reference of its own)
+    coarse_point_patches: np.ndarray | None = None   # (49, P, P, 3) uint8, the patches of x_points
 
 
 def _looked_again(views, x: np.ndarray, below: float = MIRROR_BELOW, todo: np.ndarray | None = None) -> np.ndarray:
@@ -95,9 +97,9 @@ def largest_difference(x_now: np.ndarray, x_ref: np.ndarray, where: np.ndarray, 
     colour): the absolute difference summed over the channels, averaged over ``blur`` pixels square,
     its largest value in ``where`` ((P, P) bool; kept ``blur // 2`` pixels off the patch's edge, so the
     average never reaches into the next patch of the stack)."""
-    n = len(x_now)
+    n, size = len(x_now), x_now.shape[-1]
     d = np.abs(x_now - x_ref).sum(axis=1, dtype=np.float32)
-    b = cv2.blur(d.reshape(n * PATCH, PATCH), (blur, blur)).reshape(n, PATCH, PATCH)
+    b = cv2.blur(d.reshape(n * size, size), (blur, blur)).reshape(n, size, size)
     return b[:, where].max(axis=1)
 
 
@@ -106,7 +108,13 @@ _INSIDE[STILL_BLUR // 2:PATCH - STILL_BLUR // 2, STILL_BLUR // 2:PATCH - STILL_B
 
 
 def _still(x_now: np.ndarray, x_then: np.ndarray) -> np.ndarray:
-    """(n,) bool: the patches that differ from ``x_then`` by at most :data:`STILL` everywhere."""
+    """(n,) bool: the patches that differ from ``x_then`` by at most :data:`STILL` everywhere (for
+    the finer point patches: by at most STILL averaged over 2x2 of their pixels, the squares' pixel)."""
+    k = x_now.shape[-1] // PATCH
+    if k > 1:
+        n = len(x_now)
+        x_now = x_now.reshape(n, -1, PATCH, k, PATCH, k).mean(axis=(3, 5), dtype=np.float32)
+        x_then = x_then.reshape(n, -1, PATCH, k, PATCH, k).mean(axis=(3, 5), dtype=np.float32)
     return largest_difference(x_now, x_then, _INSIDE, STILL_BLUR) <= STILL
 
 
@@ -216,7 +224,7 @@ def _parts_of(reference: Reference, own: bool) -> tuple[list[_Known], list[_Know
     return parts
 
 
-def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Reference | None, own: bool,
+def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, pc: np.ndarray, reference: Reference | None, own: bool,
          temperature: float, level: np.ndarray | None = None, below: float = MIRROR_BELOW,
          answers: Answers | None = None) -> FieldLook:
     net = shared_net()
@@ -234,7 +242,8 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Referen
         ks, kp = known_s[0].patches, known_p[0].patches
         background = np.where((known_s[0].told == REF_EMPTY)[:, None, None, None], ks[:, 0:3], ks[:, 3:6])
         if own:
-            ref_s, ref_p = ks[:, 0:3], kp[:, 0:3]
+            ref_s = ks[:, 0:3]
+            ref_p = normalise(reference.coarse_points, reference.point_level)[0]
         views_s = [k.view(net, "squares", cutter.square_lean) for k in known_s]
         views_p = [k.view(net, "points", cutter.point_lean) for k in known_p]
     if answers is None or reference is None:
@@ -250,7 +259,7 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, reference: Referen
         answers.z_squares, answers.z_points = zs, zp
     zs, zp = zs / temperature, zp / temperature
     return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
-                     sq, pt, xs[:, :3], level, background, xp[:, :3], ref_s, ref_p)
+                     sq, pt, xs[:, :3], level, background, normalise(pc, level)[0], ref_s, ref_p, pc)
 
 
 # An unsure field is looked at once more with the frame's *own* sure fields as its examples (see
@@ -292,7 +301,8 @@ def own_frame_look(cutter: PatchCutter, fl: FieldLook, square_states: np.ndarray
         zs = _own_frame_kind(net, "squares", fl.square_patches, fl.x_squares, fl.level, np.asarray(square_states),
                              _SQUARE_DIST, cutter.square_lean, np.asarray(todo_squares), temperature)
     if len(todo_points) and fl.x_points is not None:
-        zp = _own_frame_kind(net, "points", fl.point_patches, fl.x_points, fl.level, np.asarray(point_states),
+        xp, _ = normalise(fl.point_patches, fl.level)          # the patches at their own (fine) size
+        zp = _own_frame_kind(net, "points", fl.point_patches, xp, fl.level, np.asarray(point_states),
                              _POINT_DIST, cutter.point_lean, np.asarray(todo_points), temperature)
     return zs, zp
 
@@ -304,7 +314,7 @@ def look(cutter: PatchCutter, image: np.ndarray, reference: Reference | None,
     ``answers``: the reader's last answers (:class:`Answers`), kept where a field is still and
     brought up to date."""
     sq, pt = cutter.cut(image)
-    return _run(cutter, sq, pt, reference, True, temperature, answers=answers)
+    return _run(cutter, sq, pt, cutter.coarse_points(image), reference, True, temperature, answers=answers)
 
 
 def look_as(cutter: PatchCutter, image: np.ndarray, layout: BoardLayout,
@@ -315,6 +325,7 @@ def look_as(cutter: PatchCutter, image: np.ndarray, layout: BoardLayout,
     hand covers a field, the field looks unlike what the layout says. Returns the look and the
     frame as a reference showing ``layout``."""
     sq, pt = cutter.cut(image)
+    pc = cutter.coarse_points(image)
     _, level = normalise(sq)
-    reference = Reference.from_frame(sq, pt, level, layout)
-    return _run(cutter, sq, pt, reference, False, temperature, level, EVERY_WAY), reference
+    reference = Reference.from_frame(sq, pt, pc, level, layout)
+    return _run(cutter, sq, pt, pc, reference, False, temperature, level, EVERY_WAY), reference

@@ -8,7 +8,9 @@ patches:
   around the square's centre at ``PATCH`` x ``PATCH`` pixels (the square, half
   of each neighbour: a tall piece leaning away from the camera stays inside);
 * a **point patch** covers ``POINT_SPAN`` x ``POINT_SPAN`` around the point at
-  the same pixel size (finer: batteries are small, their printed side smaller).
+  ``POINT_PATCH`` x ``POINT_PATCH`` pixels (64 px per square, about what a
+  camera at 1280x960 gives: a battery may be 0.12 of a square across and set
+  down beside its point, which the squares' 12 px per square would not show).
 
 Each patch is turned so that *up* in the patch is the direction in which
 standing things lean away from the camera at that field (the camera's foot on
@@ -33,7 +35,8 @@ import numpy as np
 
 from ..geometry import point_coords, square_centers
 
-PATCH = 24                 # pixels per patch side
+PATCH = 24                 # pixels per square patch side
+POINT_PATCH = 48           # pixels per point patch side
 SQUARE_SPAN = 2.0          # board units covered by a square patch
 POINT_SPAN = 0.75          # board units covered by a point patch
 DEFAULT_FOCAL = 1.0        # focal length in image widths where the homography cannot tell (straight down)
@@ -105,29 +108,32 @@ def _frames(pose: CameraPose, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     return e1, e2, n
 
 
-def _offsets(span: float) -> tuple[np.ndarray, np.ndarray]:
-    c = ((np.arange(PATCH) + 0.5) / PATCH - 0.5) * span
-    u = np.broadcast_to(c[None, :], (PATCH, PATCH))        # right
-    v = np.broadcast_to(-c[:, None], (PATCH, PATCH))       # up (row 0 at the top)
+def _offsets(span: float, size: int) -> tuple[np.ndarray, np.ndarray]:
+    c = ((np.arange(size) + 0.5) / size - 0.5) * span
+    u = np.broadcast_to(c[None, :], (size, size))        # right
+    v = np.broadcast_to(-c[:, None], (size, size))       # up (row 0 at the top)
     return u, v
 
 
 class _Group:
     """Remap tables cutting one kind of patch (squares or points) out of a frame."""
 
-    def __init__(self, H: np.ndarray, size: tuple[int, int], centres: np.ndarray, e1, e2, span: float) -> None:
-        u, v = _offsets(span)
+    def __init__(self, H: np.ndarray, size: tuple[int, int], centres: np.ndarray, e1, e2, span: float,
+                 patch: int = PATCH, most: float = 1.5) -> None:
+        u, v = _offsets(span, patch)
+        self.patch = patch
         bx = centres[:, 0, None, None] + u[None] * e1[:, 0, None, None] + v[None] * e2[:, 0, None, None]
         by = centres[:, 1, None, None] + u[None] * e1[:, 1, None, None] + v[None] * e2[:, 1, None, None]
         pts = np.stack([bx.ravel(), by.ravel(), np.ones(bx.size)], axis=0)
         q = np.asarray(H, np.float64) @ pts
         px, py = q[0] / q[2], q[1] / q[2]
         # image pixels per patch pixel: shrink the frame first by a whole factor (an area average,
-        # whose whole-factor path is fast), so that the remap samples at most ~1.5 source pixels per
-        # patch pixel (no aliasing of fine print or noise)
-        step = np.hypot(np.diff(px.reshape(-1, PATCH), axis=1), np.diff(py.reshape(-1, PATCH), axis=1))
+        # whose whole-factor path is fast), so that the remap samples at most ``most`` source pixels
+        # per patch pixel (no aliasing of fine print or noise; the point patches, whose detail
+        # counts, take up to 2 before the frame is shrunk)
+        step = np.hypot(np.diff(px.reshape(-1, patch), axis=1), np.diff(py.reshape(-1, patch), axis=1))
         per = float(np.median(step))
-        self.factor = max(1, int(np.ceil(per / 1.5 - 1e-9)))
+        self.factor = max(1, int(np.ceil(per / most - 1e-9)))
         k = self.factor
         w, h = size
         x0 = int(max(0, np.floor(px.min()) - 2))
@@ -143,8 +149,8 @@ class _Group:
         mx = (px - x0 + 0.5) / k - 0.5
         my = (py - y0 + 0.5) / k - 0.5
         n = centres.shape[0]
-        self.mapx = mx.reshape(n * PATCH, PATCH).astype(np.float32)
-        self.mapy = my.reshape(n * PATCH, PATCH).astype(np.float32)
+        self.mapx = mx.reshape(n * patch, patch).astype(np.float32)
+        self.mapy = my.reshape(n * patch, patch).astype(np.float32)
         self.n = n
         self.inside = (px >= 0) & (px <= w - 1) & (py >= 0) & (py <= h - 1)
 
@@ -154,7 +160,7 @@ class _Group:
         if self.factor > 1:
             roi = cv2.resize(roi, self.small, interpolation=cv2.INTER_AREA)
         out = cv2.remap(roi, self.mapx, self.mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return out.reshape(self.n, PATCH, PATCH, -1)
+        return out.reshape(self.n, self.patch, self.patch, -1)
 
 
 class PatchCutter:
@@ -169,7 +175,10 @@ class PatchCutter:
         self._squares = _Group(self.H, self.size, sq, e1, e2, SQUARE_SPAN)
         self.square_axes = np.stack([e1, e2], axis=1)          # (36, 2, 2): patch right / up in board units
         e1, e2, self.point_lean = _frames(self.pose, pt)
-        self._points = _Group(self.H, self.size, pt, e1, e2, POINT_SPAN)
+        self._points = _Group(self.H, self.size, pt, e1, e2, POINT_SPAN, POINT_PATCH, 2.0)
+        # the same span at the squares' resolution, cut as the squares are: the reader's "looks as
+        # before" tests were measured on such patches (a 2x2 average of the finer ones is noisier)
+        self._coarse_points = _Group(self.H, self.size, pt, e1, e2, POINT_SPAN)
         self.point_axes = np.stack([e1, e2], axis=1)
 
     def squares(self, image: np.ndarray) -> np.ndarray:
@@ -177,8 +186,12 @@ class PatchCutter:
         return self._squares.cut(image)
 
     def points(self, image: np.ndarray) -> np.ndarray:
-        """(49, PATCH, PATCH, 3) uint8."""
+        """(49, POINT_PATCH, POINT_PATCH, 3) uint8."""
         return self._points.cut(image)
+
+    def coarse_points(self, image: np.ndarray) -> np.ndarray:
+        """(49, PATCH, PATCH, 3) uint8: the point patches at the squares' resolution."""
+        return self._coarse_points.cut(image)
 
     def cut(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return self.squares(image), self.points(image)

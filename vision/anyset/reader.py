@@ -229,7 +229,7 @@ class BoardReader:
             ms, mp = self._memory_here(create=True)
             ms.remember(fl.x_ref_squares, old.square_state, old.square_colour, take_s, _square_difference, SAME_SQUARE)
             mp.remember(fl.x_ref_points, old.point_state, np.zeros(49, np.int8), take_p, _point_difference, SAME_POINT)
-        ref = old.updated(fl.square_patches, fl.point_patches, fl.level, layout, take_s, take_p)
+        ref = old.updated(fl.square_patches, fl.point_patches, fl.coarse_point_patches, fl.level, layout, take_s, take_p)
         colours = self._cal.colours
         robots = [q for q in range(36) if layout.squares[q].value != "empty" and take_s[q]]
         if self.adapt and robots:
@@ -309,9 +309,9 @@ class BoardReader:
         """How well the fields' structure matches the reference's (1: the board is where it was)."""
         ref = self._cal.reference
         if self._ref_structure is None or self._ref_structure[0] is not ref:
-            self._ref_structure = (ref, _structure(np.concatenate([ref.squares, ref.points])))
+            self._ref_structure = (ref, _structure(np.concatenate([ref.squares, ref.coarse_points])))
         b = self._ref_structure[1]
-        a = _structure(np.concatenate([fl.square_patches, fl.point_patches]))
+        a = _structure(np.concatenate([fl.square_patches, fl.coarse_point_patches]))
         ncc = (a * b).sum(axis=1)
         return float(np.quantile(ncc, ALIGN_QUANTILE))
 

@@ -7,7 +7,11 @@ light and shows each field as it last looked in a known state. The field
 classifier compares each field now with it: a square that looks just as it did
 when it was known empty is empty, under any print, colour or texture.
 
-Kept in the calibration file as one PNG of the patches (inside the JSON).
+Kept in the calibration file as PNGs of the patches (inside the JSON): the
+squares', the points' (which are finer) and the points' at the squares'
+resolution. A file written before the point
+patches were 48 px (27 November 2026) is refused with a word to calibrate
+again: the nets read 48-px point patches.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import numpy as np
 
 from .fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN
 from ..layout import BoardLayout, PointState, SquareState
-from .patches import PATCH
+from .patches import PATCH, POINT_PATCH
 
 COLOUR_UNKNOWN, COLOUR_WHITE, COLOUR_BLACK = 0, 1, 2
 
@@ -31,7 +35,9 @@ class Reference:
     (mean log colour) of the frame each patch was cut from."""
 
     squares: np.ndarray            # (36, P, P, 3) uint8
-    points: np.ndarray             # (49, P, P, 3) uint8
+    points: np.ndarray             # (49, Q, Q, 3) uint8 (Q = POINT_PATCH)
+    coarse_points: np.ndarray      # (49, P, P, 3) uint8: the same at the squares' resolution (the reader's
+                                   # "looks as before" tests; PatchCutter.coarse_points)
     square_state: np.ndarray       # (36,) REF_EMPTY / REF_OCCUPIED / REF_UNKNOWN
     point_state: np.ndarray        # (49,)
     square_level: np.ndarray       # (36, 3)
@@ -45,8 +51,8 @@ class Reference:
             object.__setattr__(self, "square_colour", np.full(36, COLOUR_UNKNOWN, np.int8))
 
     @classmethod
-    def from_frame(cls, squares: np.ndarray, points: np.ndarray, level: np.ndarray, layout: BoardLayout,
-                   unknown_squares=(), unknown_points=()) -> "Reference":
+    def from_frame(cls, squares: np.ndarray, points: np.ndarray, coarse_points: np.ndarray, level: np.ndarray,
+                   layout: BoardLayout, unknown_squares=(), unknown_points=()) -> "Reference":
         ss = np.array([REF_EMPTY if s is SquareState.EMPTY else REF_OCCUPIED for s in layout.squares])
         ps = np.array([REF_EMPTY if p is PointState.EMPTY else REF_OCCUPIED for p in layout.points])
         colour = np.array([COLOUR_WHITE if s is SquareState.WHITE else COLOUR_BLACK if s is SquareState.BLACK
@@ -55,16 +61,18 @@ class Reference:
         ps[list(unknown_points)] = REF_UNKNOWN
         colour[list(unknown_squares)] = COLOUR_UNKNOWN
         lv = np.asarray(level, np.float32).reshape(1, 3)
-        return cls(squares.copy(), points.copy(), ss, ps, np.repeat(lv, 36, 0), np.repeat(lv, 49, 0), colour)
+        return cls(squares.copy(), points.copy(), coarse_points.copy(), ss, ps, np.repeat(lv, 36, 0),
+                   np.repeat(lv, 49, 0), colour)
 
-    def updated(self, squares: np.ndarray, points: np.ndarray, level: np.ndarray, layout: BoardLayout,
-                take_squares: np.ndarray, take_points: np.ndarray) -> "Reference":
+    def updated(self, squares: np.ndarray, points: np.ndarray, coarse_points: np.ndarray, level: np.ndarray,
+                layout: BoardLayout, take_squares: np.ndarray, take_points: np.ndarray) -> "Reference":
         """The reference with the fields ``take_*`` (boolean) replaced by this frame's, known to show ``layout``."""
-        new = Reference.from_frame(squares, points, level, layout)
+        new = Reference.from_frame(squares, points, coarse_points, level, layout)
         ts, tp = np.asarray(take_squares, bool), np.asarray(take_points, bool)
         return Reference(
             np.where(ts[:, None, None, None], new.squares, self.squares),
             np.where(tp[:, None, None, None], new.points, self.points),
+            np.where(tp[:, None, None, None], new.coarse_points, self.coarse_points),
             np.where(ts, new.square_state, self.square_state),
             np.where(tp, new.point_state, self.point_state),
             np.where(ts[:, None], new.square_level, self.square_level),
@@ -81,18 +89,24 @@ class Reference:
         return hash(self.squares.tobytes()[:4096])
 
     def _arrays(self) -> tuple[np.ndarray, ...]:
-        return (self.squares, self.points, self.square_state, self.point_state,
+        return (self.squares, self.points, self.coarse_points, self.square_state, self.point_state,
                 np.round(self.square_level, 6), np.round(self.point_level, 6), self.square_colour)
 
     # -- files -----------------------------------------------------------------
     def to_json(self) -> dict:
-        tiles = np.concatenate([self.squares.reshape(-1, PATCH, 3), self.points.reshape(-1, PATCH, 3)], axis=0)
-        ok, png = cv2.imencode(".png", tiles)
-        if not ok:  # pragma: no cover - PNG encoding of a uint8 image does not fail
-            raise ValueError("cannot encode the reference patches")
+        pngs = []
+        for tiles in (self.squares.reshape(-1, PATCH, 3), self.points.reshape(-1, POINT_PATCH, 3),
+                      self.coarse_points.reshape(-1, PATCH, 3)):
+            ok, png = cv2.imencode(".png", np.ascontiguousarray(tiles))
+            if not ok:  # pragma: no cover - PNG encoding of a uint8 image does not fail
+                raise ValueError("cannot encode the reference patches")
+            pngs.append(base64.b64encode(png.tobytes()).decode("ascii"))
         return {
             "patch": PATCH,
-            "patches_png": base64.b64encode(png.tobytes()).decode("ascii"),
+            "point_patch": POINT_PATCH,
+            "squares_png": pngs[0],
+            "points_png": pngs[1],
+            "coarse_points_png": pngs[2],
             "square_state": [int(v) for v in self.square_state],
             "square_colour": [int(v) for v in self.square_colour],
             "point_state": [int(v) for v in self.point_state],
@@ -105,10 +119,15 @@ class Reference:
         """Raises ValueError naming what is wrong."""
         if not isinstance(data, dict):
             raise ValueError("the reference board is not an object")
-        if data.get("patch") != PATCH:
-            raise ValueError(f"the reference patches are {data.get('patch')!r} px, this program uses {PATCH}")
+        if data.get("patch") != PATCH or data.get("point_patch") != POINT_PATCH:
+            if data.get("patch") == PATCH and "point_patch" not in data:
+                raise ValueError("it was made by an earlier version of the program, whose point patches were "
+                                 f"{PATCH} px (this one's are {POINT_PATCH}): calibrate again")
+            raise ValueError(f"the reference patches are {data.get('patch')!r} / {data.get('point_patch')!r} px, "
+                             f"this program uses {PATCH} / {POINT_PATCH}")
         try:
-            png = base64.b64decode(str(data["patches_png"]), validate=True)
+            pngs = [base64.b64decode(str(data[k]), validate=True)
+                    for k in ("squares_png", "points_png", "coarse_points_png")]
             ss = np.array(data["square_state"], int)
             ps = np.array(data["point_state"], int)
             sl = np.array(data["square_level"], np.float32)
@@ -119,8 +138,9 @@ class Reference:
             raise ValueError(f"the reference board lacks {exc.args[0]!r}") from None
         except (ValueError, TypeError):
             raise ValueError("the reference board holds malformed values") from None
-        img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
-        if img is None or img.shape != (85 * PATCH, PATCH, 3):
+        imgs = [cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR) for png in pngs]
+        if any(img is None or img.shape != shape for img, shape in
+               zip(imgs, ((36 * PATCH, PATCH, 3), (49 * POINT_PATCH, POINT_PATCH, 3), (49 * PATCH, PATCH, 3)))):
             raise ValueError("the reference patches are unreadable or have the wrong size")
         if ss.shape != (36,) or ps.shape != (49,) or sl.shape != (36, 3) or pl.shape != (49, 3):
             raise ValueError("the reference board's states or levels have the wrong shape")
@@ -131,6 +151,7 @@ class Reference:
         sc = np.where(ss == REF_OCCUPIED, sc, COLOUR_UNKNOWN).astype(np.int8)
         if not (np.all(np.isfinite(sl)) and np.all(np.isfinite(pl))):
             raise ValueError("the reference board's light levels hold non-numbers")
-        sq = img[: 36 * PATCH].reshape(36, PATCH, PATCH, 3).copy()
-        pt = img[36 * PATCH:].reshape(49, PATCH, PATCH, 3).copy()
-        return cls(sq, pt, ss, ps, sl, pl, sc)
+        sq = imgs[0].reshape(36, PATCH, PATCH, 3).copy()
+        pt = imgs[1].reshape(49, POINT_PATCH, POINT_PATCH, 3).copy()
+        pc = imgs[2].reshape(49, PATCH, PATCH, 3).copy()
+        return cls(sq, pt, pc, ss, ps, sl, pl, sc)
