@@ -48,62 +48,70 @@ N_OUT = {"sq": 3, "pt": 4}      # squares: empty, robot, covered; points: empty,
 class FieldModel(nn.Module):
     """Conv trunk on (now, reference) patches; the scalars join at the dense layer.
 
-    ``fine`` > 0 (the points net): the patches come at twice the resolution (48 px); the trunk
-    sees their 2x2 average as before, and a fine branch of ``fine`` channels (a 5x5 convolution of
-    stride 2 on the full patch, max-pooled) joins it before the second convolution: a battery
-    0.12 of a square across is 8 px wide there, 4 px in the average."""
+    ``fine`` (the points net since 27 November 2026): the patches come at twice the resolution
+    (48 px) and are split into their four 2x2 pixel phases (``pixel_unshuffle``: 4x the channels
+    at 24x24, :data:`PHASES`); the first convolution then sees the fine detail (a battery 0.12 of
+    a square across is 8 px wide at 48, 4 px at 24) on the same output grid, the rest of the net
+    unchanged. The exported nets take the split patches (the reader splits them, numpy: cheaper
+    than a 10x10 kernel at stride 4 in ``cv2.dnn``, the same thing)."""
 
-    def __init__(self, n_out: int, widths: tuple[int, int, int, int], fine: int = 0) -> None:
+    def __init__(self, n_out: int, widths: tuple[int, int, int, int], fine: bool = False) -> None:
         super().__init__()
         # small on purpose: 85 patches a frame must run in a few ms on one core of a Pi-class CPU
         a, b, c, d = widths
-        self.fine = fine
-        self.c1 = nn.Conv2d(N_CHANNELS, a, 5, stride=2, padding=2)      # 24 -> 12
-        if fine:
-            self.cf = nn.Conv2d(N_CHANNELS, fine, 5, stride=2, padding=2)   # 48 -> 24, pooled to 12
-        self.c2 = nn.Conv2d(a + fine, b, 3, padding=1)         # 12, pooled to 6
+        self.fine = bool(fine)
+        self.phases = 4 if fine else 1
+        self.c1 = nn.Conv2d(N_CHANNELS * self.phases, a, 5, stride=2, padding=2)   # 24 -> 12
+        self.c2 = nn.Conv2d(a, b, 3, padding=1)                # 12, pooled to 6
         self.c3 = nn.Conv2d(b, c, 3, padding=1)                # 6, pooled to 3
         self.f1 = nn.Linear(c * 3 * 3 + N_SCALARS, d)
         self.f2 = nn.Linear(d, n_out)
 
     @property
     def patch(self) -> int:
-        """The patch size the net takes (pixels a side)."""
+        """The patch size the net takes (pixels a side, before the split into phases)."""
         return 48 if self.fine else 24
 
-    def forward(self, patch: torch.Tensor, scal: torch.Tensor) -> torch.Tensor:
-        if self.fine:
-            return self.after_first(self.c1(F.avg_pool2d(patch, 2)), scal, self.cf(patch))
-        return self.after_first(self.c1(patch), scal)
+    def split(self, patch: torch.Tensor) -> torch.Tensor:
+        """The patches as the first convolution takes them (split into phases where ``fine``)."""
+        return F.pixel_unshuffle(patch, 2) if self.fine else patch
 
-    def after_first(self, c1: torch.Tensor, scal: torch.Tensor, cf: torch.Tensor | None = None) -> torch.Tensor:
-        """The net from the first convolutions' outputs (before their ReLU) on."""
+    def forward(self, patch: torch.Tensor, scal: torch.Tensor) -> torch.Tensor:
+        return self.after_first(self.c1(self.split(patch)), scal)
+
+    def after_first(self, c1: torch.Tensor, scal: torch.Tensor) -> torch.Tensor:
+        """The net from the first convolution's output (before its ReLU) on."""
         x = F.relu(c1)
-        if cf is not None:
-            x = torch.cat([x, F.max_pool2d(F.relu(cf), 2)], dim=1)
         x = F.max_pool2d(F.relu(self.c2(x)), 2)
         x = F.max_pool2d(F.relu(self.c3(x)), 2)
         x = torch.cat([x.flatten(1), scal], dim=1)
         return self.f2(F.relu(self.f1(x)))
 
 
-class KnownPart(nn.Module):
-    """The first convolution over the known channels alone (the reference patch and the two
-    examples), with its bias: constant while the reader's reference stays, so the reader
-    computes it once per reference (``<kind>.known.onnx``; a net with a fine branch gives that
-    branch's part as a second output, ``fine``)."""
+class SplitInput(nn.Module):
+    """The whole net on patches already split into phases (``<kind>.onnx``; the same as the net
+    where it is not ``fine``)."""
 
     def __init__(self, model: FieldModel) -> None:
         super().__init__()
         self.model = model
 
-    def forward(self, known: torch.Tensor):
-        c1 = self.model.c1
-        if not self.model.fine:
-            return F.conv2d(known, c1.weight[:, 3:], c1.bias, stride=c1.stride, padding=c1.padding)
-        cf = self.model.cf
-        return (F.conv2d(F.avg_pool2d(known, 2), c1.weight[:, 3:], c1.bias, stride=c1.stride, padding=c1.padding),
-                F.conv2d(known, cf.weight[:, 3:], cf.bias, stride=cf.stride, padding=cf.padding))
+    def forward(self, patch: torch.Tensor, scal: torch.Tensor) -> torch.Tensor:
+        return self.model.after_first(self.model.c1(patch), scal)
+
+
+class KnownPart(nn.Module):
+    """The first convolution over the known channels alone (the reference patch and the two
+    examples), with its bias: constant while the reader's reference stays, so the reader
+    computes it once per reference (``<kind>.known.onnx``)."""
+
+    def __init__(self, model: FieldModel) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, known: torch.Tensor) -> torch.Tensor:
+        c1, now = self.model.c1, 3 * self.model.phases
+        return F.conv2d(known, c1.weight[:, now:], c1.bias, stride=c1.stride, padding=c1.padding)
 
 
 class FastForm(nn.Module):
@@ -115,17 +123,10 @@ class FastForm(nn.Module):
         super().__init__()
         self.model = model
 
-    def forward(self, now: torch.Tensor, known_c1: torch.Tensor, *rest: torch.Tensor) -> torch.Tensor:
-        c1 = self.model.c1
-        if not self.model.fine:
-            (scal,) = rest
-            x = F.conv2d(now, c1.weight[:, :3], None, stride=c1.stride, padding=c1.padding) + known_c1
-            return self.model.after_first(x, scal)
-        known_fine, scal = rest
-        cf = self.model.cf
-        x = F.conv2d(F.avg_pool2d(now, 2), c1.weight[:, :3], None, stride=c1.stride, padding=c1.padding) + known_c1
-        f = F.conv2d(now, cf.weight[:, :3], None, stride=cf.stride, padding=cf.padding) + known_fine
-        return self.model.after_first(x, scal, f)
+    def forward(self, now: torch.Tensor, known_c1: torch.Tensor, scal: torch.Tensor) -> torch.Tensor:
+        c1, n = self.model.c1, 3 * self.model.phases
+        x = F.conv2d(now, c1.weight[:, :n], None, stride=c1.stride, padding=c1.padding) + known_c1
+        return self.model.after_first(x, scal)
 
 
 _BLUR = None
@@ -293,10 +294,10 @@ def validation_setups(setup_seeds: np.ndarray, seed: int) -> np.ndarray:
 
 
 def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, init: FieldModel | None = None,
-          max_lr: float = MAX_LR, hidden_share: float = 0.0, fine: int = 0) -> dict:
+          max_lr: float = MAX_LR, hidden_share: float = 0.0, fine: bool = False) -> dict:
     """Train one net (``kind``: sq or pt) for ``steps`` steps; ``init``: go on from these weights
     (a second one-cycle schedule, its samples drawn anew: the validation set-ups stay the same);
-    ``fine``: a new net's fine branch (patches at 48 px; see :class:`FieldModel`).
+    ``fine``: a new net takes 48-px patches (see :class:`FieldModel`).
     Raises ValueError where the data's patch size is not the net's."""
     torch.manual_seed(seed if init is None else seed + 1000)
     # the samples drawn: a continued training's differ from the first's
@@ -394,21 +395,19 @@ def export(model: FieldModel, kind: str, out: Path) -> None:
     model.eval()
     out.mkdir(parents=True, exist_ok=True)
     name = NAMES[kind]
-    x = torch.zeros(4, N_CHANNELS, model.patch, model.patch)
+    x = model.split(torch.zeros(4, N_CHANNELS, model.patch, model.patch))     # split into phases where fine
+    now = 3 * model.phases
     s = torch.zeros(4, N_SCALARS)
     n = {0: "n"}
-    torch.onnx.export(model, (x, s), str(out / f"{name}.onnx"), input_names=["patch", "scalars"], output_names=["logits"],
-                      dynamic_axes={"patch": n, "scalars": n, "logits": n}, dynamo=False, opset_version=13)
-    known_out = ["c1", "fine"] if model.fine else ["c1"]
-    torch.onnx.export(KnownPart(model).eval(), (x[:, 3:],), str(out / f"{name}.known.onnx"), input_names=["known"],
-                      output_names=known_out, dynamic_axes={"known": n, **{o: n for o in known_out}},
-                      dynamo=False, opset_version=13)
-    parts = KnownPart(model)(x[:, 3:])
-    parts = parts if isinstance(parts, tuple) else (parts,)
-    fast_in = ["now", "known_c1"] + (["known_fine"] if model.fine else []) + ["scalars"]
-    torch.onnx.export(FastForm(model).eval(), (x[:, :3], *parts, s), str(out / f"{name}.fast.onnx"),
-                      input_names=fast_in, output_names=["logits"],
-                      dynamic_axes={**{i: n for i in fast_in}, "logits": n}, dynamo=False, opset_version=13)
+    torch.onnx.export(SplitInput(model).eval(), (x, s), str(out / f"{name}.onnx"), input_names=["patch", "scalars"],
+                      output_names=["logits"], dynamic_axes={"patch": n, "scalars": n, "logits": n}, dynamo=False,
+                      opset_version=13)
+    torch.onnx.export(KnownPart(model).eval(), (x[:, now:],), str(out / f"{name}.known.onnx"), input_names=["known"],
+                      output_names=["c1"], dynamic_axes={"known": n, "c1": n}, dynamo=False, opset_version=13)
+    c1 = KnownPart(model)(x[:, now:])
+    torch.onnx.export(FastForm(model).eval(), (x[:, :now], c1, s), str(out / f"{name}.fast.onnx"),
+                      input_names=["now", "known_c1", "scalars"], output_names=["logits"],
+                      dynamic_axes={"now": n, "known_c1": n, "scalars": n, "logits": n}, dynamo=False, opset_version=13)
 
 
 def from_onnx(path: Path, kind: str) -> FieldModel:
@@ -421,34 +420,32 @@ def from_onnx(path: Path, kind: str) -> FieldModel:
     except Exception as exc:  # protobuf's DecodeError and friends: not an ONNX file
         raise ValueError(f"{path} is not an ONNX file ({type(exc).__name__})") from None
     weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in graph.initializer}
+    # (the whole net is exported through a wrapper, SplitInput: its weights' names begin "model.")
+    weights = {(k[len("model."):] if k.startswith("model.") else k): v for k, v in weights.items()}
     try:      # the widths as the file has them (a net widened with --widen is wider than WIDTHS)
         widths = (weights["c1.weight"].shape[0], weights["c2.weight"].shape[0], weights["c3.weight"].shape[0],
                   weights["f1.weight"].shape[0])
-        fine = weights["cf.weight"].shape[0] if "cf.weight" in weights else 0
-        model = FieldModel(N_OUT[kind], widths, fine)
+        model = FieldModel(N_OUT[kind], widths, fine=weights["c1.weight"].shape[1] == 4 * N_CHANNELS)
         model.load_state_dict(weights)
     except (KeyError, RuntimeError) as exc:
         raise ValueError(f"{path} is not a {kind} net of this trainer ({exc.args[0]})") from None
     return model
 
 
-def with_fine(model: FieldModel, fine: int, seed: int) -> FieldModel:
-    """``model`` given a fine branch of ``fine`` channels (patches at twice the resolution): the
-    same function to start with (the trunk sees the 2x2 average of the finer patch, which is
-    about the coarse patch it was trained on; the fine branch's weights into the second
-    convolution start at zero), so training goes on from what the net knew."""
+def with_fine(model: FieldModel) -> FieldModel:
+    """``model`` made to take patches at twice the resolution: each weight of its first
+    convolution is spread over the four phases of its pixel (a quarter each). On a 48-px patch
+    it then computes exactly what ``model`` computes on the patch's 2x2 average (about the 24-px
+    patch it was trained on), so training goes on from what the net knew, and the convolution
+    can learn the fine detail."""
     if model.fine:
-        raise ValueError("--fine: the net already has a fine branch")
-    torch.manual_seed(seed)
+        raise ValueError("--fine: the net already takes 48-px patches")
     widths = (model.c1.out_channels, model.c2.out_channels, model.c3.out_channels, model.f1.out_features)
-    new = FieldModel(model.f2.out_features, widths, fine)
-    a = widths[0]
+    new = FieldModel(model.f2.out_features, widths, fine=True)
     with torch.no_grad():
-        for name in ("c1", "c3", "f1", "f2"):
-            getattr(new, name).load_state_dict(getattr(model, name).state_dict())
-        new.c2.weight.zero_()
-        new.c2.weight[:, :a] = model.c2.weight
-        new.c2.bias.copy_(model.c2.bias)
+        new.load_state_dict({k: v for k, v in model.state_dict().items() if not k.startswith("c1.")}, strict=False)
+        new.c1.weight.copy_(model.c1.weight.repeat_interleave(4, dim=1) / 4.0)
+        new.c1.bias.copy_(model.c1.bias)
     return new
 
 
@@ -458,7 +455,7 @@ def widened(model: FieldModel, widths: tuple[int, int, int, int], seed: int) -> 
     weights are zero, so training goes on from the same function with more room."""
     old = (model.c1.out_channels, model.c2.out_channels, model.c3.out_channels, model.f1.out_features)
     if model.fine:
-        raise ValueError("--widen: a net with a fine branch cannot be widened (widen it before --fine)")
+        raise ValueError("--widen: a net taking 48-px patches cannot be widened (widen it before --fine)")
     if any(w < o for w, o in zip(widths, old)):
         raise ValueError(f"--widen {','.join(map(str, widths))}: narrower than the net it starts from "
                          f"({','.join(map(str, old))})")
@@ -507,9 +504,9 @@ def main(argv=None) -> int:
     ap.add_argument("--max-lr", type=float, default=MAX_LR, help="peak learning rate of the one-cycle schedule")
     ap.add_argument("--widen", metavar="A,B,C,D", help="with --init: go on from those nets made wider (the widths of "
                     "the three convolutions and the dense layer; the same function to start with)")
-    ap.add_argument("--fine", type=int, default=0, metavar="N", help="the points net with a fine branch of N channels "
-                    "(its data's point patches at 48 px, as training.fielddata makes them since 27 November 2026); "
-                    "with --init the net it goes on from gains the branch (the same function to start with)")
+    ap.add_argument("--fine", action="store_true", help="the points net takes 48-px patches (its data made by "
+                    "training.fielddata since 27 November 2026); with --init the net it goes on from is made to take "
+                    "them (the same function on their 2x2 average to start with)")
     ap.add_argument("--reexport", metavar="DIR", help="write the known and fast forms of the whole nets in DIR again "
                     "(no training; --data is then not needed)")
     a = ap.parse_args(argv)
@@ -533,8 +530,6 @@ def main(argv=None) -> int:
             ap.error(f"--data: {path} is not a file (data from training.fielddata)")
     if not 0.0 <= a.hidden_share <= 0.5:
         ap.error(f"--hidden-share {a.hidden_share}: a share from 0 to 0.5")
-    if not 0 <= a.fine <= 64:
-        ap.error(f"--fine {a.fine}: the fine branch's channels, 0 (none) to 64")
     if not 0 < a.max_lr < 1:
         ap.error(f"--max-lr {a.max_lr}: a learning rate between 0 and 1, e.g. 2e-3")
     widths = None
@@ -559,7 +554,7 @@ def main(argv=None) -> int:
             if widths is not None:
                 starts[kind] = widened(starts[kind], widths, a.seed)
             if a.fine and kind == "pt" and not starts[kind].fine:
-                starts[kind] = with_fine(starts[kind], a.fine, a.seed)
+                starts[kind] = with_fine(starts[kind])
         except ValueError as exc:
             ap.error(f"--init {a.init}: {exc}")
     try:
@@ -573,7 +568,7 @@ def main(argv=None) -> int:
     for kind in kinds:
         try:
             res = train(kind, data, a.steps, a.seed, Path(a.out), init=starts.get(kind), max_lr=a.max_lr,
-                        hidden_share=a.hidden_share if kind == "pt" else 0.0, fine=a.fine if kind == "pt" else 0)
+                        hidden_share=a.hidden_share if kind == "pt" else 0.0, fine=a.fine and kind == "pt")
         except ValueError as exc:
             ap.error(f"--data: {exc}")
         print(f"{kind}: {res}")

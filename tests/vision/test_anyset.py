@@ -295,6 +295,23 @@ def test_the_colour_disc_is_chosen_so_that_every_start_robot_is_told_right():
     assert (llr[:6] > 3).all() and (llr[6:] < -3).all()
 
 
+def test_a_fine_patch_goes_into_the_net_split_into_its_pixel_phases():
+    """The points net takes its 48-px patches as 2x2 pixel phases on the nets' 24-px grid (torch's
+    pixel_unshuffle: channel c * 4 + i * 2 + j holds the pixels at rows i, i + 2, ... and columns
+    j, j + 2, ...); a 24-px patch goes in as it is."""
+    from vision.anyset.fieldnet import split_phases
+
+    x = np.arange(2 * 3 * 48 * 48, dtype=np.float32).reshape(2, 3, 48, 48)
+    y = split_phases(x)
+    assert y.shape == (2, 12, 24, 24)
+    for c in range(3):
+        for i in range(2):
+            for j in range(2):
+                assert np.array_equal(y[:, c * 4 + i * 2 + j], x[:, c, i::2, j::2])
+    small = x[:, :, :24, :24]
+    assert np.array_equal(split_phases(small), small)
+
+
 def test_the_shipped_split_nets_equal_the_whole_nets():
     """The reader computes the reference's share of the nets' first layer once per reference
     (``*.known.onnx``) and runs the rest per frame (``*.fast.onnx``): the same log-odds as the

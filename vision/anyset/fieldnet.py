@@ -137,6 +137,24 @@ def net_input(now: np.ndarray, ref: np.ndarray | None, level_now: np.ndarray | N
     return np.ascontiguousarray(np.concatenate([a, b, e, o], axis=1)), level
 
 
+NET_PATCH = 24         # the nets' grid: a finer patch (the points', 48 px) goes in split into its pixel phases
+
+
+def split_phases(x: np.ndarray) -> np.ndarray:
+    """(n, c, P, P) -> (n, c * k * k, NET_PATCH, NET_PATCH) float32 with k = P / NET_PATCH: each
+    channel split into the k x k phases of its pixels (channel c * k * k + i * k + j holds the
+    pixels at rows i, i + k, ... and columns j, j + k, ...; torch's ``pixel_unshuffle``). The
+    points net's first convolution takes its 48-px patches so: 5x5 at stride 2 over the phases is
+    a 10x10 kernel at stride 4 over the pixels, which ``cv2.dnn`` runs far more slowly."""
+    x = np.asarray(x, np.float32)
+    n, c, size = x.shape[0], x.shape[1], x.shape[-1]
+    k = size // NET_PATCH
+    if k <= 1:
+        return np.ascontiguousarray(x)
+    y = x.reshape(n, c, NET_PATCH, k, NET_PATCH, k).transpose(0, 1, 3, 5, 2, 4)
+    return np.ascontiguousarray(y.reshape(n, c * k * k, NET_PATCH, NET_PATCH))
+
+
 @lru_cache(maxsize=None)
 def _model_bytes(name: str) -> bytes:
     """The bytes of the model file ``name`` (one of the ``*_FILES`` values)."""
@@ -168,43 +186,26 @@ class FieldNet:
         self._nets = {kind: _load(name) for kind, name in MODEL_FILES.items()}
         self._known = {kind: _load(name) for kind, name in KNOWN_FILES.items()}
         self._fast = {kind: _load(name) for kind, name in FAST_FILES.items()}
-        # the known part's outputs: "c1", and "fine" where the net has a fine branch
-        self._known_outputs = {kind: tuple(net.getUnconnectedOutLayersNames()) for kind, net in self._known.items()}
-        self._known_shapes: dict[str, tuple] = {}
 
     def _run(self, kind: str, x: np.ndarray, s: np.ndarray) -> np.ndarray:
         net = self._nets[kind]
-        net.setInput(x, "patch")
+        net.setInput(split_phases(x), "patch")
         net.setInput(s, "scalars")
         return np.asarray(net.forward(), np.float64)
 
     def known_part(self, kind: str, known: np.ndarray) -> np.ndarray:
-        """The first convolutions over the known channels ((n, N_CHANNELS - 3, P, P): the reference
-        patch and the two examples), bias included: (n, C, P/2, P/2) float32 -- or, for a net with
-        a fine branch (the points net: its patches at twice the squares' resolution, the coarse
-        branch on their 2x2 average), both branches' parts flattened and joined, (n, D)."""
+        """The first convolution over the known channels ((n, N_CHANNELS - 3, P, P): the reference
+        patch and the two examples), bias included: (n, C, 12, 12) float32."""
         net = self._known[kind]
-        net.setInput(np.ascontiguousarray(known, np.float32), "known")
-        names = self._known_outputs[kind]
-        if len(names) == 1:
-            return net.forward()
-        outs = net.forward(names)
-        self._known_shapes[kind] = tuple(o.shape[1:] for o in outs)
-        return np.concatenate([o.reshape(len(o), -1) for o in outs], axis=1)
+        net.setInput(split_phases(known), "known")
+        return net.forward()
 
     def with_known(self, kind: str, now: np.ndarray, known_c1: np.ndarray, s: np.ndarray) -> np.ndarray:
         """The log-odds given the patches now ((n, 3, P, P)) and the known part of the first
         convolution (:meth:`known_part`): the same as the whole net on the whole input."""
         net = self._fast[kind]
-        net.setInput(np.ascontiguousarray(now, np.float32), "now")
-        if len(self._known_outputs[kind]) == 1:
-            net.setInput(np.ascontiguousarray(known_c1, np.float32), "known_c1")
-        else:
-            shapes = self._known_shapes[kind]
-            cut = int(np.prod(shapes[0]))
-            k = np.asarray(known_c1, np.float32)
-            net.setInput(np.ascontiguousarray(k[:, :cut].reshape((len(k),) + shapes[0])), "known_c1")
-            net.setInput(np.ascontiguousarray(k[:, cut:].reshape((len(k),) + shapes[1])), "known_fine")
+        net.setInput(split_phases(now), "now")
+        net.setInput(np.ascontiguousarray(known_c1, np.float32), "known_c1")
         net.setInput(s, "scalars")
         return np.asarray(net.forward(), np.float64)
 

@@ -45,6 +45,7 @@ class FieldLook:
     x_ref_squares: np.ndarray | None = None  # (36, 3, P, P) the reference's own square patches, normalised
     x_ref_points: np.ndarray | None = None   # (49, 3, P, P) its point patches, as x_points (None: no reference of its own)
     coarse_point_patches: np.ndarray | None = None   # (49, P, P, 3) uint8, the patches of x_points
+    x_points_net: np.ndarray | None = None  # (49, 3, Q, Q) the point patches normalised as the nets take them
 
 
 def _looked_again(views, x: np.ndarray, below: float = MIRROR_BELOW, todo: np.ndarray | None = None) -> np.ndarray:
@@ -110,12 +111,22 @@ _INSIDE[STILL_BLUR // 2:PATCH - STILL_BLUR // 2, STILL_BLUR // 2:PATCH - STILL_B
 def _still(x_now: np.ndarray, x_then: np.ndarray) -> np.ndarray:
     """(n,) bool: the patches that differ from ``x_then`` by at most :data:`STILL` everywhere (for
     the finer point patches: by at most STILL averaged over 2x2 of their pixels, the squares' pixel)."""
-    k = x_now.shape[-1] // PATCH
-    if k > 1:
-        n = len(x_now)
-        x_now = x_now.reshape(n, -1, PATCH, k, PATCH, k).mean(axis=(3, 5), dtype=np.float32)
-        x_then = x_then.reshape(n, -1, PATCH, k, PATCH, k).mean(axis=(3, 5), dtype=np.float32)
-    return largest_difference(x_now, x_then, _INSIDE, STILL_BLUR) <= STILL
+    return largest_difference(_pooled(x_now), _pooled(x_then), _INSIDE, STILL_BLUR) <= STILL
+
+
+def _pooled(x: np.ndarray) -> np.ndarray:
+    """(n, c, kP, kP) -> (n, c, P, P): the mean of each k x k block of pixels (P = the squares'
+    PATCH; a patch of P pixels is returned as it is). Sums of strided views: numpy's mean over a
+    6-d reshape takes several times as long."""
+    k = x.shape[-1] // PATCH
+    if k <= 1:
+        return x
+    out = np.zeros(x.shape[:-2] + (PATCH, PATCH), np.float32)
+    for i in range(k):
+        for j in range(k):
+            out += x[..., i::k, j::k]
+    out *= 1.0 / (k * k)
+    return out
 
 
 def _answered(views, x: np.ndarray, below: float, then: np.ndarray | None, z_then: np.ndarray | None
@@ -259,7 +270,7 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, pc: np.ndarray, re
         answers.z_squares, answers.z_points = zs, zp
     zs, zp = zs / temperature, zp / temperature
     return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
-                     sq, pt, xs[:, :3], level, background, normalise(pc, level)[0], ref_s, ref_p, pc)
+                     sq, pt, xs[:, :3], level, background, normalise(pc, level)[0], ref_s, ref_p, pc, xp[:, :3])
 
 
 # An unsure field is looked at once more with the frame's *own* sure fields as its examples (see
@@ -301,7 +312,7 @@ def own_frame_look(cutter: PatchCutter, fl: FieldLook, square_states: np.ndarray
         zs = _own_frame_kind(net, "squares", fl.square_patches, fl.x_squares, fl.level, np.asarray(square_states),
                              _SQUARE_DIST, cutter.square_lean, np.asarray(todo_squares), temperature)
     if len(todo_points) and fl.x_points is not None:
-        xp, _ = normalise(fl.point_patches, fl.level)          # the patches at their own (fine) size
+        xp = fl.x_points_net if fl.x_points_net is not None else normalise(fl.point_patches, fl.level)[0]
         zp = _own_frame_kind(net, "points", fl.point_patches, xp, fl.level, np.asarray(point_states),
                              _POINT_DIST, cutter.point_lean, np.asarray(todo_points), temperature)
     return zs, zp
