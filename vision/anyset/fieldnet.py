@@ -17,6 +17,10 @@ against a layout it is told (calibration). It answers
 * points: log-odds of *empty*, *a battery*, *covered*, and the battery's
   printed side up (log-odds; meaningful only for a battery).
 
+The points net takes its patches at 48 px (twice the squares' resolution: a
+small battery is 8 px across), split into their 2x2 pixel phases on the
+nets' 24-px grid (:func:`split_phases`).
+
 Which of the two robot colours a robot has is not the net's business: the
 colours are learned per set at calibration (:mod:`vision.colours`).
 

@@ -71,11 +71,23 @@ def _looked_again(views, x: np.ndarray, below: float = MIRROR_BELOW, todo: np.nd
         fields = rows if todo is None else todo[rows]
         xr = np.ascontiguousarray(xt[rows])
         xm = np.ascontiguousarray(xr[..., ::-1])
-        looks = [z[rows], views[0](xm, fields, True)]
-        for view in views[1:]:
-            looks += [view(xr, fields, False), view(xm, fields, True)]
+        again = [(views[0], xm, True)] + [(view, x_, m) for view in views[1:] for x_, m in ((xr, False), (xm, True))]
+        looks = [z[rows]] + _batched(again, fields)
         z[rows] = sum(looks) / len(looks)
     return z
+
+
+def _batched(looks: list, fields: np.ndarray) -> list[np.ndarray]:
+    """The log-odds of each (view, patches, mirrored) in ``looks`` for the fields ``fields``: in one
+    run of the net where every view can hand over its input (:meth:`_Known.view`'s ``inputs``; a
+    net run costs a fixed part besides its patches), else one run each."""
+    if len(looks) > 1 and all(hasattr(v, "inputs") for v, _, _ in looks):
+        parts = [v.inputs(x, fields, m) for v, x, m in looks]
+        run = looks[0][0].run_net
+        z = run(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+                np.concatenate([p[2] for p in parts]))
+        return np.split(z, len(looks))
+    return [v(x, fields, m) for v, x, m in looks]
 
 
 @dataclass
@@ -166,12 +178,20 @@ class _Known:
     c1: np.ndarray
 
     def view(self, net, kind: str, lean: np.ndarray):
-        """The net ``kind`` shown the known board this way, as :func:`_looked_again` runs it."""
+        """The net ``kind`` shown the known board this way, as :func:`_looked_again` runs it (its
+        ``inputs`` and ``run_net`` let several such looks share one run of the net)."""
         s = scalars(self.told, lean, self.examples)
 
-        def run(x: np.ndarray, rows: np.ndarray | None, mirrored: bool) -> np.ndarray:
+        def inputs(x: np.ndarray, rows: np.ndarray | None, mirrored: bool):
             part = self.c1[1 if mirrored else 0]
-            return net.with_known(kind, x, part if rows is None else part[rows], s if rows is None else s[rows])
+            return x, part if rows is None else part[rows], s if rows is None else s[rows]
+
+        def run_net(x: np.ndarray, part: np.ndarray, s_: np.ndarray) -> np.ndarray:
+            return net.with_known(kind, x, part, s_)
+
+        def run(x: np.ndarray, rows: np.ndarray | None, mirrored: bool) -> np.ndarray:
+            return run_net(*inputs(x, rows, mirrored))
+        run.inputs, run.run_net = inputs, run_net
         return run
 
 
