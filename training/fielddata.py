@@ -35,7 +35,7 @@ from dataclasses import replace  # noqa: E402
 
 from vision.designs import MIN_ROBOT_DELTA_E, Design, delta_e, sample_design  # noqa: E402
 from vision.layout import BoardLayout  # noqa: E402
-from vision.anyset.patches import PatchCutter  # noqa: E402
+from vision.anyset.patches import FINE_POINT_PATCH, POINT_PATCH, PatchCutter  # noqa: E402
 from vision.render import render  # noqa: E402
 
 START = BoardLayout.from_sets(white=range(6), black=range(30, 36), batteries=list(range(7, 14)) + list(range(35, 42)))
@@ -142,7 +142,8 @@ def tall_design(design: Design, rng: np.random.Generator) -> tuple[Design, float
     return d, float(rng.uniform(22, 25))
 
 
-def setup_samples(seed: int, size=(960, 720), hard: float = 0.0, tall: float = 0.0) -> dict[str, np.ndarray]:
+def setup_samples(seed: int, size=(960, 720), hard: float = 0.0, tall: float = 0.0,
+                  point_patch: int = POINT_PATCH) -> dict[str, np.ndarray]:
     """All frames of one set-up (seed), rendered at 960x720: the patches are resampled to a fixed
     scale anyway (a board fills 60-110 px per square at the camera's 1280x960, 45-80 here, both
     above the patches' 32 px per square), and it renders twice as fast.
@@ -173,7 +174,7 @@ def setup_samples(seed: int, size=(960, 720), hard: float = 0.0, tall: float = 0
     static.update(view)
     ref = render(first, seed, design=design, markers=markers, size=size, printed=first_printed, **static)
     H = _jitter(ref.homography, rng, 0.7)
-    cutter = PatchCutter(H, size)
+    cutter = PatchCutter(H, size, point_patch)
     out: dict[str, list] = {k: [] for k in ("sq", "pt", "sq_lab", "pt_lab", "printed", "sq_colour", "hand", "pt_view")}
 
     def add(fr, lay: BoardLayout, cov_s: np.ndarray, cov_p: np.ndarray, hand: bool) -> None:
@@ -224,10 +225,10 @@ def setup_samples(seed: int, size=(960, 720), hard: float = 0.0, tall: float = 0
 
 
 def generate(seed: int, setups: int, workers: int = 2, first: int = 0, hard: float = 0.0,
-             tall: float = 0.0) -> dict[str, np.ndarray]:
+             tall: float = 0.0, point_patch: int = POINT_PATCH) -> dict[str, np.ndarray]:
     seeds = [seed * 1_000_000 + first + k for k in range(setups)]
     with Pool(workers) as pool:
-        parts = pool.map(partial(setup_samples, hard=hard, tall=tall), seeds, chunksize=4)
+        parts = pool.map(partial(setup_samples, hard=hard, tall=tall, point_patch=point_patch), seeds, chunksize=4)
     return {k: np.stack([p[k] for p in parts]) for k in parts[0]}
 
 
@@ -241,6 +242,8 @@ def main(argv=None) -> int:
                     help="share of the random-design set-ups pushed into a hard corner (hard_design): 0..1")
     ap.add_argument("--tall", type=float, default=0.0,
                     help="share of the random-design set-ups with the tallest robots and a tilted camera (tall_design): 0..1")
+    ap.add_argument("--point-patch", type=int, choices=(POINT_PATCH, FINE_POINT_PATCH), default=POINT_PATCH,
+                    help=f"pixels a side of the point patches: {FINE_POINT_PATCH} for a points net trained with --fine")
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
     for name in ("hard", "tall"):
@@ -250,7 +253,7 @@ def main(argv=None) -> int:
     if out.is_dir() or not out.parent.is_dir():
         ap.error(f"--out {a.out}: a file in an existing folder (the data is written there as .npz)")
     t = time.time()
-    data = generate(a.seed, a.setups, a.workers, a.first, a.hard, a.tall)
+    data = generate(a.seed, a.setups, a.workers, a.first, a.hard, a.tall, a.point_patch)
     np.savez(a.out, **data)
     print(f"{a.setups} set-ups, {data['sq'].shape[0] * data['sq'].shape[1]} frames -> {a.out} in {time.time() - t:.0f} s")
     return 0

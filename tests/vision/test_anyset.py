@@ -48,18 +48,23 @@ def test_patches_are_turned_so_that_standing_things_lean_up():
     assert np.all(cut.square_lean > 0)
 
 
-def test_point_patches_are_cut_fine_for_the_nets_and_coarse_for_the_looks_as_before_tests(start):
-    """A point patch is cut at 48 px for the nets (a small battery is 8 px across, not 4) and, over
-    the same span, at the squares' 24 px as before (the reader's "looks as before" limits were
-    measured on those); the two agree (the fine one's 2x2 average is about the coarse one)."""
+def test_point_patches_can_be_cut_fine_for_the_nets_and_coarse_for_the_looks_as_before_tests(start):
+    """For a points net trained on 48-px patches (--fine: a small battery is 8 px across, not 4) a
+    point patch is cut at 48 px and, over the same span, at the squares' 24 px as before (the
+    reader's "looks as before" limits were measured on those); the two agree (the fine one's 2x2
+    average is about the coarse one). The shipped net takes 24 px: one cut serves both."""
     from vision.anyset.fieldnet import normalise
-    from vision.anyset.patches import PATCH, POINT_PATCH
+    from vision.anyset.patches import FINE_POINT_PATCH, PATCH, POINT_PATCH
 
-    cutter = PatchCutter(start.homography, (start.image.shape[1], start.image.shape[0]))
+    size = (start.image.shape[1], start.image.shape[0])
+    plain = PatchCutter(start.homography, size)              # the shipped net's: both cuts the same
+    assert POINT_PATCH == PATCH and np.array_equal(plain.points(start.image), plain.coarse_points(start.image))
+    cutter = PatchCutter(start.homography, size, FINE_POINT_PATCH)
     fine, rough = cutter.points(start.image), cutter.coarse_points(start.image)
-    assert fine.shape == (49, POINT_PATCH, POINT_PATCH, 3) and rough.shape == (49, PATCH, PATCH, 3)
+    assert fine.shape == (49, FINE_POINT_PATCH, FINE_POINT_PATCH, 3) and rough.shape == (49, PATCH, PATCH, 3)
+    assert np.array_equal(rough, plain.points(start.image))
     level = np.zeros(3, np.float32)
-    k = POINT_PATCH // PATCH
+    k = FINE_POINT_PATCH // PATCH
     averaged = normalise(fine, level)[0].reshape(49, 3, PATCH, k, PATCH, k).mean(axis=(3, 5))
     assert np.abs(averaged - normalise(rough, level)[0]).mean() < 0.05
 

@@ -35,7 +35,7 @@ class FieldLook:
     points: np.ndarray         # (49, 3) P(empty, battery, covered)
     printed: np.ndarray        # (49,) P(printed side up | battery)
     square_patches: np.ndarray  # (36, P, P, 3) uint8
-    point_patches: np.ndarray   # (49, Q, Q, 3) uint8 (Q = POINT_PATCH: finer than the squares')
+    point_patches: np.ndarray   # (49, Q, Q, 3) uint8 (Q = POINT_PATCH: 24, or finer for a --fine net)
     x_squares: np.ndarray       # (36, 3, P, P) normalised log colour of the square patches
     level: np.ndarray           # (3,) the frame's light level (mean log colour)
     x_background: np.ndarray | None = None  # (36, 3, P, P) each square's empty board: as the reference
@@ -345,7 +345,8 @@ def look(cutter: PatchCutter, image: np.ndarray, reference: Reference | None,
     ``answers``: the reader's last answers (:class:`Answers`), kept where a field is still and
     brought up to date."""
     sq, pt = cutter.cut(image)
-    return _run(cutter, sq, pt, cutter.coarse_points(image), reference, True, temperature, answers=answers)
+    pc = pt if cutter.point_patch == PATCH else cutter.coarse_points(image)
+    return _run(cutter, sq, pt, pc, reference, True, temperature, answers=answers)
 
 
 def look_as(cutter: PatchCutter, image: np.ndarray, layout: BoardLayout,
@@ -356,7 +357,7 @@ def look_as(cutter: PatchCutter, image: np.ndarray, layout: BoardLayout,
     hand covers a field, the field looks unlike what the layout says. Returns the look and the
     frame as a reference showing ``layout``."""
     sq, pt = cutter.cut(image)
-    pc = cutter.coarse_points(image)
+    pc = pt if cutter.point_patch == PATCH else cutter.coarse_points(image)
     _, level = normalise(sq)
     reference = Reference.from_frame(sq, pt, pc, level, layout)
     return _run(cutter, sq, pt, pc, reference, False, temperature, level, EVERY_WAY), reference

@@ -8,9 +8,11 @@ patches:
   around the square's centre at ``PATCH`` x ``PATCH`` pixels (the square, half
   of each neighbour: a tall piece leaning away from the camera stays inside);
 * a **point patch** covers ``POINT_SPAN`` x ``POINT_SPAN`` around the point at
-  ``POINT_PATCH`` x ``POINT_PATCH`` pixels (64 px per square, about what a
-  camera at 1280x960 gives: a battery may be 0.12 of a square across and set
-  down beside its point, which the squares' 12 px per square would not show).
+  ``POINT_PATCH`` x ``POINT_PATCH`` pixels (32 px per square); a points net
+  trained with ``--fine`` takes them at ``FINE_POINT_PATCH`` (64 px per square,
+  about what a camera at 1280x960 gives: a battery 0.12 of a square across is
+  8 px wide there, 4 px at 24), and the reader's ``POINT_PATCH`` must then be
+  set to that (``training/fielddata.py --point-patch`` makes such data).
 
 Each patch is turned so that *up* in the patch is the direction in which
 standing things lean away from the camera at that field (the camera's foot on
@@ -36,7 +38,8 @@ import numpy as np
 from ..geometry import point_coords, square_centers
 
 PATCH = 24                 # pixels per square patch side
-POINT_PATCH = 48           # pixels per point patch side
+POINT_PATCH = 24           # pixels per point patch side: the shipped points net's (FINE_POINT_PATCH for a --fine net)
+FINE_POINT_PATCH = 48
 SQUARE_SPAN = 2.0          # board units covered by a square patch
 POINT_SPAN = 0.75          # board units covered by a point patch
 DEFAULT_FOCAL = 1.0        # focal length in image widths where the homography cannot tell (straight down)
@@ -166,7 +169,7 @@ class _Group:
 class PatchCutter:
     """Cuts the 36 square patches and 49 point patches of a frame for one camera set-up."""
 
-    def __init__(self, H: np.ndarray, size: tuple[int, int]) -> None:
+    def __init__(self, H: np.ndarray, size: tuple[int, int], point_patch: int = POINT_PATCH) -> None:
         self.H = np.asarray(H, np.float64)
         self.size = (int(size[0]), int(size[1]))
         self.pose = camera_pose(self.H, self.size)
@@ -175,10 +178,13 @@ class PatchCutter:
         self._squares = _Group(self.H, self.size, sq, e1, e2, SQUARE_SPAN)
         self.square_axes = np.stack([e1, e2], axis=1)          # (36, 2, 2): patch right / up in board units
         e1, e2, self.point_lean = _frames(self.pose, pt)
-        self._points = _Group(self.H, self.size, pt, e1, e2, POINT_SPAN, POINT_PATCH, 2.0)
+        self.point_patch = int(point_patch)
+        self._points = _Group(self.H, self.size, pt, e1, e2, POINT_SPAN, self.point_patch,
+                              2.0 if self.point_patch > PATCH else 1.5)
         # the same span at the squares' resolution, cut as the squares are: the reader's "looks as
-        # before" tests were measured on such patches (a 2x2 average of the finer ones is noisier)
-        self._coarse_points = _Group(self.H, self.size, pt, e1, e2, POINT_SPAN)
+        # before" tests were measured on such patches (a 2x2 average of finer ones is noisier)
+        self._coarse_points = self._points if self.point_patch == PATCH else _Group(self.H, self.size, pt, e1, e2,
+                                                                                   POINT_SPAN)
         self.point_axes = np.stack([e1, e2], axis=1)
 
     def squares(self, image: np.ndarray) -> np.ndarray:
@@ -186,7 +192,7 @@ class PatchCutter:
         return self._squares.cut(image)
 
     def points(self, image: np.ndarray) -> np.ndarray:
-        """(49, POINT_PATCH, POINT_PATCH, 3) uint8."""
+        """(49, point_patch, point_patch, 3) uint8."""
         return self._points.cut(image)
 
     def coarse_points(self, image: np.ndarray) -> np.ndarray:

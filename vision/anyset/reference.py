@@ -8,10 +8,9 @@ classifier compares each field now with it: a square that looks just as it did
 when it was known empty is empty, under any print, colour or texture.
 
 Kept in the calibration file as PNGs of the patches (inside the JSON): the
-squares', the points' (which are finer) and the points' at the squares'
-resolution. A file written before the point
-patches were 48 px (27 November 2026) is refused with a word to calibrate
-again: the nets read 48-px point patches.
+squares', the points' (finer where the points net takes finer patches) and
+the points' at the squares' resolution. A file written before 27 November
+2026 (one PNG) is refused with a word to calibrate again.
 """
 
 from __future__ import annotations
@@ -121,8 +120,8 @@ class Reference:
             raise ValueError("the reference board is not an object")
         if data.get("patch") != PATCH or data.get("point_patch") != POINT_PATCH:
             if data.get("patch") == PATCH and "point_patch" not in data:
-                raise ValueError("it was made by an earlier version of the program, whose point patches were "
-                                 f"{PATCH} px (this one's are {POINT_PATCH}): calibrate again")
+                raise ValueError("it was made by an earlier version of the program (its reference patches are "
+                                 "kept otherwise): calibrate again")
             raise ValueError(f"the reference patches are {data.get('patch')!r} / {data.get('point_patch')!r} px, "
                              f"this program uses {PATCH} / {POINT_PATCH}")
         try:
