@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import json
 
+import cv2
 import numpy as np
 import pytest
 
@@ -104,7 +106,7 @@ def test_bad_frames(cal):
         reader.read(np.zeros((480, 640, 3), np.uint8))
 
 
-def test_calibration_file_round_trip_and_corruption(tmp_path, cal):
+def test_calibration_file_round_trip_and_corruption(tmp_path, cal, monkeypatch):
     path = cal.save(tmp_path / "cal.json")
     assert Calibration.load(path) == cal
     data = json.loads(path.read_text())
@@ -112,18 +114,29 @@ def test_calibration_file_round_trip_and_corruption(tmp_path, cal):
     path.write_text(json.dumps(data))
     with pytest.raises(CalibrationError, match="reference"):
         Calibration.load(path)
-    # a file of the version before the point patches were 48 px (one PNG of 24-px patches): the
-    # user is told to calibrate again, by the file's version and, were that changed, by its reference
-    data = json.loads(path.read_text())
+    # a file of version 1 (one PNG of 24-px patches, before 27 November 2026) is still read: the point
+    # patches are the squares' size; a version this program does not know is refused, named
+    data = cal.to_json()
     ref = data["reference"]
-    ref["patches_png"] = ref.pop("squares_png")
-    del ref["points_png"], ref["point_patch"]
-    for version, why in ((1, "version 1, this program reads version 2; calibrate again"),
-                         (2, "earlier version of the program.*calibrate again")):
-        data["version"] = version
-        path.write_text(json.dumps(data))
-        with pytest.raises(CalibrationError, match=why):
-            Calibration.load(path)
+    ref["patches_png"] = base64.b64encode(cv2.imencode(".png", np.concatenate(
+        [cal.reference.squares.reshape(-1, 24, 3), cal.reference.points.reshape(-1, 24, 3)]))[1].tobytes()).decode()
+    for key in ("squares_png", "points_png", "coarse_points_png", "point_patch"):
+        del ref[key]
+    data["version"] = 1
+    path.write_text(json.dumps(data))
+    assert Calibration.load(path) == cal
+    data["version"] = 3
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="version 3, this program reads versions 1, 2; calibrate again"):
+        Calibration.load(path)
+    # a program whose points net takes finer patches cannot use a version 1 file's
+    from vision.anyset import reference as reference_module
+    data["version"] = 1
+    path.write_text(json.dumps(data))
+    monkeypatch.setattr(reference_module, "POINT_PATCH", 48)
+    with pytest.raises(CalibrationError, match="earlier version of the program.*calibrate again"):
+        Calibration.load(path)
+    monkeypatch.undo()
     path.write_text("{not json")
     with pytest.raises(CalibrationError, match="corrupt"):
         Calibration.load(path)

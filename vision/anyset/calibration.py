@@ -57,7 +57,11 @@ from .patches import PatchCutter
 from .reference import Reference
 
 FORMAT = "netzwerk-vision-anyset-calibration"
-VERSION = 2             # 2 (27 November 2026): the reference's point patches at 48 px, kept in a PNG of their own
+# 2 (27 November 2026): the reference's square and point patches (and the points' at the squares'
+# resolution, for a points net on finer patches) each in a PNG of their own; version 1 files (one PNG)
+# are still read while the point patches are the squares' size (reference.Reference.from_json)
+VERSION = 2
+READABLE_VERSIONS = (1, 2)
 # (the check and the orientation use the classifier's own log-odds, not tempered)
 CONTRADICTS = 0.002     # the classifier gives the expected content of a field less than this: it is not there.
                         # A trade (development designs 5,000,220-279, 120 correct start set-ups and 120 with a
@@ -112,8 +116,9 @@ class Calibration:
 
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise bad(f"it lacks the marker \"format\": \"{FORMAT}\" (a file of some other kind?)")
-        if data.get("version") != VERSION:
-            raise bad(f"version {data.get('version')!r}, this program reads version {VERSION}; calibrate again")
+        if data.get("version") not in READABLE_VERSIONS:
+            raise bad(f"version {data.get('version')!r}, this program reads versions "
+                      f"{', '.join(map(str, READABLE_VERSIONS))}; calibrate again")
         try:
             size = tuple(int(v) for v in data["image_size"])
             H = np.array(data["homography"], np.float64)

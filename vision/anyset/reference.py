@@ -10,7 +10,7 @@ when it was known empty is empty, under any print, colour or texture.
 Kept in the calibration file as PNGs of the patches (inside the JSON): the
 squares', the points' (finer where the points net takes finer patches) and
 the points' at the squares' resolution. A file written before 27 November
-2026 (one PNG) is refused with a word to calibrate again.
+2026 (one PNG) is read as long as the point patches are the squares' size.
 """
 
 from __future__ import annotations
@@ -118,15 +118,17 @@ class Reference:
         """Raises ValueError naming what is wrong."""
         if not isinstance(data, dict):
             raise ValueError("the reference board is not an object")
-        if data.get("patch") != PATCH or data.get("point_patch") != POINT_PATCH:
-            if data.get("patch") == PATCH and "point_patch" not in data:
+        legacy = "squares_png" not in data and "patches_png" in data      # version 1: one PNG, 24-px points
+        if legacy:
+            if data.get("patch") != PATCH or POINT_PATCH != PATCH:
                 raise ValueError("it was made by an earlier version of the program (its reference patches are "
                                  "kept otherwise): calibrate again")
+        elif data.get("patch") != PATCH or data.get("point_patch") != POINT_PATCH:
             raise ValueError(f"the reference patches are {data.get('patch')!r} / {data.get('point_patch')!r} px, "
-                             f"this program uses {PATCH} / {POINT_PATCH}")
+                             f"this program uses {PATCH} / {POINT_PATCH}: calibrate again")
+        keys = ("patches_png",) if legacy else ("squares_png", "points_png", "coarse_points_png")
         try:
-            pngs = [base64.b64decode(str(data[k]), validate=True)
-                    for k in ("squares_png", "points_png", "coarse_points_png")]
+            pngs = [base64.b64decode(str(data[k]), validate=True) for k in keys]
             ss = np.array(data["square_state"], int)
             ps = np.array(data["point_state"], int)
             sl = np.array(data["square_level"], np.float32)
@@ -138,8 +140,10 @@ class Reference:
         except (ValueError, TypeError):
             raise ValueError("the reference board holds malformed values") from None
         imgs = [cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR) for png in pngs]
-        if any(img is None or img.shape != shape for img, shape in
-               zip(imgs, ((36 * PATCH, PATCH, 3), (49 * POINT_PATCH, POINT_PATCH, 3), (49 * PATCH, PATCH, 3)))):
+        if legacy and imgs[0] is not None and imgs[0].shape == (85 * PATCH, PATCH, 3):
+            imgs = [imgs[0][:36 * PATCH], imgs[0][36 * PATCH:], imgs[0][36 * PATCH:]]
+        shapes = ((36 * PATCH, PATCH, 3), (49 * POINT_PATCH, POINT_PATCH, 3), (49 * PATCH, PATCH, 3))
+        if len(imgs) != 3 or any(img is None or img.shape != shape for img, shape in zip(imgs, shapes)):
             raise ValueError("the reference patches are unreadable or have the wrong size")
         if ss.shape != (36,) or ps.shape != (49,) or sl.shape != (36, 3) or pl.shape != (49, 3):
             raise ValueError("the reference board's states or levels have the wrong shape")
