@@ -314,7 +314,7 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, in
         raise ValueError(f"the {NAMES[kind]} data's patches are {size} px, the net takes {model.patch} px "
                          f"(data made before the point patches were 48 px goes with nets without --fine)")
     # the validation samples, as many as hold 40,000 patches of 24 px (memory: a finer patch is 4x the floats)
-    val_draw = va.draw(np.random.default_rng(seed + 1), 40_000 * 24 * 24 // (size * size) if size > 24 else 40_000)
+    val_draw = va.draw(np.random.default_rng(seed + 1), 40_000 * 24 * 24 // (size * size))
     Xv, Sv, Yv, Pv = va.tensors(val_draw)
     opt = torch.optim.Adam(model.parameters(), lr=2e-3, weight_decay=1e-5)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)

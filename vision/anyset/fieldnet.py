@@ -17,9 +17,10 @@ against a layout it is told (calibration). It answers
 * points: log-odds of *empty*, *a battery*, *covered*, and the battery's
   printed side up (log-odds; meaningful only for a battery).
 
-The points net takes its patches at 48 px (twice the squares' resolution: a
-small battery is 8 px across), split into their 2x2 pixel phases on the
-nets' 24-px grid (:func:`split_phases`).
+A points net trained on finer point patches (``training/train_fields.py
+--fine``: 48 px, a small battery 8 px across instead of 4) takes them split
+into their 2x2 pixel phases on the nets' 24-px grid (:func:`split_phases`);
+the shipped one takes 24-px patches.
 
 Which of the two robot colours a robot has is not the net's business: the
 colours are learned per set at calibration (:mod:`vision.colours`).
@@ -38,6 +39,7 @@ import cv2
 import numpy as np
 
 from ..errors import VisionError
+from .patches import PATCH
 
 REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN = 0, 1, 2
 SQUARE_CLASSES = ("empty", "robot", "covered")
@@ -141,22 +143,19 @@ def net_input(now: np.ndarray, ref: np.ndarray | None, level_now: np.ndarray | N
     return np.ascontiguousarray(np.concatenate([a, b, e, o], axis=1)), level
 
 
-NET_PATCH = 24         # the nets' grid: a finer patch (the points', 48 px) goes in split into its pixel phases
-
-
 def split_phases(x: np.ndarray) -> np.ndarray:
-    """(n, c, P, P) -> (n, c * k * k, NET_PATCH, NET_PATCH) float32 with k = P / NET_PATCH: each
+    """(n, c, P, P) -> (n, c * k * k, PATCH, PATCH) float32 with k = P / PATCH (the nets' grid): each
     channel split into the k x k phases of its pixels (channel c * k * k + i * k + j holds the
     pixels at rows i, i + k, ... and columns j, j + k, ...; torch's ``pixel_unshuffle``). The
     points net's first convolution takes its 48-px patches so: 5x5 at stride 2 over the phases is
     a 10x10 kernel at stride 4 over the pixels, which ``cv2.dnn`` runs far more slowly."""
     x = np.asarray(x, np.float32)
     n, c, size = x.shape[0], x.shape[1], x.shape[-1]
-    k = size // NET_PATCH
+    k = size // PATCH
     if k <= 1:
         return np.ascontiguousarray(x)
-    y = x.reshape(n, c, NET_PATCH, k, NET_PATCH, k).transpose(0, 1, 3, 5, 2, 4)
-    return np.ascontiguousarray(y.reshape(n, c * k * k, NET_PATCH, NET_PATCH))
+    y = x.reshape(n, c, PATCH, k, PATCH, k).transpose(0, 1, 3, 5, 2, 4)
+    return np.ascontiguousarray(y.reshape(n, c * k * k, PATCH, PATCH))
 
 
 @lru_cache(maxsize=None)

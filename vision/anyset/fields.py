@@ -274,7 +274,9 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, pc: np.ndarray, re
         background = np.where((known_s[0].told == REF_EMPTY)[:, None, None, None], ks[:, 0:3], ks[:, 3:6])
         if own:
             ref_s = ks[:, 0:3]
-            ref_p = normalise(reference.coarse_points, reference.point_level)[0]
+            # the reference's own point patches, normalised once per reference in its known parts;
+            # only a points net on finer patches needs the coarse ones normalised here
+            ref_p = kp[:, 0:3] if kp.shape[-1] == PATCH else normalise(reference.coarse_points, reference.point_level)[0]
         views_s = [k.view(net, "squares", cutter.square_lean) for k in known_s]
         views_p = [k.view(net, "points", cutter.point_lean) for k in known_p]
     if answers is None or reference is None:
@@ -290,7 +292,8 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, pc: np.ndarray, re
         answers.z_squares, answers.z_points = zs, zp
     zs, zp = zs / temperature, zp / temperature
     return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
-                     sq, pt, xs[:, :3], level, background, normalise(pc, level)[0], ref_s, ref_p, pc, xp[:, :3])
+                     sq, pt, xs[:, :3], level, background, xp[:, :3] if pc is pt else normalise(pc, level)[0],
+                     ref_s, ref_p, pc, xp[:, :3])
 
 
 # An unsure field is looked at once more with the frame's *own* sure fields as its examples (see
@@ -344,8 +347,7 @@ def look(cutter: PatchCutter, image: np.ndarray, reference: Reference | None,
     ``temperature``: the log-odds are divided by it (see :data:`vision.fieldnet.TEMPERATURE`).
     ``answers``: the reader's last answers (:class:`Answers`), kept where a field is still and
     brought up to date."""
-    sq, pt = cutter.cut(image)
-    pc = pt if cutter.point_patch == PATCH else cutter.coarse_points(image)
+    sq, pt, pc = cutter.cut_with_coarse(image)
     return _run(cutter, sq, pt, pc, reference, True, temperature, answers=answers)
 
 
@@ -356,8 +358,7 @@ def look_as(cutter: PatchCutter, image: np.ndarray, layout: BoardLayout,
     calls occupied), its own patch taking no part in the examples. Where the layout is wrong, or a
     hand covers a field, the field looks unlike what the layout says. Returns the look and the
     frame as a reference showing ``layout``."""
-    sq, pt = cutter.cut(image)
-    pc = pt if cutter.point_patch == PATCH else cutter.coarse_points(image)
+    sq, pt, pc = cutter.cut_with_coarse(image)
     _, level = normalise(sq)
     reference = Reference.from_frame(sq, pt, pc, level, layout)
     return _run(cutter, sq, pt, pc, reference, False, temperature, level, EVERY_WAY), reference

@@ -201,3 +201,9 @@ class PatchCutter:
 
     def cut(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return self.squares(image), self.points(image)
+
+    def cut_with_coarse(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The square patches, the point patches and the point patches at the squares' resolution
+        (the very same array where the point patches are that size: cut once)."""
+        sq, pt = self.cut(image)
+        return sq, pt, pt if self._coarse_points is self._points else self.coarse_points(image)
