@@ -481,6 +481,92 @@ def test_a_square_read_empty_whose_centre_changed_far_more_than_the_others_is_do
     assert not reader._unlike_reference(replace(fl, x_squares=x, squares=taken)).any()
 
 
+def test_a_point_read_empty_whose_look_changed_with_nothing_moved_beside_it_is_doubtful(start, cal):
+    """A battery the nets miss (a small one of the lines' colour set down off its point, read empty at
+    0.999) still changes its point's look: a point the reference showed empty, read empty again,
+    whose look changed by a content's worth while every square around it looks as before is
+    doubtful, named, never claimed empty. A robot arriving beside the point changes the point's look
+    as much: then this check keeps out of it."""
+    from dataclasses import replace
+
+    from vision.anyset.fields import look
+    from vision.anyset.reader import _CORNERS, _SAME_POINT_DISC, CONTENT_POINT, SAME_SQUARE
+    from vision.geometry import point_name
+
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, start.image, cal.reference)
+    assert fl.x_ref_points is not None and _read_with(reader, fl).readable
+    empty_p = np.asarray(cal.reference.point_state) == 0
+    empty_s = np.asarray(cal.reference.square_state) == 0
+    q = next(int(i) for i in np.flatnonzero(empty_p) if empty_s[_CORNERS[:, i]].all())
+    points = fl.points.copy()
+    points[q] = (0.999, 0.001, 0.0)
+
+    def changed_by(amount: float) -> np.ndarray:
+        x = fl.x_points.copy()
+        x[q][:, _SAME_POINT_DISC] += amount / 3          # summed over the three channels: ``amount``
+        return x
+
+    reading = _read_with(reader, replace(fl, x_points=changed_by(2 * CONTENT_POINT), points=points))
+    assert not reading.readable and point_name(q) in (reading.reason or "")
+    assert reading.point_probs[q].max() < reader.min_confidence
+    # a change below a content's worth (a shadow, noise) is no doubt
+    assert _read_with(reader, replace(fl, x_points=changed_by(0.8 * CONTENT_POINT), points=points)).readable
+    # a square beside the point changed (a robot arrived there, leaning over the point): not this check's
+    xs = fl.x_squares.copy()
+    beside = int(np.flatnonzero(_CORNERS[:, q])[0])
+    xs[beside] += 4 * SAME_SQUARE
+    moved = replace(fl, x_points=changed_by(2 * CONTENT_POINT), points=points, x_squares=xs)
+    assert not reader._point_changed_alone(moved)[q]
+    # a point the nets read as holding a battery is their business, not this check's
+    taken = fl.points.copy()
+    taken[q] = (0.001, 0.999, 0.0)
+    assert not reader._point_changed_alone(replace(fl, x_points=changed_by(2 * CONTENT_POINT), points=taken))[q]
+
+
+def test_a_field_read_as_changed_whose_look_changed_less_than_a_content_does_is_doubtful(start, cal):
+    """The nets can answer "something else" on a look that is all but the reference's (a tiny battery
+    beside its point read empty at 0.999, its look a hair from the reference's that showed it): a
+    field read as holding something else than the reference showed, whose look changed less than a
+    change of content ever did, is doubtful, named, never claimed; changed by a content's worth, the
+    nets' answer stands."""
+    from dataclasses import replace
+
+    from vision.anyset.fields import look
+    from vision.anyset.reader import (_SAME_POINT_DISC, _SAME_SQUARE_DISC, CONTENT_POINT, CONTENT_SQUARE,
+                                      SAME_POINT, SAME_SQUARE)
+    from vision.geometry import point_name, square_name
+
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, start.image, cal.reference)
+    assert _read_with(reader, fl).readable
+    q = int(np.flatnonzero(np.asarray(cal.reference.point_state) == 0)[0])
+    b = int(np.flatnonzero(np.asarray(cal.reference.point_state) == 1)[0])
+    s = int(np.flatnonzero(np.asarray(cal.reference.square_state) == 0)[0])
+    points, squares = fl.points.copy(), fl.squares.copy()
+    points[q] = (0.001, 0.999, 0.0)                 # a battery where the reference showed none
+    points[b] = (0.999, 0.001, 0.0)                 # none where it showed one
+    squares[s] = (0.001, 0.999, 0.0)                # a robot where it showed none
+
+    def changed(point_amount: float, square_amount: float):
+        xp, xs = fl.x_points.copy(), fl.x_squares.copy()
+        for i in (q, b):
+            xp[i][:, _SAME_POINT_DISC] += point_amount / 3      # summed over the channels
+        xs[s][:, _SAME_SQUARE_DISC] += square_amount / 3
+        return replace(fl, x_points=xp, x_squares=xs, points=points, squares=squares)
+
+    # between "looks the same" and a change of content: the nets' word alone is not enough
+    hasty = _read_with(reader, changed((SAME_POINT + CONTENT_POINT) / 2, (SAME_SQUARE + CONTENT_SQUARE) / 2))
+    assert not hasty.readable
+    assert all(n in (hasty.reason or "") for n in (point_name(q), point_name(b), square_name(s)))
+    assert max(hasty.point_probs[q].max(), hasty.point_probs[b].max(), hasty.square_probs[s].max()) < 0.98
+    # changed by a content's worth: the nets' answer stands
+    # (the square's robot colour is the colour model's business: a patch made brighter is no robot)
+    sure = _read_with(reader, changed(1.5 * CONTENT_POINT, 1.5 * CONTENT_SQUARE))
+    assert sure.point_probs[q, 1] > 0.98 and sure.point_probs[b, 0] > 0.98
+    assert 1 - sure.square_probs[s, 0] > 0.98
+
+
 def _moved_one_robot() -> tuple[object, int, int]:
     """The start position with one robot moved a square on: (layout, from, to)."""
     from vision.layout import BoardLayout, SquareState
