@@ -481,49 +481,6 @@ def test_a_square_read_empty_whose_centre_changed_far_more_than_the_others_is_do
     assert not reader._unlike_reference(replace(fl, x_squares=x, squares=taken)).any()
 
 
-def test_a_point_read_empty_whose_look_changed_with_nothing_moved_beside_it_is_doubtful(start, cal):
-    """A battery the nets miss (a small one of the lines' colour set down off its point, read empty at
-    0.999) still changes its point's look: a point the reference showed empty, read empty again,
-    whose look changed by a content's worth while every square around it looks as before is
-    doubtful, named, never claimed empty. A robot arriving beside the point changes the point's look
-    as much: then this check keeps out of it."""
-    from dataclasses import replace
-
-    from vision.anyset.fields import look
-    from vision.anyset.reader import _CORNERS, _SAME_POINT_DISC, CONTENT_POINT, SAME_SQUARE
-    from vision.geometry import point_name
-
-    reader = BoardReader(cal, adapt=False)
-    fl = look(reader._cutter, start.image, cal.reference)
-    assert fl.x_ref_points is not None and _read_with(reader, fl).readable
-    empty_p = np.asarray(cal.reference.point_state) == 0
-    empty_s = np.asarray(cal.reference.square_state) == 0
-    q = next(int(i) for i in np.flatnonzero(empty_p) if empty_s[_CORNERS[:, i]].all())
-    points = fl.points.copy()
-    points[q] = (0.999, 0.001, 0.0)
-
-    def changed_by(amount: float) -> np.ndarray:
-        x = fl.x_points.copy()
-        x[q][:, _SAME_POINT_DISC] += amount / 3          # summed over the three channels: ``amount``
-        return x
-
-    reading = _read_with(reader, replace(fl, x_points=changed_by(2 * CONTENT_POINT), points=points))
-    assert not reading.readable and point_name(q) in (reading.reason or "")
-    assert reading.point_probs[q].max() < reader.min_confidence
-    # a change below a content's worth (a shadow, noise) is no doubt
-    assert _read_with(reader, replace(fl, x_points=changed_by(0.8 * CONTENT_POINT), points=points)).readable
-    # a square beside the point changed (a robot arrived there, leaning over the point): not this check's
-    xs = fl.x_squares.copy()
-    beside = int(np.flatnonzero(_CORNERS[:, q])[0])
-    xs[beside] += 4 * SAME_SQUARE
-    moved = replace(fl, x_points=changed_by(2 * CONTENT_POINT), points=points, x_squares=xs)
-    assert not reader._point_changed_alone(moved)[q]
-    # a point the nets read as holding a battery is their business, not this check's
-    taken = fl.points.copy()
-    taken[q] = (0.001, 0.999, 0.0)
-    assert not reader._point_changed_alone(replace(fl, x_points=changed_by(2 * CONTENT_POINT), points=taken))[q]
-
-
 def test_a_field_read_as_changed_whose_look_changed_less_than_a_content_does_is_doubtful(start, cal):
     """The nets can answer "something else" on a look that is all but the reference's (a tiny battery
     beside its point read empty at 0.999, its look a hair from the reference's that showed it): a
