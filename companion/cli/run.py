@@ -18,6 +18,7 @@ import argparse
 import signal
 import sys
 import tempfile
+import time
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -26,6 +27,7 @@ from ..config import VISION_READERS, WHITE_SIDES
 from ..rules.options import OPTIONS
 
 SERVICE_CONFIG = Path("/etc/netzwerk/config.toml")
+STAY_TICK = 0.2  # seconds: how soon the demo's page, kept up after its game, notices Ctrl-C or SIGTERM
 
 
 class _Usage(Exception):
@@ -169,8 +171,7 @@ def _demo(args: argparse.Namespace) -> int:
             print(f"netzwerk demo: the game has ended; the web page stays up at {server.url} with the final board "
                   "until Ctrl-C (or SIGTERM)", flush=True)
             try:
-                while True:
-                    signal.pause()
+                _wait_for_interrupt()
             except KeyboardInterrupt:
                 print("netzwerk demo: stopped; the page says so", flush=True)
     finally:
@@ -198,6 +199,15 @@ def _terminal(stream: object) -> bool:
         return bool(stream.isatty())  # type: ignore[attr-defined]
     except (AttributeError, ValueError, OSError):  # no stream, or a closed one
         return False
+
+
+def _wait_for_interrupt() -> None:
+    """Sleep until Ctrl-C or SIGTERM raises KeyboardInterrupt. Not ``signal.pause()``: the page's server runs
+    in a thread of its own, and the kernel may hand the signal to that thread; Python then runs its handler
+    only when the main thread next runs bytecode, which a main thread asleep in ``pause()`` never does (the
+    demo stayed up after Ctrl-C). Short sleeps let the handler run within a fraction of a second."""
+    while True:
+        time.sleep(STAY_TICK)
 
 
 def _interrupt(signum: int, frame: object) -> None:

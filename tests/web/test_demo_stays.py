@@ -104,10 +104,12 @@ def test_the_demo_page_stays_up_after_the_game_until_stopped(stop: signal.Signal
         live = socket.create_connection(("127.0.0.1", port), timeout=20)
         live.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
         got = b""
-        while b"event: state" not in got:
+        deadline = time.monotonic() + 20  # the stream's keepalives never let recv time out: a deadline of its own
+        while b"event: state" not in got and time.monotonic() < deadline:
             got += live.recv(65536)
         proc.send_signal(stop)
-        while chunk := live.recv(65536):  # the stream ends, saying why
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and (chunk := live.recv(65536)):  # the stream ends, saying why
             got += chunk
         live.close()
         assert b'event: bye\ndata: {"reason": "the companion has stopped"}' in got

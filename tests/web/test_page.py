@@ -206,7 +206,7 @@ def test_the_camera_view_shows_the_latest_frame_with_the_passphrase(seen: list, 
 
 def test_controls_refuse_a_post_without_the_passphrase(seen: list, table: dict) -> None:
     page = table["page"]
-    assert page.is_visible("#controls")
+    page.wait_for_selector("#controls", state="visible")  # the live view may still be coming in
     page.fill("#passphrase", "")
     page.click("#undo-button")
     page.wait_for_function("() => document.getElementById('control-msg').textContent.includes('passphrase')")
