@@ -31,7 +31,12 @@ FINAL = "6/6/6/6/6/WWWWWW 7/xxxxxxx/7/7/7/xxxxxxx/7 b"
 REASON = "Black has no robot left"
 
 DRIVER = f'''
+import signal
 import sys
+
+# Ctrl-C as at a terminal: a suite started as a background job (``cmd &`` in a script) hands its processes
+# SIGINT ignored, and Python keeps an inherited "ignored" (so does the demo: such a job cannot be sent Ctrl-C)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 import companion.demo
 from companion.cli import main
