@@ -203,9 +203,9 @@ def _terminal(stream: object) -> bool:
 
 def _wait_for_interrupt() -> None:
     """Sleep until Ctrl-C or SIGTERM raises KeyboardInterrupt. Not ``signal.pause()``: the page's server runs
-    in a thread of its own, and the kernel may hand the signal to that thread; Python then runs its handler
-    only when the main thread next runs bytecode, which a main thread asleep in ``pause()`` never does (the
-    demo stayed up after Ctrl-C). Short sleeps let the handler run within a fraction of a second."""
+    in a thread of its own, the kernel may hand a signal sent to the process to any thread that does not block
+    it, and Python runs its handler only when the main thread next runs bytecode, which a main thread asleep
+    in ``pause()`` would not do. Short sleeps let the handler run within a fraction of a second."""
     while True:
         time.sleep(STAY_TICK)
 
