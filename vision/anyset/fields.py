@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -79,30 +78,16 @@ def _looked_again(views, x: np.ndarray, below: float = MIRROR_BELOW, todo: np.nd
 
 
 def _batched(looks: list, fields: np.ndarray) -> list[np.ndarray]:
-    """The log-odds of each (view, patches, mirrored) in ``looks`` for the fields ``fields``, in one run
-    of the net (a run costs a fixed part besides its patches). The views are one field kind's (one
-    :func:`_looked_again`), so they run the same net."""
-    parts = [v.inputs(x, fields, m) for v, x, m in looks]
-    z = looks[0][0].run(*(np.concatenate(arrays) for arrays in zip(*parts)))
-    return np.split(z, len(looks))
-
-
-@dataclass(frozen=True)
-class _View:
-    """One way a field kind's net is shown the fields, as :func:`_looked_again` runs it: called on the
-    patches ``x`` of the fields ``rows`` (None: all), mirrored or not, it gives their log-odds.
-    ``run`` is the net, taking the patches and what ``given(mirrored)`` gives per field besides them
-    (the known part of the first convolution and the scalars, or the scalars alone); ``inputs`` is
-    what a call hands the net, so that several looks can share one run (:func:`_batched`)."""
-
-    run: Callable[..., np.ndarray]
-    given: Callable[[bool], tuple[np.ndarray, ...]]
-
-    def inputs(self, x: np.ndarray, rows: np.ndarray | None, mirrored: bool) -> tuple[np.ndarray, ...]:
-        return (x,) + tuple(a if rows is None else a[rows] for a in self.given(mirrored))
-
-    def __call__(self, x: np.ndarray, rows: np.ndarray | None, mirrored: bool) -> np.ndarray:
-        return self.run(*self.inputs(x, rows, mirrored))
+    """The log-odds of each (view, patches, mirrored) in ``looks`` for the fields ``fields``: in one
+    run of the net where every view can hand over its input (:meth:`_Known.view`'s ``inputs``; a
+    net run costs a fixed part besides its patches), else one run each."""
+    if len(looks) > 1 and all(hasattr(v, "inputs") for v, _, _ in looks):
+        parts = [v.inputs(x, fields, m) for v, x, m in looks]
+        run = looks[0][0].run_net
+        z = run(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+                np.concatenate([p[2] for p in parts]))
+        return np.split(z, len(looks))
+    return [v(x, fields, m) for v, x, m in looks]
 
 
 @dataclass
@@ -192,16 +177,27 @@ class _Known:
     examples: np.ndarray
     c1: np.ndarray
 
-    def view(self, net, kind: str, lean: np.ndarray) -> _View:
-        """The net ``kind`` shown the known board this way."""
+    def view(self, net, kind: str, lean: np.ndarray):
+        """The net ``kind`` shown the known board this way, as :func:`_looked_again` runs it (its
+        ``inputs`` and ``run_net`` let several such looks share one run of the net)."""
         s = scalars(self.told, lean, self.examples)
-        return _View(lambda x, part, s_: net.with_known(kind, x, part, s_),
-                     lambda mirrored: (self.c1[1 if mirrored else 0], s))
+
+        def inputs(x: np.ndarray, rows: np.ndarray | None, mirrored: bool):
+            part = self.c1[1 if mirrored else 0]
+            return x, part if rows is None else part[rows], s if rows is None else s[rows]
+
+        def run_net(x: np.ndarray, part: np.ndarray, s_: np.ndarray) -> np.ndarray:
+            return net.with_known(kind, x, part, s_)
+
+        def run(x: np.ndarray, rows: np.ndarray | None, mirrored: bool) -> np.ndarray:
+            return run_net(*inputs(x, rows, mirrored))
+        run.inputs, run.run_net = inputs, run_net
+        return run
 
 
-def _whole(net_run, s: np.ndarray) -> _View:
-    """The whole net (no reference)."""
-    return _View(net_run, lambda mirrored: (s,))
+def _whole(net_run, s: np.ndarray):
+    """The whole net (no reference) as :func:`_looked_again` runs it."""
+    return lambda x, rows, mirrored: net_run(x, s if rows is None else s[rows])
 
 
 _SQUARE_DIST = field_distances(square_centers())
