@@ -102,6 +102,25 @@ def lean_vectors(pose: CameraPose, xy: np.ndarray) -> np.ndarray:
     return (xy - C[:2]) / max(float(C[2]), 1e-6)
 
 
+def hideable_corners(pose: CameraPose, height: float, radius: float, margin: float) -> np.ndarray:
+    """(36, 49) bool: which of each square's corner points a robot standing on it could hide from the
+    camera: a standing cylinder of ``radius`` and ``height`` hides, on the board plane, the capsule
+    from its foot to where the camera sees its top (its "camera shadow"); a corner point within
+    ``radius + margin`` of that capsule's axis (``margin``: where on its square the robot stands, where
+    by its point the battery) may lie in it. Geometry only: no look."""
+    sq, pt = square_centers(), point_coords()
+    C = pose.centre
+    up = max(float(C[2]) - height, 1e-6)
+    top = sq + (sq - C[:2]) * (height / up)              # where the top's centre falls on the plane
+    axis = top - sq
+    rel = pt[None, :, :] - sq[:, None, :]                 # (36, 49, 2)
+    ll = np.maximum((axis * axis).sum(axis=1), 1e-12)[:, None]
+    t = np.clip((rel * axis[:, None, :]).sum(axis=2) / ll, 0.0, 1.0)
+    gap = np.linalg.norm(rel - t[..., None] * axis[:, None, :], axis=2)
+    corner = np.abs(rel).max(axis=2) <= 0.5 + 1e-9
+    return corner & (gap < radius + margin)
+
+
 def _frames(pose: CameraPose, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per field: unit vectors e1 (patch right), e2 (patch up = away from the camera), lean length."""
     lean = lean_vectors(pose, xy)
