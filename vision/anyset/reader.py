@@ -15,7 +15,9 @@ a square a robot left), keeps what it held then (its odds, and a robot's
 colour's, times :data:`SAME_ODDS`); a square read empty whose centre changed
 far more than the frame's other such squares is doubtful (:data:`CHANGED_Z`),
 and so is a field read as holding something else than the reference showed
-whose look changed less than a change of content does (:data:`CONTENT_SQUARE`).
+whose look changed less than a change of content does (:data:`CONTENT_SQUARE`),
+and a point read empty that a robot beside it could hide from the camera,
+unless its look vouches for it (:data:`HIDE_HEIGHT`).
 A field still unsure after all that gets a second opinion: the nets look at
 it once more with the frame's *own* sure fields as its examples (as
 calibration looks at a frame), and where that opinion leans the same way and
