@@ -106,8 +106,8 @@ def hideable_corners(pose: CameraPose, height: float, radius: float, margin: flo
     """(36, 49) bool: which of each square's corner points a robot standing on it could hide from the
     camera: a standing cylinder of ``radius`` and ``height`` hides, on the board plane, the capsule
     from its foot to where the camera sees its top (its "camera shadow"); a corner point within
-    ``radius + margin`` of that capsule's axis (``margin``: where on its square the robot stands, where
-    by its point the battery) may lie in it. Geometry only: no look."""
+    ``radius + margin`` of that capsule's axis (``margin``: the robot need not stand at its square's
+    centre) may lie in it. Geometry only: no look."""
     sq, pt = square_centers(), point_coords()
     C = pose.centre
     up = max(float(C[2]) - height, 1e-6)
