@@ -52,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.anyset.calibration import calibrate, white_side_of  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
+from vision.geometry import point_name  # noqa: E402
 from vision.layout import BoardLayout  # noqa: E402
 from vision.anyset.reader import BoardReader  # noqa: E402
 from vision.render import render  # noqa: E402
@@ -170,9 +171,11 @@ def hidden_setup(args: tuple[int, int, int]) -> dict:
     except VisionError as exc:
         return {"design": design, "camera": k, "why": str(exc), "points": []}
     points = []
-    for board, shot, r in played(cal, seed, rng, look, frames, tilt=TALL_TILT):
+    for f, (board, shot, r) in enumerate(played(cal, seed, rng, look, frames, tilt=TALL_TILT)):
         for i in np.flatnonzero(np.array(shot.point_view) < HIDDEN):
-            points.append({"battery": board.points[i].value == "battery", "p_battery": float(r.point_probs[i, 1])})
+            points.append({"battery": board.points[i].value == "battery", "p_battery": float(r.point_probs[i, 1]),
+                           "where": f"design {design} camera {k} board {f + 1} {point_name(int(i))}",
+                           "view": float(shot.point_view[i])})
     return {"design": design, "camera": k, "why": None, "points": points}
 
 
@@ -189,6 +192,10 @@ def run_hidden(design_base: int, designs: int, cameras: int, frames: int, worker
           f"{sum(r['why'] is not None for r in results)} refused")
     print(f"  hidden point-frames {len(pts)} ({sum(p['battery'] for p in pts)} with a battery): doubtful "
           f"{len(pts) - len(sure)}, sure and right {len(sure) - len(wrong)}, SURE AND WRONG {len(wrong)}")
+    for p in wrong:
+        print(f"    sure and wrong: {p['where']}: {'a battery' if p['battery'] else 'empty'} "
+              f"({p['view']:.0%} of a battery there in view) read {'a battery' if p['p_battery'] > 0.5 else 'empty'} "
+              f"at {max(p['p_battery'], 1 - p['p_battery']):.3f}")
     for r in results:
         if r["why"]:
             print(f"    refused design {r['design']} camera {r['camera']}: {r['why'][:150]}")
