@@ -154,9 +154,10 @@ OWN_FRAME_LEAN = 1.39
 # not (a robot's shadow or its edge leaning near changes the middle by 0.16-0.26). Measured: the
 # hidden study 6 -> 1 sure and wrong (not an independent figure: HIDE_MARGIN is what the study's
 # misreads needed, their points lay up to 0.48 of a square from a tall robot's axis); fresh designs
-# 10,300,010-039 in the same study 25 -> 11 of 464. Left: a battery set down wholly hidden behind a
-# robot that stood there already leaves the point's look as it was (the vouching look was a covered
-# one; in a game the referee then counts 13 batteries, a board no turn makes, and asks), and a wide
+# 10,300,010-039 in the same study 25 -> 11 of 464. Left: a battery set down (nearly) all hidden behind
+# a robot that stood there already changes the point's look less than a content does (the vouching
+# look was a covered one; in a game the referee then counts 13 batteries, a board no turn makes, and
+# asks), and a wide
 # robot off its square's centre hiding a battery set down off its point. Development designs
 # 5,000,200-229 (2 cameras, games of 6 boards): 289 -> 282 of 360 game frames read right (points a
 # robot may hide are doubtful now); the referee on designs 10,200,000-024 (751 turns): one turn more
