@@ -142,26 +142,24 @@ OWN_FRAME_LEAN = 1.39
 # opinion made 3 more hidden points sure and wrong (3 -> 6 of 51)
 # A point read empty that a robot read beside it could hide from the camera is doubtful, unless its look
 # vouches for it: the nets, shown a robot's body where a battery would stand, read "empty" (a tall robot
-# in a tilted view: benchmarks/vision_anyset.py --only hidden, designs 5,000,410-419, 5 cameras: 6 of
-# 89 hidden point-frames read sure and wrong, every one a battery read empty at 0.98-1.00). Which
-# corner points a robot could hide is geometry alone (patches.hideable_corners: the camera as the
-# homography gives it, a robot of the largest size issue #20 names, HIDE_HEIGHT tall and HIDE_RADIUS
-# across the half; HIDE_MARGIN for where on its square it stands, a tenth of a square for the widest).
-# The look vouches where the point looks just as in a board the reader was told it empty (the
-# reference or the memory, the SAME_POINT test), or where its middle, a battery's place
-# (HIDE_SEEN_RADIUS), changed less than a change of content does (CONTENT_POINT) since the reference
-# that showed it empty: then the robot does not cover it, as a short or slim robot of most sets does
-# not (a robot's shadow or its edge leaning near changes the middle by 0.16-0.26). Measured: the
-# hidden study 6 -> 1 sure and wrong (not an independent figure: HIDE_MARGIN is what the study's
-# misreads needed, their points lay up to 0.48 of a square from a tall robot's axis); fresh designs
-# 10,300,010-039 in the same study 25 -> 11 of 464. Left: a battery set down (nearly) all hidden behind
-# a robot that stood there already changes the point's look less than a content does (the vouching
-# look was a covered one; in a game the referee then counts 13 batteries, a board no turn makes, and
-# asks), and a wide
-# robot off its square's centre hiding a battery set down off its point. Development designs
-# 5,000,200-229 (2 cameras, games of 6 boards): 289 -> 282 of 360 game frames read right (points a
-# robot may hide are doubtful now); the referee on designs 10,200,000-024 (751 turns): one turn more
-# asked, none wrong; figures of record in docs/readme-vision.md.
+# in a tilted view: benchmarks/vision_anyset.py --only hidden, designs 5,000,410-419, 5 cameras: 6 of 89
+# hidden point-frames read sure and wrong, every one a battery read empty at 0.98-1.00). Which corner
+# points a robot could hide is geometry alone (patches.hideable_corners: the camera as the homography
+# gives it, a robot of the largest size issue #20 names, HIDE_HEIGHT tall and HIDE_RADIUS across the half;
+# HIDE_MARGIN for where on its square it stands, a tenth of a square for the widest). The look vouches
+# where the point looks just as in a board the reader was told it empty (the reference or the memory, the
+# SAME_POINT test), or where its middle, a battery's place (HIDE_SEEN_RADIUS), changed less than a change
+# of content does (CONTENT_POINT) since the reference that showed it empty: then the robot does not cover
+# it, as a short or slim robot of most sets does not (a robot's shadow or its edge leaning near changes
+# the middle by 0.16-0.26). Measured: the hidden study 6 -> 1 sure and wrong (not an independent figure:
+# HIDE_MARGIN is what the study's misreads needed, their points lay up to 0.48 of a square from a tall
+# robot's axis); fresh designs 10,300,010-039 in the same study 25 -> 11 of 464. Left: a battery set down
+# (nearly) all hidden behind a robot that stood there already changes the point's look less than a content
+# does (the vouching look was a covered one; in a game the referee then counts 13 batteries, a board no
+# turn makes, and asks), and a wide robot off its square's centre hiding a battery set down off its point.
+# Development designs 5,000,200-229 (2 cameras, games of 6 boards): 289 -> 282 of 360 game frames read
+# right (points a robot may hide are doubtful now); the referee on designs 10,200,000-024 (751 turns): one
+# turn more asked, none wrong; figures of record in docs/readme-vision.md.
 HIDE_HEIGHT = 0.6
 HIDE_RADIUS = 0.4
 HIDE_MARGIN = 0.1
