@@ -593,6 +593,56 @@ def test_a_point_a_tall_robot_hides_is_doubtful_not_empty():
     assert i in again.low_confidence_points and again.point_probs[i].max() < reader.min_confidence
 
 
+def test_a_point_covered_by_a_robot_that_stood_there_already_is_doubtful_once_the_set_showed_its_reach(
+        monkeypatch):
+    """A battery set down behind a robot that stood beside its point already, hidden: the point looks
+    as in the board told before (covered then too), so its look vouches for nothing. Once the game has
+    shown how far this set's robots reach (a robot arrived beside an empty point and covered its
+    middle), a point a robot stands that close to is doubtful whatever it looks like."""
+    from dataclasses import replace
+
+    import vision.anyset.reader as reader_module
+    from vision.anyset.fields import look
+    from vision.anyset.reader import HIDE_HEIGHT, HIDE_MARGIN, HIDE_RADIUS
+    from vision.anyset.patches import hideable_corners
+    from vision.designs import sample_design
+    from vision.layout import BoardLayout, PointState
+
+    design = replace(sample_design(5_000_413), robot_height=0.6, robot_radius=0.38)
+    seed = 5_000_413 * 16 + 2
+    first = render(START, seed, design=design, markers=False, printed=[True] * 49, tilt=25.0)
+    calibration = calibrate(first.image, START, white_side=white_side_of(first.homography))
+
+    reader = BoardReader(calibration, adapt=False)
+    hide = hideable_corners(reader._cutter.pose, HIDE_HEIGHT, HIDE_RADIUS, HIDE_MARGIN)
+    candidates = ((moved, int(i)) for moved, dst in _robots_moved_one_square(START)
+                  for i in np.flatnonzero(hide[dst]) if moved.points[i] is PointState.EMPTY)
+    for moved, i in candidates:
+        points = list(moved.points)
+        points[i] = PointState.BATTERY
+        later = BoardLayout(moved.squares, tuple(points))
+        shot = render(later, seed, design=design, markers=False, printed=[True] * 49, tilt=25.0, frame=2)
+        if shot.point_view[i] < 0.5:                 # the renderer: the robot hides the battery there
+            break
+    else:
+        raise AssertionError("no robot moved on hides a battery in this view")
+    assert reader._hiding_here()[2] == -np.inf       # nothing shown yet
+    arrived = render(moved, seed, design=design, markers=False, printed=[True] * 49, tilt=25.0, frame=1)
+    reader.learn_bare(arrived.image, moved)          # the robot arrived beside the empty point: confirmed
+    assert reader._hiding_here()[2] > -np.inf        # ... and covered its middle: the set's reach
+    reading = reader.read(shot.image)
+    assert i in reading.low_confidence_points and reading.point_probs[i].max() < reader.min_confidence
+    # the point looking just as in the board told before (covered then too), the nets sure of "empty":
+    # doubtful with what the game showed, vouched for without it
+    fl = look(reader._cutter, arrived.image, reader.calibration.reference)
+    nets = fl.points.copy()
+    nets[i] = (0.999, 0.001, 0.0)
+    same = replace(fl, points=nets)
+    assert i in _read_with(reader, same).low_confidence_points
+    monkeypatch.setattr(reader_module, "HIDE_REACH", False)
+    assert _read_with(reader, same).point_probs[i, 0] > 0.98
+
+
 def _robots_moved_one_square(layout):
     """``layout`` with one robot moved a square on (towards the other side), each robot that can:
     yields (layout, the square it moved to)."""

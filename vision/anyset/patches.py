@@ -102,12 +102,10 @@ def lean_vectors(pose: CameraPose, xy: np.ndarray) -> np.ndarray:
     return (xy - C[:2]) / max(float(C[2]), 1e-6)
 
 
-def hideable_corners(pose: CameraPose, height: float, radius: float, margin: float) -> np.ndarray:
-    """(36, 49) bool: which of each square's corner points a robot standing on it could hide from the
-    camera: a standing cylinder of ``radius`` and ``height`` hides, on the board plane, the capsule
-    from its foot to where the camera sees its top (its "camera shadow"); a corner point within
-    ``radius + margin`` of that capsule's axis (``margin``: the robot need not stand at its square's
-    centre) may lie in it. Geometry only: no look."""
+def corner_gaps(pose: CameraPose, height: float) -> np.ndarray:
+    """(36, 49): how far each square's corner points lie from the axis of the "camera shadow" of a
+    thing ``height`` tall standing at the square's centre (on the board plane, the capsule from its
+    foot to where the camera sees its top); inf for the points that are not its corners."""
     sq, pt = square_centers(), point_coords()
     C = pose.centre
     up = max(float(C[2]) - height, 1e-6)
@@ -117,8 +115,16 @@ def hideable_corners(pose: CameraPose, height: float, radius: float, margin: flo
     ll = np.maximum((axis * axis).sum(axis=1), 1e-12)[:, None]
     t = np.clip((rel * axis[:, None, :]).sum(axis=2) / ll, 0.0, 1.0)
     gap = np.linalg.norm(rel - t[..., None] * axis[:, None, :], axis=2)
-    corner = np.abs(rel).max(axis=2) <= 0.5 + 1e-9
-    return corner & (gap < radius + margin)
+    return np.where(np.abs(rel).max(axis=2) <= 0.5 + 1e-9, gap, np.inf)
+
+
+def hideable_corners(pose: CameraPose, height: float, radius: float, margin: float) -> np.ndarray:
+    """(36, 49) bool: which of each square's corner points a robot standing on it could hide from the
+    camera: a standing cylinder of ``radius`` and ``height`` hides, on the board plane, the capsule
+    from its foot to where the camera sees its top (its "camera shadow"); a corner point within
+    ``radius + margin`` of that capsule's axis (:func:`corner_gaps`; ``margin``: the robot need not
+    stand at its square's centre) may lie in it. Geometry only: no look."""
+    return corner_gaps(pose, height) < radius + margin
 
 
 def _frames(pose: CameraPose, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

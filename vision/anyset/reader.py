@@ -17,7 +17,8 @@ far more than the frame's other such squares is doubtful (:data:`CHANGED_Z`),
 and so is a field read as holding something else than the reference showed
 whose look changed less than a change of content does (:data:`CONTENT_SQUARE`),
 and a point read empty that a robot beside it could hide from the camera,
-unless its look vouches for it (:data:`HIDE_HEIGHT`).
+unless its look vouches for it (:data:`HIDE_HEIGHT`) and the game has not
+shown this set's robots to reach that far (:data:`HIDE_REACH`).
 A field still unsure after all that gets a second opinion: the nets look at
 it once more with the frame's *own* sure fields as its examples (as
 calibration looks at a frame), and where that opinion leans the same way and
@@ -43,7 +44,7 @@ from .fields import OWN_FRAME, Answers, FieldLook, largest_difference, look, own
 from .memory import FieldMemory
 from ..geometry import field_neighbours, point_name, square_name, touching_groups
 from ..layout import BoardLayout, POINT_STATES, SQUARE_STATES
-from .patches import PATCH, POINT_SPAN, SQUARE_SPAN, PatchCutter, hideable_corners
+from .patches import PATCH, POINT_SPAN, SQUARE_SPAN, PatchCutter, corner_gaps
 from .reference import COLOUR_BLACK, COLOUR_UNKNOWN, COLOUR_WHITE
 from ..reading import BoardReading, unreadable
 
@@ -160,10 +161,19 @@ OWN_FRAME_LEAN = 1.39
 # Development designs 5,000,200-229 (2 cameras, games of 6 boards): 289 -> 282 of 360 game frames read
 # right (points a robot may hide are doubtful now); the referee on designs 10,200,000-024 (751 turns): one
 # turn more asked, none wrong; figures of record in docs/readme-vision.md.
+# Once the game has shown how far this set's robots reach (a robot arrived beside an empty point it could
+# hide, or left one, and the point's middle changed by a content's worth: BoardReader._learn_reach keeps
+# the largest such gap of corner_gaps), a point read empty that a robot read now stands that close to is
+# doubtful whatever its look (HIDE_REACH): the look it had when it was told empty may have been a covered
+# one. Measured: the hidden study 1 -> 0; fresh designs 10,300,010-039 11 -> 6 of 464 (left: four in the
+# first boards of a game, before any robot came or went beside an empty point, two out of the cylinder's
+# reach); development games 282 -> 282 of 360; the referee on designs 10,200,000-024 the same (747 right,
+# 2 asked, 2 unreadable, 0 wrong of 751).
 HIDE_HEIGHT = 0.6
 HIDE_RADIUS = 0.4
 HIDE_MARGIN = 0.1
 HIDE_SEEN_RADIUS = 0.12
+HIDE_REACH = True
 _CORNERS = field_neighbours()[:36, 36:]          # (36, 49): the corner points of each square
 
 
@@ -239,7 +249,7 @@ class BoardReader:
         self._last = None              # (frame's fingerprint, reference, its field look): the last frame read
         self._memory = None            # (cutter, squares' FieldMemory, points'): earlier references' looks
         self._answers = Answers()      # the nets' last answers: a still field keeps its answer
-        self._hiding = None            # (cutter, (36, 49) which corner points a robot could hide)
+        self._hiding = None            # (cutter, (36, 49) corner gaps, how far this set's robots were seen to cover)
 
     @property
     def calibration(self) -> Calibration:
@@ -276,6 +286,7 @@ class BoardReader:
             ms, mp = self._memory_here(create=True)
             ms.remember(fl.x_ref_squares, old.square_state, old.square_colour, take_s, _square_difference, SAME_SQUARE)
             mp.remember(fl.x_ref_points, old.point_state, np.zeros(49, np.int8), take_p, _point_difference, SAME_POINT)
+        self._learn_reach(fl, old, layout, take_p)
         ref = old.updated(fl.square_patches, fl.point_patches, fl.coarse_point_patches, fl.level, layout, take_s, take_p)
         colours = self._cal.colours
         robots = [q for q in range(36) if layout.squares[q].value != "empty" and take_s[q]]
@@ -298,12 +309,41 @@ class BoardReader:
             self._memory = (self._cutter, FieldMemory.new(36), FieldMemory.new(49))
         return self._memory[1], self._memory[2]
 
-    def _hideable(self) -> np.ndarray:
-        """(36, 49) bool: which corner points a robot on each square could hide (:data:`HIDE_HEIGHT`),
-        for the board's place now."""
+    def _hiding_here(self) -> list:
+        """[cutter, (36, 49) the corner points' gaps to a tall robot's camera shadow (corner_gaps), the
+        largest gap at which a robot of this set was seen to cover a point's middle (-inf: never)], for
+        the board's place now (a board found again starts it anew)."""
         if self._hiding is None or self._hiding[0] is not self._cutter:
-            self._hiding = (self._cutter, hideable_corners(self._cutter.pose, HIDE_HEIGHT, HIDE_RADIUS, HIDE_MARGIN))
-        return self._hiding[1]
+            self._hiding = [self._cutter, corner_gaps(self._cutter.pose, HIDE_HEIGHT), -np.inf]
+        return self._hiding
+
+    def _hideable(self) -> np.ndarray:
+        """(36, 49) bool: which corner points a robot on each square could hide (:data:`HIDE_HEIGHT`)."""
+        return self._hiding_here()[1] < HIDE_RADIUS + HIDE_MARGIN
+
+    def _learn_reach(self, fl: FieldLook, old: object, layout: BoardLayout, seen: np.ndarray) -> None:
+        """A point empty in the reference and in the board told now, beside which a robot could hide it
+        stood in one of the two and in neither the other: its middle changed by a content's worth
+        (CONTENT_POINT) shows that this set's robots cover a point at that gap; the largest such gap
+        is kept (see :data:`HIDE_REACH`). ``seen``: (49,) the points no hand covers now."""
+        if fl.x_points is None or fl.x_ref_points is None:
+            return
+        hiding = self._hiding_here()
+        gaps = hiding[1]
+        near_all = gaps < HIDE_RADIUS + HIDE_MARGIN
+        rs, rp = np.asarray(old.square_state), np.asarray(old.point_state)
+        now_robot = np.array([q.value != "empty" for q in layout.squares])
+        now_empty = np.array([q.value == "empty" for q in layout.points])
+        middle = largest_difference(fl.x_points, fl.x_ref_points, _SEEN_POINT_DISC, SAME_BLUR)
+        told = (rp == REF_EMPTY) & now_empty & np.asarray(seen, bool)
+        for i in np.flatnonzero(told & near_all.any(axis=0) & (middle >= CONTENT_POINT)):
+            near = near_all[:, i]
+            if (rs[near] == REF_UNKNOWN).any():
+                continue
+            then, now = near & (rs == REF_OCCUPIED), near & now_robot
+            if then.any() == now.any():
+                continue                     # robots beside it both times or neither: nothing to tell
+            hiding[2] = max(hiding[2], float(gaps[then | now, i].min()))
 
     def _maybe_hidden(self, fl: FieldLook, robot: np.ndarray, read_empty: np.ndarray, known_empty: np.ndarray
                       ) -> np.ndarray:
@@ -311,11 +351,14 @@ class BoardReader:
         (``robot``, (36,)) could hide and whose look does not vouch for them: neither a known empty
         look (``known_empty``) nor a middle that changed less than a content does since the reference
         showed the point empty (see :data:`HIDE_HEIGHT`)."""
-        hidden = (np.asarray(robot, bool)[:, None] & self._hideable()).any(axis=0)
-        hidden &= np.asarray(read_empty, bool) & ~np.asarray(known_empty, bool)
+        robot, read_empty = np.asarray(robot, bool), np.asarray(read_empty, bool)
+        _, gaps, reach = self._hiding_here()
+        hidden = (robot[:, None] & self._hideable()).any(axis=0) & read_empty & ~np.asarray(known_empty, bool)
         if hidden.any() and fl.x_points is not None and fl.x_ref_points is not None:
             middle = largest_difference(fl.x_points, fl.x_ref_points, _SEEN_POINT_DISC, SAME_BLUR)
             hidden &= ~((np.asarray(self._cal.reference.point_state) == REF_EMPTY) & (middle < CONTENT_POINT))
+        if HIDE_REACH:
+            hidden |= (robot[:, None] & (gaps <= reach)).any(axis=0) & read_empty
         return hidden
 
     # -- the last frame read ----------------------------------------------------------
