@@ -547,7 +547,42 @@ def test_a_robot_can_hide_only_corner_points_behind_it_as_the_camera_sees_it():
     assert not hideable_corners(high_above, 0.6, 0.4, 0.1).any()
 
 
-def test_a_point_a_tall_robot_hides_is_doubtful_not_empty():
+@pytest.fixture(scope="module")
+def hidden_battery():
+    """A set of the largest robots issue #20 names (0.6 of a square tall, 0.76 across), the camera
+    tilted 25 degrees, calibrated on its start frame; a robot moved on beside a corner point it could
+    hide, and a battery set down there that the renderer says is less than half in view (the robots'
+    real shape and where they stand decide: the first such point). Gives the calibration, the start
+    frame, the board with the robot moved, the point, a frame of that board with the battery, and the
+    render's seed and arguments."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from vision.anyset.patches import hideable_corners
+    from vision.anyset.reader import HIDE_HEIGHT, HIDE_MARGIN, HIDE_RADIUS
+    from vision.designs import sample_design
+    from vision.layout import BoardLayout, PointState
+
+    view = dict(design=replace(sample_design(5_000_413), robot_height=0.6, robot_radius=0.38), markers=False,
+                printed=[True] * 49, tilt=25.0)
+    seed = 5_000_413 * 16 + 2
+    first = render(START, seed, **view)
+    calibration = calibrate(first.image, START, white_side=white_side_of(first.homography))
+    hide = hideable_corners(PatchCutter(calibration.H, calibration.image_size).pose, HIDE_HEIGHT, HIDE_RADIUS,
+                            HIDE_MARGIN)
+    candidates = ((moved, int(i)) for moved, _, dst in _robots_moved_one_square(START)
+                  for i in np.flatnonzero(hide[dst]) if moved.points[i] is PointState.EMPTY)
+    for moved, i in candidates:
+        points = list(moved.points)
+        points[i] = PointState.BATTERY
+        shot = render(BoardLayout(moved.squares, tuple(points)), seed, frame=2, **view)
+        if shot.point_view[i] < 0.5:                 # the renderer: the robot hides the battery there
+            return SimpleNamespace(calibration=calibration, start=first, moved=moved, point=i, shot=shot, seed=seed,
+                                   view=view)
+    raise AssertionError("no robot moved on hides a battery in this view")
+
+
+def test_a_point_a_tall_robot_hides_is_doubtful_not_empty(hidden_battery):
     """Issue #20: a tall robot in a tilted view hides the field behind it; that field is doubtful,
     never guessed. A battery set down behind a robot of the largest size the issue names, the camera
     tilted 25 degrees: the renderer says less than half of it is in view, and the reader calls the
@@ -556,32 +591,11 @@ def test_a_point_a_tall_robot_hides_is_doubtful_not_empty():
     from dataclasses import replace
 
     from vision.anyset.fields import look
-    from vision.anyset.patches import hideable_corners
-    from vision.anyset.reader import HIDE_HEIGHT, HIDE_MARGIN, HIDE_RADIUS
-    from vision.designs import sample_design
     from vision.geometry import point_name
-    from vision.layout import BoardLayout, PointState
 
-    design = replace(sample_design(5_000_413), robot_height=0.6, robot_radius=0.38)
-    seed = 5_000_413 * 16 + 2
-    first = render(START, seed, design=design, markers=False, printed=[True] * 49, tilt=25.0)
-    calibration = calibrate(first.image, START, white_side=white_side_of(first.homography))
+    calibration, i, shot = hidden_battery.calibration, hidden_battery.point, hidden_battery.shot
     reader = BoardReader(calibration, adapt=False)
-    assert reader.read(first.image).readable          # the start robots' corner points look as told
-    # a robot moved on beside a corner point it could hide, a battery set down there (the robots'
-    # real shape and where they stand decide: the first such point whose battery the renderer hides)
-    hide = hideable_corners(reader._cutter.pose, HIDE_HEIGHT, HIDE_RADIUS, HIDE_MARGIN)
-    candidates = ((moved, int(i)) for moved, dst in _robots_moved_one_square(START)
-                  for i in np.flatnonzero(hide[dst]) if moved.points[i] is PointState.EMPTY)
-    for moved, i in candidates:
-        points = list(moved.points)
-        points[i] = PointState.BATTERY
-        board = BoardLayout(moved.squares, tuple(points))
-        shot = render(board, seed, design=design, markers=False, printed=[True] * 49, tilt=25.0, frame=1)
-        if shot.point_view[i] < 0.5:                   # the renderer: less than half of it in view
-            break
-    else:
-        raise AssertionError("no robot moved on hides a battery in this view")
+    assert reader.read(hidden_battery.start.image).readable   # the start robots' corner points look as told
     reading = reader.read(shot.image)
     assert not reading.readable and point_name(i) in (reading.reason or "")
     assert reading.point_probs[i].max() < reader.min_confidence
@@ -594,7 +608,7 @@ def test_a_point_a_tall_robot_hides_is_doubtful_not_empty():
 
 
 def test_a_point_covered_by_a_robot_that_stood_there_already_is_doubtful_once_the_set_showed_its_reach(
-        monkeypatch):
+        hidden_battery, monkeypatch):
     """A battery set down behind a robot that stood beside its point already, hidden: the point looks
     as in the board told before (covered then too), so its look vouches for nothing. Once the game has
     shown how far this set's robots reach (a robot arrived beside an empty point and covered its
@@ -603,34 +617,14 @@ def test_a_point_covered_by_a_robot_that_stood_there_already_is_doubtful_once_th
 
     import vision.anyset.reader as reader_module
     from vision.anyset.fields import look
-    from vision.anyset.reader import HIDE_HEIGHT, HIDE_MARGIN, HIDE_RADIUS
-    from vision.anyset.patches import hideable_corners
-    from vision.designs import sample_design
-    from vision.layout import BoardLayout, PointState
 
-    design = replace(sample_design(5_000_413), robot_height=0.6, robot_radius=0.38)
-    seed = 5_000_413 * 16 + 2
-    first = render(START, seed, design=design, markers=False, printed=[True] * 49, tilt=25.0)
-    calibration = calibrate(first.image, START, white_side=white_side_of(first.homography))
-
-    reader = BoardReader(calibration, adapt=False)
-    hide = hideable_corners(reader._cutter.pose, HIDE_HEIGHT, HIDE_RADIUS, HIDE_MARGIN)
-    candidates = ((moved, int(i)) for moved, dst in _robots_moved_one_square(START)
-                  for i in np.flatnonzero(hide[dst]) if moved.points[i] is PointState.EMPTY)
-    for moved, i in candidates:
-        points = list(moved.points)
-        points[i] = PointState.BATTERY
-        later = BoardLayout(moved.squares, tuple(points))
-        shot = render(later, seed, design=design, markers=False, printed=[True] * 49, tilt=25.0, frame=2)
-        if shot.point_view[i] < 0.5:                 # the renderer: the robot hides the battery there
-            break
-    else:
-        raise AssertionError("no robot moved on hides a battery in this view")
+    moved, i = hidden_battery.moved, hidden_battery.point
+    reader = BoardReader(hidden_battery.calibration, adapt=False)
     assert reader._hiding_here()[2] == -np.inf       # nothing shown yet
-    arrived = render(moved, seed, design=design, markers=False, printed=[True] * 49, tilt=25.0, frame=1)
+    arrived = render(moved, hidden_battery.seed, frame=1, **hidden_battery.view)
     reader.learn_bare(arrived.image, moved)          # the robot arrived beside the empty point: confirmed
     assert reader._hiding_here()[2] > -np.inf        # ... and covered its middle: the set's reach
-    reading = reader.read(shot.image)
+    reading = reader.read(hidden_battery.shot.image)
     assert i in reading.low_confidence_points and reading.point_probs[i].max() < reader.min_confidence
     # the point looking just as in the board told before (covered then too), the nets sure of "empty":
     # doubtful with what the game showed, vouched for without it
@@ -644,8 +638,8 @@ def test_a_point_covered_by_a_robot_that_stood_there_already_is_doubtful_once_th
 
 
 def _robots_moved_one_square(layout):
-    """``layout`` with one robot moved a square on (towards the other side), each robot that can:
-    yields (layout, the square it moved to)."""
+    """``layout`` with one robot moved a square on (towards the other side), each robot that can, in
+    square order: yields (layout, from, to)."""
     from vision.layout import BoardLayout, SquareState
 
     for src in range(36):
@@ -654,19 +648,12 @@ def _robots_moved_one_square(layout):
             continue
         squares = list(layout.squares)
         squares[dst], squares[src] = squares[src], SquareState.EMPTY
-        yield BoardLayout(tuple(squares), layout.points), dst
+        yield BoardLayout(tuple(squares), layout.points), src, dst
 
 
 def _moved_one_robot() -> tuple[object, int, int]:
     """The start position with one robot moved a square on: (layout, from, to)."""
-    from vision.layout import BoardLayout, SquareState
-
-    squares = list(START.squares)
-    src = next(q for q in range(36) if squares[q] is not SquareState.EMPTY and squares[q + 6 if q < 30 else q - 6]
-               is SquareState.EMPTY)
-    dst = src + 6 if src < 30 else src - 6
-    squares[dst], squares[src] = squares[src], SquareState.EMPTY
-    return BoardLayout(tuple(squares), START.points), src, dst
+    return next(_robots_moved_one_square(START))
 
 
 def test_a_field_that_looks_as_in_the_reference_keeps_its_content(cal):
