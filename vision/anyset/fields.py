@@ -120,7 +120,7 @@ _INSIDE = np.zeros((PATCH, PATCH), bool)      # a patch but its rim (STILL_BLUR 
 _INSIDE[STILL_BLUR // 2:PATCH - STILL_BLUR // 2, STILL_BLUR // 2:PATCH - STILL_BLUR // 2] = True
 
 
-def _still(x_now: np.ndarray, x_then: np.ndarray) -> np.ndarray:
+def still(x_now: np.ndarray, x_then: np.ndarray) -> np.ndarray:
     """(n,) bool: the patches that differ from ``x_then`` by at most :data:`STILL` everywhere (for
     the finer point patches: by at most STILL averaged over 2x2 of their pixels, the squares' pixel)."""
     return largest_difference(_pooled(x_now), _pooled(x_then), _INSIDE, STILL_BLUR) <= STILL
@@ -147,7 +147,7 @@ def _answered(views, x: np.ndarray, below: float, then: np.ndarray | None, z_the
     and the patches the answers were given on."""
     if then is None or z_then is None:
         return _looked_again(views, x, below), x
-    keep = _still(x, then)
+    keep = still(x, then)
     todo = np.flatnonzero(~keep)
     z, seen = z_then.copy(), then.copy()
     if len(todo):
