@@ -115,3 +115,28 @@ def test_the_head_makes_a_point_surer_of_empty_only_where_it_ends_very_sure(blin
     zq = np.full(49, 2.0)                          # every point leans empty, unsure (0.88), none vouched for
     out = reader._set_head_opinion(fl, zq, np.zeros(49), np.zeros(49))
     np.testing.assert_allclose(out, expected)      # 4.0 would be sure (0.982) but not very sure: left at 2.0
+
+
+def test_the_head_is_asked_about_unsure_points_and_points_read_empty_that_nothing_vouches_for(blind_set, monkeypatch):
+    from vision.anyset.fields import look
+
+    start, cal = blind_set
+    reader = BoardReader(cal)
+    fl = look(reader._cutter, start.image, cal.reference)
+    asked = []
+    monkeypatch.setattr(SetHead, "correction",
+                        lambda self, patches, level, reference, lean, rows: asked.append(list(rows)) or np.zeros(len(rows)))
+    zq = np.full(49, 9.0)                # very sure empty, a known look vouches for it: not asked
+    zq[0] = 2.0                          # unsure: asked
+    zq[1] = 5.0                          # sure empty, no known look, not very sure: asked
+    zq[2] = 12.0                         # very sure empty, no known look, the reference showed it empty: not asked
+    zq[7] = 12.0                         # the same where the reference showed a battery (A2; a blank side): asked
+    zq[3] = -9.0                         # sure battery, no known look: not asked
+    zq[4] = 1.0                          # unsure but covered by a hand: not asked
+    toward = np.ones(49)
+    toward[[1, 2, 3, 7]] = 0.0
+    qc = np.zeros(49)
+    qc[4] = 0.9
+    assert cal.reference.point_state[2] == 0 and cal.reference.point_state[7] == 1
+    reader._set_head_opinion(fl, zq, qc, toward)
+    assert asked == [[0, 1, 7]]

@@ -180,21 +180,17 @@ HIDE_MARGIN = 0.1
 HIDE_SEEN_RADIUS = 0.12
 HIDE_REACH = True
 # A point the nets leave unsure, or read empty with no known look vouching for it (it looks neither as
-# in a board told with it empty nor as in one with a battery: a battery arrived that the nets miss, or
-# left), is looked at once more by the points net's last layer refitted on this set's own labelled
-# points (vision.anyset.sethead: the calibration's board, a Gaussian prior keeping it near the net's
-# layer); the refitted layer's answer less the net's is added to its log-odds. The rules after it (a
-# look changed too little, a point a robot may hide) still make a point doubtful. It makes a point surer
-# of "empty" only where it ends very sure (OWN_FRAME_EMPTY, as the second opinion): without that, the run
-# of record's designs 9,100,000-049 read 402 single and 808 game frames (the net alone 315 and 697, as
-# shipped 322 and 726), but three batteries read empty at 0.97 became 0.99, confident misreads. The points asked are few in a game;
-# asking every point of a frame would cost 5 ms a read. Development designs 5,000,200-259 (2 cameras, 6
-# single and 6 game frames each): single frames 232 -> 237, game frames 506 -> 528 of 720, confident
-# misreads 0 + 1 -> 0 + 0; a fresh block 10,500,000-049 (4 cameras): single 323 -> 336, game 686 -> 739 of
-# 1,200, the same 1 + 0 misreads (a battery the net reads empty at 0.996, the head at 0.989). Without the
-# rule above and asked about the unsure points alone: development single 290, game 575, but 2 + 1 misreads (points the net is sure of
-# and wrong, no longer behind a doubtful one). Figures of record in docs/readme-vision.md;
-# NETZWERK_SET_HEAD=0 leaves it out (for measuring)
+# in a board told with it empty nor as in one with a battery: a battery arrived that the nets miss, or one
+# turned to a side they do not see), is looked at once more by the points net's last layer refitted on
+# this set's own labelled points (vision.anyset.sethead: the calibration's board, a Gaussian prior keeping
+# it near the net's layer); the refitted layer's answer less the net's is added to its log-odds. The
+# rules after it (a look changed too little, a point a robot may hide) still make a point doubtful. It
+# makes a point surer of "empty" only where it ends very sure (OWN_FRAME_EMPTY, as the second opinion):
+# without that rule the run of record's designs 9,100,000-049 read 402 single and 808 game frames (the
+# net alone 315 and 697), but three batteries read empty at 0.97 became 0.99, confident misreads. A point
+# the nets read empty that surely already is asked only where the reference showed a battery (asking
+# every one cost 2-3 ms a read on a frame far from the reference). Figures of record, and what was
+# tried, in docs/readme-vision.md ("28 November"); NETZWERK_SET_HEAD=0 leaves it out (for measuring)
 SET_HEAD = os.environ.get("NETZWERK_SET_HEAD", "1") != "0"
 _CORNERS = field_neighbours()[:36, 36:]          # (36, 49): the corner points of each square
 
@@ -577,7 +573,11 @@ class BoardReader:
         neither as in a board told with it empty nor as in one with a battery), the point not covered
         (``qc``); the others as they are. A point still since the last frame keeps its correction."""
         unsure = (1 - qc) * _sigmoid(np.abs(zq)) + qc / 2 < self.min_confidence
-        ask = (unsure | ((np.asarray(toward_p) == 0) & (zq > 0))) & (qc < COVERED)
+        # read empty with no known look for it: not as sure as the head could make it (OWN_FRAME_EMPTY,
+        # below), or where the reference showed a battery (one turned to a side the nets do not see reads
+        # empty at 1.000); asking every such point cost 2-3 ms on a frame far from the reference
+        ref_battery = np.asarray(self._cal.reference.point_state) == REF_OCCUPIED
+        ask = (unsure | ((np.asarray(toward_p) == 0) & (zq > 0) & ((zq < OWN_FRAME_EMPTY) | ref_battery))) & (qc < COVERED)
         if not ask.any() or fl.point_patches is None:
             return zq
         head = self._set_head()

@@ -13,8 +13,9 @@ examples move it only where they agree. The net looks at each point as
 calibration looks at a frame (its own reference left out, the nearest known
 empty and occupied points as its examples), which is how it can be fitted on
 the reference itself; the reader asks it about the points the nets leave
-unsure and those read empty that no known look vouches for
-(:meth:`SetHead.correction`, ``reader.SET_HEAD``), and what it adds to their
+unsure and those read empty that no known look vouches for (the very sure
+ones only where the reference showed a battery: :meth:`SetHead.correction`,
+``reader.SET_HEAD``), and what it adds to their
 log-odds is the refitted layer's answer less the net's; it makes a point
 surer of "empty" only where it ends very sure (the nets' misses are
 batteries read empty, and a layer fitted on one board's 14 batteries leans
