@@ -218,6 +218,12 @@ def _point_difference(x_now: np.ndarray, x_ref: np.ndarray) -> np.ndarray:
     return largest_difference(x_now, x_ref, _SAME_POINT_DISC, SAME_BLUR)
 
 
+def _middle_change(fl: FieldLook) -> np.ndarray:
+    """(49,): how much each point's middle, a battery's place (:data:`HIDE_SEEN_RADIUS`), changed since
+    the reference (the largest local difference, as :func:`_point_difference`)."""
+    return largest_difference(fl.x_points, fl.x_ref_points, _SEEN_POINT_DISC, SAME_BLUR)
+
+
 def _logit(p: np.ndarray) -> np.ndarray:
     p = np.clip(p, 1e-12, 1 - 1e-12)
     return np.log(p) - np.log1p(-p)
@@ -357,11 +363,11 @@ class BoardReader:
             return
         hiding = self._hiding_here()
         gaps = hiding[1]
-        near_all = gaps < HIDE_RADIUS + HIDE_MARGIN
+        near_all = self._hideable()
         rs, rp = np.asarray(old.square_state), np.asarray(old.point_state)
         now_robot = np.array([q.value != "empty" for q in layout.squares])
         now_empty = np.array([q.value == "empty" for q in layout.points])
-        middle = largest_difference(fl.x_points, fl.x_ref_points, _SEEN_POINT_DISC, SAME_BLUR)
+        middle = _middle_change(fl)
         told = (rp == REF_EMPTY) & now_empty & np.asarray(seen, bool)
         for i in np.flatnonzero(told & near_all.any(axis=0) & (middle >= CONTENT_POINT)):
             near = near_all[:, i]
@@ -382,7 +388,7 @@ class BoardReader:
         _, gaps, reach = self._hiding_here()
         hidden = (robot[:, None] & self._hideable()).any(axis=0) & read_empty & ~np.asarray(known_empty, bool)
         if hidden.any() and fl.x_points is not None and fl.x_ref_points is not None:
-            middle = largest_difference(fl.x_points, fl.x_ref_points, _SEEN_POINT_DISC, SAME_BLUR)
+            middle = _middle_change(fl)
             hidden &= ~((np.asarray(self._cal.reference.point_state) == REF_EMPTY) & (middle < CONTENT_POINT))
         if HIDE_REACH:
             hidden |= (robot[:, None] & (gaps <= reach)).any(axis=0) & read_empty
@@ -577,7 +583,8 @@ class BoardReader:
         # below), or where the reference showed a battery (one turned to a side the nets do not see reads
         # empty at 1.000); asking every such point cost 2-3 ms on a frame far from the reference
         ref_battery = np.asarray(self._cal.reference.point_state) == REF_OCCUPIED
-        ask = (unsure | ((np.asarray(toward_p) == 0) & (zq > 0) & ((zq < OWN_FRAME_EMPTY) | ref_battery))) & (qc < COVERED)
+        unvouched_empty = (np.asarray(toward_p) == 0) & (zq > 0) & ((zq < OWN_FRAME_EMPTY) | ref_battery)
+        ask = (unsure | unvouched_empty) & (qc < COVERED)
         if not ask.any() or fl.point_patches is None:
             return zq
         head = self._set_head()
