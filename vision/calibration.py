@@ -351,11 +351,36 @@ def check_white_side(white_side: object) -> str | None:
     return white_side.strip().lower()
 
 
-def white_side_of(H: np.ndarray) -> str:
-    """The image edge White's start row faces from the board's centre under ``H`` (board -> pixels)."""
+# A board turned about 45 degrees in the picture has White's start row facing two image edges nearly
+# alike, and a person may name either (until 28 November only the nearer one was taken, and a correct
+# set-up named by the other was refused): --white-side holds for an orientation whose White direction
+# lies within this angle of the edge named; of several, the nearest. Below 90 degrees, so the
+# orientation turned by half a turn (the start position looks alike so) never holds for the same edge
+WHITE_SIDE_SLACK = 60.0
+
+
+def _white_direction(H: np.ndarray) -> np.ndarray:
+    """The unit direction, in the image, from the board's centre towards White's start row under ``H``."""
     c, r1 = cv2.perspectiveTransform(np.array([[[3.0, 3.0]], [[3.0, 0.5]]]), np.asarray(H, np.float64)).reshape(2, 2)
     d = r1 - c
+    return d / max(float(np.linalg.norm(d)), 1e-12)
+
+
+def white_side_of(H: np.ndarray) -> str:
+    """The image edge White's start row faces from the board's centre under ``H`` (board -> pixels)."""
+    d = _white_direction(H)
     return max(WHITE_SIDES, key=lambda side: float(np.dot(d, _EDGE[side])))
+
+
+def white_side_fit(H: np.ndarray, side: str) -> float:
+    """How nearly White's start row under ``H`` faces the image edge ``side``: the cosine of the angle
+    between the two directions (1: straight at it)."""
+    return float(np.dot(_white_direction(H), _EDGE[side]))
+
+
+def faces_white_side(H: np.ndarray, side: str) -> bool:
+    """Does White's start row under ``H`` face the edge ``side`` (within :data:`WHITE_SIDE_SLACK`)?"""
+    return white_side_fit(H, side) >= np.cos(np.radians(WHITE_SIDE_SLACK))
 
 
 def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side: str | None = None,
@@ -392,7 +417,7 @@ def _calibrate_on_grid(image: np.ndarray, expected: BoardLayout, white_side: str
     if not fits:
         raise why if why is not None else CalibrationError("the board's grid was found, but no orientation of it shows the expected layout")
     if len(fits) == 1:
-        if white_side is not None and white_side_of(fits[0].H) != white_side:
+        if white_side is not None and not faces_white_side(fits[0].H, white_side):
             raise CalibrationError(
                 f"the board shows White's start row towards the {white_side_of(fits[0].H)} of the image, "
                 f"not the {white_side} (--white-side): check the set-up or the option")
@@ -401,9 +426,9 @@ def _calibrate_on_grid(image: np.ndarray, expected: BoardLayout, white_side: str
         raise CalibrationError(
             "the board looks the same turned round (which colour is White is not written on the pieces): "
             "say which image edge White's start row faces with --white-side bottom|top|left|right")
-    for cal in fits:
-        if white_side_of(cal.H) == white_side:
-            return cal
+    facing = [cal for cal in fits if faces_white_side(cal.H, white_side)]
+    if facing:
+        return max(facing, key=lambda cal: white_side_fit(cal.H, white_side))
     raise CalibrationError(f"no orientation of the board that shows the expected layout has White's start row "
                            f"towards the {white_side} of the image: is --white-side right?")
 

@@ -89,6 +89,30 @@ def test_white_side_is_needed_without_markers(start):
         calibrate(start.image, START)
 
 
+def test_a_board_turned_about_45_degrees_may_be_named_by_either_edge_its_white_row_faces(start):
+    """White's start row 42 degrees from the image's bottom towards its right: a person may call that
+    edge "bottom" or "right"; both give the same orientation, and "top" or "left" the half turn (the
+    start position looks alike so: the other colour is White)."""
+    from vision.calibration import _white_direction
+
+    d = _white_direction(start.homography)
+    now = np.degrees(np.arctan2(d[1], d[0]))            # image angle of White's direction (y down)
+    turn = cv2.getRotationMatrix2D((640, 480), now - (90 - 42), 1.0)
+    image = cv2.warpAffine(start.image, turn, (1280, 960), borderMode=cv2.BORDER_REPLICATE)
+    truth = np.vstack([turn, [0, 0, 1]]) @ start.homography
+    assert white_side_of(truth) == "bottom"
+    found = {side: calibrate(image, START, white_side=side).H for side in ("bottom", "right", "top", "left")}
+    corners = np.array([[0, 0], [6, 0], [6, 6], [0, 6]], np.float64).reshape(-1, 1, 2)
+
+    def at(H):
+        return cv2.perspectiveTransform(corners, np.asarray(H, np.float64)).reshape(-1, 2)
+
+    for side in ("bottom", "right"):
+        assert np.abs(at(found[side]) - at(truth)).max() < 3.0
+    for side in ("top", "left"):
+        assert np.abs(at(found[side]) - at(truth)[[2, 3, 0, 1]]).max() < 3.0
+
+
 def test_learning_an_accepted_board_replaces_the_reference(start, cal):
     reader = BoardReader(cal)
     truth = random_layout(np.random.default_rng(3))

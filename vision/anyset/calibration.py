@@ -41,9 +41,11 @@ from ..calibration import (
     blank_reason,
     check_image,
     check_white_side,
+    faces_white_side,
     homography_from_corners,
     locate_board,
     read_calibration_file,
+    white_side_fit,
     white_side_of,
     write_calibration_file,
 )
@@ -177,7 +179,7 @@ def _orient(image: np.ndarray, H: np.ndarray, expected: BoardLayout, white_side:
         partner = (scored[0][3] + 2) % 4
         alike += [t for t in scored if t[3] == partner and t not in alike]
     if len(alike) == 1:
-        if white_side is not None and white_side_of(alike[0][1]) != white_side:
+        if white_side is not None and not faces_white_side(alike[0][1], white_side):
             raise CalibrationError(
                 f"the board shows White's start row towards the {white_side_of(alike[0][1])} of the image, "
                 f"not the {white_side} (--white-side): check the set-up or the option")
@@ -186,9 +188,10 @@ def _orient(image: np.ndarray, H: np.ndarray, expected: BoardLayout, white_side:
         raise CalibrationError(
             "the board looks the same turned round (which colour is White is not written on the pieces): "
             "say which image edge White's start row faces with --white-side bottom|top|left|right")
-    for _, Hr, fl, _k in alike:
-        if white_side_of(Hr) == white_side:
-            return Hr, fl
+    facing = [(white_side_fit(Hr, white_side), k, Hr, fl) for _, Hr, fl, k in alike if faces_white_side(Hr, white_side)]
+    if facing:
+        _, _, Hr, fl = max(facing, key=lambda t: (t[0], -t[1]))
+        return Hr, fl
     raise CalibrationError(
         f"no orientation of the board that shows the expected layout has White's start row towards the "
         f"{white_side} of the image: is --white-side right?")
