@@ -1,4 +1,5 @@
-"""The points net's last layer refitted to one set on the points of a board it knows (vision.anyset.sethead)."""
+"""The nets' last layers refitted to one set on the fields of a board it knows (vision.anyset.sethead): the
+points net's (battery against empty) and the squares net's (a robot against empty)."""
 
 from __future__ import annotations
 
@@ -73,7 +74,8 @@ def test_a_still_frame_keeps_the_heads_corrections_and_a_new_reference_asks_agai
     correction = SetHead.correction
 
     def counting(self, patches, level, reference, lean, rows):
-        asked.append(len(rows))
+        if self.kind == "points":
+            asked.append(len(rows))
         return correction(self, patches, level, reference, lean, rows)
 
     monkeypatch.setattr(SetHead, "correction", counting)
@@ -100,6 +102,11 @@ def test_no_head_is_fitted_on_a_board_with_too_few_batteries_or_empty_points(bli
     state[np.flatnonzero(state == 1)[3:]] = REF_UNKNOWN        # three batteries known, the rest not
     assert SetHead.fit(replace(ref, point_state=state), np.zeros(49)) is None
     assert SetHead.fit(ref, np.zeros(49)) is not None
+    squares = np.array(ref.square_state)
+    squares[np.flatnonzero(squares == 1)[3:]] = REF_UNKNOWN    # three robots known
+    assert SetHead.fit(replace(ref, square_state=squares), np.zeros(36), kind="squares") is None
+    head = SetHead.fit(ref, np.zeros(36), kind="squares")
+    assert head is not None and head.kind == "squares"
 
 
 @pytest.mark.parametrize("towards_battery, expected", [(-2.0, 2.0), (-6.0, 8.0), (3.0, -1.0)])
@@ -140,3 +147,69 @@ def test_the_head_is_asked_about_unsure_points_and_points_read_empty_that_nothin
     assert cal.reference.point_state[2] == 0 and cal.reference.point_state[7] == 1
     reader._set_head_opinion(fl, zq, qc, toward)
     assert asked == [[0, 1, 7]]
+
+
+@pytest.mark.parametrize("towards_robot, expected", [(-2.0, 2.0), (-6.0, 8.0), (3.0, -1.0)])
+def test_the_squares_head_makes_a_square_surer_of_empty_only_where_it_ends_very_sure(blind_set, monkeypatch,
+                                                                                    towards_robot, expected):
+    from vision.anyset.fields import look
+
+    start, cal = blind_set
+    reader = BoardReader(cal)
+    fl = look(reader._cutter, start.image, cal.reference)
+    monkeypatch.setattr(SetHead, "correction",
+                        lambda self, patches, level, reference, lean, rows: np.full(len(rows), towards_robot))
+    ze = np.full(36, 2.0)                          # every square leans empty, unsure (0.88)
+    out = reader._square_head_opinion(fl, ze, np.zeros(36), np.zeros(36, bool))
+    np.testing.assert_allclose(out, expected)
+
+
+def test_the_squares_head_is_asked_about_unsure_squares_not_covered_and_not_doubtful_by_the_change_check(
+        blind_set, monkeypatch):
+    from vision.anyset.fields import look
+
+    start, cal = blind_set
+    reader = BoardReader(cal)
+    fl = look(reader._cutter, start.image, cal.reference)
+    asked = []
+
+    def answer(self, patches, level, reference, lean, rows):
+        assert self.kind == "squares" and patches is fl.square_patches
+        asked.append(list(rows))
+        return np.full(len(rows), 5.0)
+
+    monkeypatch.setattr(SetHead, "correction", answer)
+    ze = np.full(36, 9.0)              # very sure empty: not asked
+    ze[0] = 1.5                        # unsure: asked
+    ze[1] = -2.0                       # unsure, leaning to a robot: asked
+    ze[2] = -9.0                       # a sure robot: not asked
+    ze[3] = 1.0                        # unsure but covered by a hand: not asked
+    ze[4] = 1.0                        # unsure but doubtful by the change check already: not asked
+    pc = np.zeros(36)
+    pc[3] = 0.9
+    unlike = np.zeros(36, bool)
+    unlike[4] = True
+    out = reader._square_head_opinion(fl, ze, pc, unlike)
+    assert asked == [[0, 1]]
+    np.testing.assert_allclose(out[[0, 1]], [-3.5, -7.0])       # towards a robot: taken as it comes
+    np.testing.assert_allclose(np.delete(out, [0, 1]), np.delete(ze, [0, 1]))
+
+
+def test_a_set_whose_robots_the_squares_net_leaves_unsure_is_read_once_the_squares_head_is_fitted(monkeypatch):
+    """Design 5,000,203 camera 1 (a development design): two of White's robots the squares net reads unsure
+    (0.89-0.97) on the first board of a game; the squares net's last layer refitted on the start's
+    twelve robots and 24 empty squares reads them surely."""
+    from training.fielddata import changed_layout
+
+    design, seed = 5_000_203, 5_000_203 * 16 + 1
+    start = render(START, seed, design=design, markers=False, printed=[True] * 49)
+    cal = calibrate(start.image, START, white_side=white_side_of(start.homography))
+    board = changed_layout(np.random.default_rng(seed), START)
+    shot = render(board, seed, design=design, markers=False, frame=100)
+    monkeypatch.setattr(reader_module, "SQUARE_HEAD", False)
+    without = BoardReader(cal).read(shot.image)
+    assert not without.readable and without.low_confidence_squares and not without.low_confidence_points
+    monkeypatch.setattr(reader_module, "SQUARE_HEAD", True)
+    reading = BoardReader(cal).read(shot.image)
+    assert reading.readable, reading.reason
+    assert reading.layout == board

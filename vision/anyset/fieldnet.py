@@ -189,7 +189,7 @@ class FieldNet:
         self._nets = {kind: _load(name) for kind, name in MODEL_FILES.items()}
         self._known = {kind: _load(name) for kind, name in KNOWN_FILES.items()}
         self._fast = {kind: _load(name) for kind, name in FAST_FILES.items()}
-        self._features_name: str | None = None
+        self._features_name: dict[str, str] = {}
 
     def _run(self, kind: str, x: np.ndarray, s: np.ndarray) -> np.ndarray:
         net = self._nets[kind]
@@ -221,27 +221,28 @@ class FieldNet:
         """(49, 4) log-odds (empty, battery, covered) and the printed side's log-odds."""
         return self._run("points", x, s)
 
-    def point_features(self, x: np.ndarray, s: np.ndarray) -> np.ndarray:
-        """(n, D) float64: what the points net's last layer takes (the output of the layer before it)
-        for the whole input ``x`` / ``s`` (as :meth:`points`): a set's own last layer is fitted on
-        them (:mod:`vision.anyset.sethead`)."""
-        name = self._feature_tensor()          # (found with a probe input of its own: before the inputs are set)
-        net = self._nets["points"]
+    def features(self, kind: str, x: np.ndarray, s: np.ndarray) -> np.ndarray:
+        """(n, D) float64: what the net ``kind``'s last layer takes (the output of the layer before it)
+        for the whole input ``x`` / ``s`` (as :meth:`squares` / :meth:`points`): a set's own last layer
+        is fitted on them (:mod:`vision.anyset.sethead`)."""
+        name = self._feature_tensor(kind)      # (found with a probe input of its own: before the inputs are set)
+        net = self._nets[kind]
         net.setInput(split_phases(x), "patch")
         net.setInput(s, "scalars")
         return np.asarray(net.forward(name), np.float64)
 
-    def _feature_tensor(self) -> str:
-        """The name of the tensor the points net's last layer (a Gemm) takes: OpenCV names a layer's
+    def _feature_tensor(self, kind: str) -> str:
+        """The name of the tensor the net ``kind``'s last layer (a Gemm) takes: OpenCV names a layer's
         output ``<layer>_output_0`` (its new engine) or after the layer (the classic one)."""
-        if self._features_name is None:
-            net = self._nets["points"]
+        if kind not in self._features_name:
+            net = self._nets[kind]
             names = list(net.getLayerNames())
             gemms = [i for i, n in enumerate(names) if n.endswith("Gemm")]
             if not gemms or gemms[-1] == 0:
-                raise VisionError("the points model has no last fully connected layer to adapt")
+                raise VisionError(f"the {kind} model has no last fully connected layer to adapt")
             before = names[gemms[-1] - 1]
-            probe = np.zeros((1, N_CHANNELS, POINT_PATCH, POINT_PATCH), np.float32)
+            size = POINT_PATCH if kind == "points" else PATCH
+            probe = np.zeros((1, N_CHANNELS, size, size), np.float32)
             for name in (f"{before}_output_0", before):
                 try:
                     net.setInput(split_phases(probe), "patch")
@@ -249,11 +250,11 @@ class FieldNet:
                     net.forward(name)
                 except cv2.error:
                     continue
-                self._features_name = name
+                self._features_name[kind] = name
                 break
             else:
-                raise VisionError(f"cannot read the points model's features (layer {before!r})")
-        return self._features_name
+                raise VisionError(f"cannot read the {kind} model's features (layer {before!r})")
+        return self._features_name[kind]
 
 
 _SHARED: FieldNet | None = None

@@ -192,6 +192,14 @@ HIDE_REACH = True
 # every one cost 2-3 ms a read on a frame far from the reference). Figures of record, and what was
 # tried, in docs/readme-vision.md ("28 November"); NETZWERK_SET_HEAD=0 leaves it out (for measuring)
 SET_HEAD = os.environ.get("NETZWERK_SET_HEAD", "1") != "0"
+# The same for the squares: a square the nets leave unsure between empty and a robot (not covered, not
+# doubtful by the change check) is looked at once more by the squares net's last layer refitted on the
+# calibration board's 36 squares (12 robots, 24 empty), with the same rule for "empty". Development
+# designs 5,000,200-259 (2 cameras): single frames 237 -> 242, game frames 529 -> 531 of 720, 0 misreads;
+# the squares unsure between empty and a robot in the game frames not read 37 -> 15 (most such frames also
+# hold a doubtful point). Figures of record in docs/readme-vision.md ("28 November, morning");
+# NETZWERK_SQUARE_HEAD=0 leaves it out
+SQUARE_HEAD = os.environ.get("NETZWERK_SQUARE_HEAD", "1") != "0"
 _CORNERS = field_neighbours()[:36, 36:]          # (36, 49): the corner points of each square
 
 
@@ -274,8 +282,8 @@ class BoardReader:
         self._memory = None            # (cutter, squares' FieldMemory, points'): earlier references' looks
         self._answers = Answers()      # the nets' last answers: a still field keeps its answer
         self._hiding = None            # (cutter, (36, 49) corner gaps, how far this set's robots were seen to cover)
-        self._head = None              # [the points net's last layer fitted to this set (SetHead) or None]
-        self._head_answers = None      # [reference, cutter, (49, 3, Q, Q) patches looked at, (49,) their corrections]
+        self._heads = {}               # kind -> the net's last layer fitted to this set (SetHead) or None
+        self._head_answers = {}        # kind -> [reference, cutter, patches looked at, their corrections]
 
     @property
     def calibration(self) -> Calibration:
@@ -343,12 +351,42 @@ class BoardReader:
             self._hiding = [self._cutter, corner_gaps(self._cutter.pose, HIDE_HEIGHT), -np.inf]
         return self._hiding
 
-    def _set_head(self) -> SetHead | None:
-        """The points net's last layer fitted on the points of the first reference this reader had (the
-        calibration's board), once (see :data:`SET_HEAD`)."""
-        if self._head is None:
-            self._head = [SetHead.fit(self._cal.reference, self._cutter.point_lean)]
-        return self._head[0]
+    def _set_head(self, kind: str = "points") -> SetHead | None:
+        """The net ``kind``'s last layer fitted on the fields of the first reference this reader had
+        (the calibration's board), once (see :data:`SET_HEAD`)."""
+        if kind not in self._heads:
+            lean = self._cutter.square_lean if kind == "squares" else self._cutter.point_lean
+            self._heads[kind] = SetHead.fit(self._cal.reference, lean, kind=kind)
+        return self._heads[kind]
+
+    def _head_correction(self, kind: str, fl: FieldLook, rows: np.ndarray) -> np.ndarray | None:
+        """(n,) the set head's correction (:meth:`SetHead.correction`) of the fields of ``kind`` at
+        ``rows`` (NaN elsewhere), or None without a head. A field still since the last frame keeps
+        its correction."""
+        head = self._set_head(kind)
+        if head is None:
+            return None
+        if kind == "squares":
+            patches, x_now, lean = fl.square_patches, fl.x_squares, self._cutter.square_lean
+        else:
+            patches, lean = fl.point_patches, self._cutter.point_lean
+            x_now = fl.x_points_net if fl.x_points_net is not None else fl.x_points
+        n = len(patches)
+        cache = self._head_answers.get(kind)
+        if cache is None or cache[0] is not self._cal.reference or cache[1] is not self._cutter or x_now is None:
+            cache = [self._cal.reference, self._cutter, None, np.full(n, np.nan)]
+        if cache[2] is not None and x_now is not None:
+            kept = still(x_now[rows], cache[2][rows]) & np.isfinite(cache[3][rows])
+            todo = rows[~kept]
+        else:
+            todo = rows
+        corr = cache[3].copy()
+        corr[todo] = head.correction(patches, fl.level, self._cal.reference, lean, todo)
+        if x_now is not None:
+            seen = x_now.copy() if cache[2] is None else cache[2].copy()
+            seen[todo] = x_now[todo]
+            self._head_answers[kind] = [cache[0], cache[1], seen, corr]
+        return corr
 
     def _hideable(self) -> np.ndarray:
         """(36, 49) bool: which corner points a robot on each square could hide (:data:`HIDE_HEIGHT`)."""
@@ -415,7 +453,7 @@ class BoardReader:
         """The nets look at every field of the next frame afresh, as on a frame in which everything
         changed (benchmarks time that worst case; a still field otherwise keeps the nets' answer)."""
         self._answers = Answers()
-        self._head_answers = None
+        self._head_answers = {}
 
     # -- the board moved ------------------------------------------------------------
     def relocate(self, image: np.ndarray) -> bool:
@@ -587,31 +625,35 @@ class BoardReader:
         ask = (unsure | unvouched_empty) & (qc < COVERED)
         if not ask.any() or fl.point_patches is None:
             return zq
-        head = self._set_head()
-        if head is None:
-            return zq
-        x_now = fl.x_points_net if fl.x_points_net is not None else fl.x_points
-        cache = self._head_answers
-        if cache is None or cache[0] is not self._cal.reference or cache[1] is not self._cutter or x_now is None:
-            cache = [self._cal.reference, self._cutter, None, np.full(49, np.nan)]
         rows = np.flatnonzero(ask)
-        if cache[2] is not None and x_now is not None:
-            kept = still(x_now[rows], cache[2][rows]) & np.isfinite(cache[3][rows])
-            todo = rows[~kept]
-        else:
-            todo = rows
-        corr = cache[3].copy()
-        corr[todo] = head.correction(fl.point_patches, fl.level, self._cal.reference, self._cutter.point_lean, todo)
-        if x_now is not None:
-            seen = x_now.copy() if cache[2] is None else cache[2].copy()
-            seen[todo] = x_now[todo]
-            self._head_answers = [cache[0], cache[1], seen, corr]
+        corr = self._head_correction("points", fl, rows)
+        if corr is None:
+            return zq
         out = zq.copy()
         out[rows] -= corr[rows] / TEMPERATURE
         # towards "empty" only where it ends very sure (as the second opinion's, OWN_FRAME_EMPTY): the nets'
         # misses are batteries read empty, and a head fitted on one board's 14 batteries leans that way too
         timid = (out > zq) & (out < OWN_FRAME_EMPTY)
         out[timid] = zq[timid]
+        return out
+
+    def _square_head_opinion(self, fl: FieldLook, ze: np.ndarray, pc: np.ndarray, unlike: np.ndarray) -> np.ndarray:
+        """The log-odds of empty ``ze`` (36,) corrected by the squares net's last layer refitted on this
+        set (:meth:`_set_head`) where the nets leave a square unsure between empty and a robot, the
+        square not covered (``pc``) and not doubtful by the change check (``unlike``); the others as
+        they are. As for the points, it makes a square surer of "empty" only where it ends very sure."""
+        unsure = (1 - pc) * _sigmoid(np.abs(ze)) + pc / 3 < self.min_confidence
+        ask = unsure & (pc < COVERED) & ~unlike
+        if not ask.any():
+            return ze
+        rows = np.flatnonzero(ask)
+        corr = self._head_correction("squares", fl, rows)
+        if corr is None:
+            return ze
+        out = ze.copy()
+        out[rows] -= corr[rows] / TEMPERATURE
+        timid = (out > ze) & (out < OWN_FRAME_EMPTY)
+        out[timid] = ze[timid]
         return out
 
     def _reading(self, fl: FieldLook, alignment: float) -> BoardReading:
@@ -635,6 +677,8 @@ class BoardReader:
             ze, zq, pc, qc = self._own_frame_opinion(fl, ze, zq, pc, qc, unlike)
         if SET_HEAD:
             zq = self._set_head_opinion(fl, zq, qc, toward_p)
+        if SQUARE_HEAD:
+            ze = self._square_head_opinion(fl, ze, pc, unlike)
         pe_seen = _sigmoid(ze)
         sp = np.stack([pe_seen, (1 - pe_seen) * pw_given_robot, (1 - pe_seen) * (1 - pw_given_robot)], axis=1)
         sp = (1 - pc)[:, None] * sp + pc[:, None] / 3

@@ -1,4 +1,4 @@
-"""The points net's last layer, nudged towards one set: fitted on the points of a board the reader knows.
+"""A net's last layer, nudged towards one set: fitted on the fields of a board the reader knows.
 
 The points net was trained on many designs and knows none of them; a set it
 is blind to (small grey batteries set down off the printed discs of their
@@ -21,6 +21,12 @@ surer of "empty" only where it ends very sure (the nets' misses are
 batteries read empty, and a layer fitted on one board's 14 batteries leans
 that way too: on the run of record's designs it turned three batteries read
 empty at 0.97 into 0.99).
+
+The squares net gets a head of its own the same way (``kind="squares"``: a
+robot against empty, fitted on the calibration board's 12 robots and 24 empty
+squares); the reader asks it about the squares the nets leave unsure between
+empty and a robot (``reader.SQUARE_HEAD``). Which player a robot belongs to is
+the colour model's, not the head's.
 
 Statistics of the set's own labelled points; no look is assumed.
 """
@@ -46,20 +52,30 @@ NEWTON_STEPS = 25
 MIN_EXAMPLES = 4        # of each kind (battery, empty) in the board told: fewer and no head is fitted
 
 
+def _known_board(reference: Reference, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A known board's fields of ``kind`` ("squares" or "points"): patches, levels, states and the
+    distances between the fields."""
+    from .fields import _POINT_DIST, _SQUARE_DIST
+
+    if kind == "squares":
+        return reference.squares, reference.square_level, np.asarray(reference.square_state), _SQUARE_DIST
+    return reference.points, reference.point_level, np.asarray(reference.point_state), _POINT_DIST
+
+
 class _Views:
-    """The points net's input as calibration looks at each point of a frame beside a known board
-    (see :func:`point_views`), the board's share (its examples, their indices) made once."""
+    """The net ``kind``'s input as calibration looks at each field of a frame beside a known board
+    (see :func:`field_views`), the board's share (its examples, their indices) made once."""
 
-    def __init__(self, reference: Reference, lean: np.ndarray) -> None:
-        from .fields import _POINT_DIST, _examples
+    def __init__(self, reference: Reference, lean: np.ndarray, kind: str = "points") -> None:
+        from .fields import _examples
 
-        self.reference, self.lean = reference, lean
-        idx, (empty, occupied) = _examples(reference.points, reference.point_level, reference.point_state,
-                                           _POINT_DIST, 0)
+        self.reference, self.lean, self.kind = reference, lean, kind
+        patches, levels, states, dist = _known_board(reference, kind)
+        idx, (empty, occupied) = _examples(patches, levels, states, dist, 0)
         # the examples' channels, normalised once (net_input's layout: now, reference, empty, occupied)
-        x, _ = net_input(reference.points, None, reference.point_level, empty_example=empty, occupied_example=occupied)
+        x, _ = net_input(patches, None, levels, empty_example=empty, occupied_example=occupied)
         self.known = x[:, 3:]
-        self.s = scalars(np.full(49, REF_UNKNOWN), np.asarray(lean), idx)
+        self.s = scalars(np.full(len(states), REF_UNKNOWN), np.asarray(lean), idx)
 
     def __call__(self, patches: np.ndarray, levels: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows = np.asarray(rows, np.int64)
@@ -68,13 +84,13 @@ class _Views:
         return np.ascontiguousarray(np.concatenate([now, self.known[rows]], axis=1)), self.s[rows]
 
 
-def point_views(patches: np.ndarray, levels: np.ndarray, reference: Reference, lean: np.ndarray,
-                rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The points net's input for the points ``rows`` as calibration looks at them: the patches
-    now (``patches`` (49, Q, Q, 3), ``levels`` (3,) or (49, 3)), no reference of their own, the
-    nearest other point the reference knows empty and the nearest it knows occupied as examples.
+def field_views(patches: np.ndarray, levels: np.ndarray, reference: Reference, lean: np.ndarray,
+                rows: np.ndarray, kind: str = "points") -> tuple[np.ndarray, np.ndarray]:
+    """The net ``kind``'s input for the fields ``rows`` as calibration looks at them: the patches
+    now (``patches`` (n, P, P, 3), ``levels`` (3,) or (n, 3)), no reference of their own, the
+    nearest other field the reference knows empty and the nearest it knows occupied as examples.
     Returns (x, s) for the whole net."""
-    return _Views(reference, lean)(patches, levels, rows)
+    return _Views(reference, lean, kind)(patches, levels, rows)
 
 
 def fit_shift(features: np.ndarray, net_logodds: np.ndarray, battery: np.ndarray, prior: float = PRIOR) -> np.ndarray:
@@ -117,35 +133,38 @@ def fit_shift(features: np.ndarray, net_logodds: np.ndarray, battery: np.ndarray
 
 @dataclass(frozen=True, eq=False)
 class SetHead:
-    """The change to the points net's last layer fitted on one known board (see the module)."""
+    """The change to a net's last layer fitted on one known board (see the module): the points net's
+    (battery against empty) or the squares net's (a robot against empty)."""
 
     shift: np.ndarray        # (D + 1,): weights, then bias
+    kind: str = "points"
     _views: list = field(default_factory=lambda: [None], repr=False, compare=False)   # [_Views of the last reference]
 
     @classmethod
-    def fit(cls, reference: Reference, lean: np.ndarray, prior: float = PRIOR) -> "SetHead | None":
-        """Fitted on the points ``reference`` knows (each looked at beside the others as examples);
-        None where it knows fewer than :data:`MIN_EXAMPLES` of either kind."""
-        state = np.asarray(reference.point_state)
+    def fit(cls, reference: Reference, lean: np.ndarray, prior: float = PRIOR, kind: str = "points"
+            ) -> "SetHead | None":
+        """Fitted on the fields of ``kind`` that ``reference`` knows (each looked at beside the others
+        as examples); None where it knows fewer than :data:`MIN_EXAMPLES` of either state."""
+        patches, levels, state, _ = _known_board(reference, kind)
         rows = np.flatnonzero(state != REF_UNKNOWN)
-        battery = state[rows] == REF_OCCUPIED
-        if battery.sum() < MIN_EXAMPLES or (state[rows] == REF_EMPTY).sum() < MIN_EXAMPLES:
+        occupied = state[rows] == REF_OCCUPIED
+        if occupied.sum() < MIN_EXAMPLES or (state[rows] == REF_EMPTY).sum() < MIN_EXAMPLES:
             return None
         net = shared_net()
-        x, s = point_views(reference.points, reference.point_level, reference, lean, rows)
-        z = net.points(x, s)
-        return cls(fit_shift(net.point_features(x, s), z[:, 1] - z[:, 0], battery, prior))
+        x, s = field_views(patches, levels, reference, lean, rows, kind)
+        z = net.squares(x, s) if kind == "squares" else net.points(x, s)
+        return cls(fit_shift(net.features(kind, x, s), z[:, 1] - z[:, 0], occupied, prior), kind)
 
     def correction(self, patches: np.ndarray, level: np.ndarray, reference: Reference, lean: np.ndarray,
                    rows: np.ndarray) -> np.ndarray:
-        """(k,): what the set's head adds to the log-odds of a battery (against empty) of the points
-        ``rows`` of a frame (``patches``, ``level``), their examples from ``reference``."""
+        """(k,): what the set's head adds to the log-odds of occupied (a battery or a robot, against
+        empty) of the fields ``rows`` of a frame (``patches``, ``level``), their examples from ``reference``."""
         rows = np.asarray(rows, np.int64)
         if not len(rows):
             return np.zeros(0)
         views = self._views
         if views[0] is None or views[0].reference is not reference or views[0].lean is not lean:
-            views[0] = _Views(reference, lean)
+            views[0] = _Views(reference, lean, self.kind)
         x, s = views[0](patches, level, rows)
-        h = shared_net().point_features(x, s)
+        h = shared_net().features(self.kind, x, s)
         return h @ self.shift[:-1] + self.shift[-1]
