@@ -110,6 +110,11 @@ class GridFit:
     points_px: np.ndarray         # (49, 2) pixel positions, index row * 7 + col
     pitch_px: float               # one square's side in pixels, at the field's centre
     n_measurements: int           # line-profile measurements in the final fit
+    # other grids that fit the frame nearly as well (the runners-up, refined, that pass the same
+    # checks), best first: pieces standing along the board's edges hide its outer lines, so a grid
+    # shifted by a pitch onto a table's grain or a printed frame can score as well as the board's
+    # own; a caller that knows what the board shows (calibration) tries them where ``H`` fails
+    alternatives: tuple[np.ndarray, ...] = ()
 
 
 def grid_points(H: np.ndarray) -> np.ndarray:
@@ -180,16 +185,42 @@ def _find(ev: "_Evidence", col: np.ndarray, seg_scale: float) -> GridFit:
     # the leaders are refined and compared again: a candidate a little off may count as many
     # segments on as the right one (on a checkerboard every square has edges), so the share of
     # line measurements within a pixel of the refined lines counts as much again
-    best = None
+    refined = []
     for _, H0 in ranked[:REFINED]:
         H1, resid, n_meas = _refine(ev, H0)
         s1 = 84.0 * _confirmed_share(ev, H1)
         if strength is not None:
             s1 += ev.score(H1, strength)[0]
-        if best is None or s1 > best[0]:
-            best = (s1, H1, resid, n_meas)
-    _, H, resid, n_meas = best
-    H = _orient(H)
+        refined.append((s1, H1, resid, n_meas))
+    refined.sort(key=lambda t: -t[0])
+    _, H, resid, n_meas = refined[0]
+    H, score = _checked(ev, _orient(H), w, h)
+    alternatives: list[np.ndarray] = []
+    kept = [_apply(H, _PROBE)]
+    for _, H1, _, _ in refined[1:]:
+        pr = _apply(H1, _PROBE)
+        if any(_same_grid(pr, q, _pitch(H1)) for q in kept):
+            continue
+        kept.append(pr)
+        try:
+            alternatives.append(_checked(ev, _orient(H1), w, h)[0])
+        except CalibrationError:
+            continue
+    return GridFit(H=H, score=score, residual_px=resid, points_px=grid_points(H), pitch_px=_pitch(H),
+                   n_measurements=n_meas, alternatives=tuple(alternatives))
+
+
+def _same_grid(probe_a: np.ndarray, probe_b: np.ndarray, pitch: float) -> bool:
+    """Do two grids' probe points (corners and centre, the corners in any order: the grids may be
+    labelled in other orientations) coincide within 0.3 of a pitch?"""
+    d = np.linalg.norm(probe_a[:, None, :] - probe_b[None, :, :], axis=2)
+    return bool(d.min(axis=1).max() < 0.3 * pitch)
+
+
+def _checked(ev: "_Evidence", H: np.ndarray, w: int, h: int) -> tuple[np.ndarray, float]:
+    """``H`` and its score (the share of the 84 inner segments showing a line), if it passes as the
+    board's grid: enough of it in view showing lines, the lattice not going on beyond 7x7, the
+    field inside the frame; else raises (_NotFound, or CalibrationError naming what is out of view)."""
     prof, valid, cprof = ev.profiles(H, colour="all")
     e = _evidence(prof, 1, valid)
     inner, outer, ext = _split(e, valid)
@@ -203,11 +234,10 @@ def _find(ev: "_Evidence", col: np.ndarray, seg_scale: float) -> GridFit:
             f"cannot find the board's 7x7 grid: the lines continue beyond 7x7 at the {continues} "
             "(a larger grid such as a chessboard?)"
         )
-    pts = grid_points(H)
-    out = _outside(pts, w, h)
+    out = _outside(grid_points(H), w, h)
     if out:
         raise CalibrationError(f"the board is not fully in view: {out}")
-    return GridFit(H=H, score=score, residual_px=resid, points_px=pts, pitch_px=_pitch(H), n_measurements=n_meas)
+    return H, score
 
 
 # =============================================================================
@@ -487,14 +517,18 @@ def _candidates(col: np.ndarray, seg_scale: float = 0.5) -> list[np.ndarray]:
     half_w = math.radians(FAMILY_HALF_WIDTH)
     cands: list[np.ndarray] = []
     fam = [_angle_diff(theta, t) <= half_w for t in peaks]
+    # a crossing counts the length of the shorter of its two segments: the board's lines cross
+    # each other along their whole length, while printed rings and circles at the points, drawn
+    # as many short chords in every direction, cross each other often but only briefly
+    cross_len = np.minimum(L[ia], L[ib])
     pairs = []
     for a in range(len(peaks)):
         for b in range(a + 1, len(peaks)):
             if _angle_diff(peaks[a], peaks[b]) >= math.radians(MIN_FAMILY_ANGLE):
-                n_cross = int(((fam[a][ia] & fam[b][ib]) | (fam[b][ia] & fam[a][ib])).sum())
-                pairs.append((n_cross, a, b))
+                both = (fam[a][ia] & fam[b][ib]) | (fam[b][ia] & fam[a][ib])
+                pairs.append((float(cross_len[both].sum()), a, b))
     pairs.sort(reverse=True)
-    # the board's two families cross each other far more often than anything else does
+    # the board's two families cross each other far more than anything else does
     pairs = [p for p in pairs[:3] if p[0] >= 0.25 * pairs[0][0]] if pairs else []
     for _, a, b in pairs:
             ta, tb = peaks[a], peaks[b]
