@@ -403,12 +403,32 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side
 
 
 def _calibrate_on_grid(image: np.ndarray, expected: BoardLayout, white_side: str | None) -> Calibration:
-    """Without markers or corners: find the grid, keep the orientations that show ``expected``."""
-    from .gridfind import find_grid, rotations
+    """Without markers or corners: find the grid, keep the orientations that show ``expected``.
+
+    Where no orientation of the grid that fits the lines best shows ``expected`` (pieces along two
+    edges hide the outer lines: a grid a pitch off may fit as well), the runners-up are tried in
+    turn (:attr:`vision.gridfind.GridFit.alternatives`); the best grid's reason is raised where none
+    does."""
+    from .gridfind import find_grid
 
     fit = find_grid(image)
+    first: CalibrationError | BadCorners | None = None
+    for H in (fit.H, *fit.alternatives):
+        try:
+            return _calibrate_on_one_grid(image, expected, white_side, H)
+        except (CalibrationError, BadCorners) as exc:
+            first = first or exc
+    assert first is not None
+    raise first
+
+
+def _calibrate_on_one_grid(image: np.ndarray, expected: BoardLayout, white_side: str | None,
+                           H: np.ndarray) -> Calibration:
+    """The orientation of the grid ``H`` that shows ``expected`` (and faces ``white_side``)."""
+    from .gridfind import rotations
+
     fits, why = [], None
-    for Hr in rotations(fit.H):
+    for Hr in rotations(H):
         c = cv2.perspectiveTransform(FIELD_CORNERS.reshape(-1, 1, 2), Hr).reshape(-1, 2)
         try:
             fits.append(replace(_calibrate(image, expected, c), method="grid"))

@@ -113,6 +113,38 @@ def test_a_board_turned_about_45_degrees_may_be_named_by_either_edge_its_white_r
         assert np.abs(at(found[side]) - at(truth)[[2, 3, 0, 1]]).max() < 3.0
 
 
+def test_calibration_tries_the_runner_up_grids_until_one_shows_the_start_layout(start, monkeypatch):
+    """The grid that fits the lines best may be a pitch off (pieces along two edges hide the outer
+    lines): calibration takes the first grid, best first, under which the frame shows the layout, and
+    where none does it gives the best grid's reason."""
+    import vision.anyset.calibration as anyset_calibration
+
+    truth = start.homography / start.homography[2, 2]
+    off = truth @ np.array([[1.0, 0, 1], [0, 1, 0], [0, 0, 1]])          # one pitch along the rows
+    corners = np.array([[0, 0], [6, 0], [6, 6], [0, 6]], np.float64).reshape(-1, 1, 2)
+
+    def at(H):
+        return cv2.perspectiveTransform(corners, np.asarray(H, np.float64)).reshape(-1, 2)
+
+    side = white_side_of(start.homography)
+    monkeypatch.setattr(anyset_calibration, "_grids", lambda image: [off, truth])
+    found = calibrate(start.image, START, white_side=side)
+    assert np.abs(at(found.H) - at(truth)).max() < 1.0
+    monkeypatch.setattr(anyset_calibration, "_grids", lambda image: [off])
+    with pytest.raises(CalibrationError, match="start layout|covers the board"):
+        calibrate(start.image, START, white_side=side)
+
+
+@pytest.mark.parametrize("design", [9_100_047])
+def test_a_start_frame_whose_best_fitting_grid_is_a_pitch_off_is_calibrated_right(design):
+    frame = render(START, design * 16 + 1, design=design, markers=False, printed=[True] * 49)
+    found = calibrate(frame.image, START, white_side=white_side_of(frame.homography))
+    corners = np.array([[0, 0], [6, 0], [6, 6], [0, 6]], np.float64).reshape(-1, 1, 2)
+    err = np.abs(cv2.perspectiveTransform(corners, np.asarray(found.H, np.float64))
+                 - cv2.perspectiveTransform(corners, frame.homography)).max()
+    assert err < 3.0
+
+
 def test_learning_an_accepted_board_replaces_the_reference(start, cal):
     reader = BoardReader(cal)
     truth = random_layout(np.random.default_rng(3))

@@ -73,6 +73,25 @@ def test_manual_corners_without_markers():
     assert wrong_fields(reading, truth) == ([], [])
 
 
+def test_without_markers_the_runner_up_grids_are_tried_until_one_shows_the_layout(monkeypatch):
+    """The grid that fits the lines best may be a pitch off (pieces along two edges hide the outer
+    lines): the first grid, best first, under which the frame shows the layout is taken, and where
+    none does the best grid's reason is given."""
+    from dataclasses import replace
+
+    import vision.gridfind as gridfind
+
+    frame = render(START, 41, markers=False, tilt=15.0, rotation=100.0, glare=0.0)
+    real = gridfind.find_grid(frame.image)
+    off = real.H @ np.array([[1.0, 0, 0], [0, 1, 1], [0, 0, 1]])          # one pitch along the columns
+    monkeypatch.setattr(gridfind, "find_grid", lambda image: replace(real, H=off, alternatives=(real.H,)))
+    found = calibrate(frame.image, START)
+    assert found.method == "grid" and np.abs(found.corners_px - frame.corners_px).max() < 3.0
+    monkeypatch.setattr(gridfind, "find_grid", lambda image: replace(real, H=off, alternatives=()))
+    with pytest.raises(CalibrationError):
+        calibrate(frame.image, START)
+
+
 def test_bad_corners(start_frame):
     with pytest.raises(BadCorners, match="four"):
         parse_corners("1,2 3,4")

@@ -203,10 +203,36 @@ def _half_turn_alike(layout: BoardLayout) -> bool:
     return robots == {35 - q for q in robots} and set(layout.batteries) == {48 - p for p in layout.batteries}
 
 
-def _grid(image: np.ndarray) -> np.ndarray:
+def _grids(image: np.ndarray) -> list[np.ndarray]:
+    """The grid found in the frame, then the other grids that fit it nearly as well."""
     from ..gridfind import find_grid
 
-    return find_grid(image).H
+    fit = find_grid(image)
+    return [fit.H, *fit.alternatives]
+
+
+def _located_on_grid(image: np.ndarray, expected: BoardLayout, white_side: str | None):
+    """The grid (found in the frame, oriented) that shows ``expected``, with its look.
+
+    The grid that fits the lines best comes first; where the frame does not show ``expected`` on it
+    (the pieces of the start position hide the outer lines along two edges, and a grid a pitch off,
+    on a table's grain or a printed frame, may fit the lines as well), the runners-up are tried, and
+    the first under which the frame shows ``expected`` wins: a grid a pitch off cannot show the
+    layout. Where none does, the best grid's reason is raised.
+    """
+    size = (image.shape[1], image.shape[0])
+    first: CalibrationError | None = None
+    for H in _grids(image):
+        try:
+            H, seen = _orient(image, H, expected, white_side)
+            _check_geometry(H, size)
+            _check_layout(seen[0], expected)
+        except CalibrationError as exc:
+            first = first or exc
+            continue
+        return H, seen
+    assert first is not None
+    raise first
 
 
 # -- calibration -----------------------------------------------------------------
@@ -241,8 +267,7 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side
         except MarkersNotFound as exc:
             if detect_markers(image):
                 raise exc
-            H, method, side = _grid(image), "grid", None
-            H, seen = _orient(image, H, expected, white_side)
+            (H, seen), method, side = _located_on_grid(image, expected, white_side), "grid", None
     _check_geometry(H, size)
     cutter = PatchCutter(H, size)
     fl, reference = seen if seen is not None else look_as(cutter, image, expected, temperature=1.0)
