@@ -226,6 +226,13 @@ def _checked(ev: "_Evidence", H: np.ndarray, w: int, h: int) -> tuple[np.ndarray
     inner, outer, ext = _split(e, valid)
     n_valid = int(inner[1].sum())
     score = float((inner[0] >= LINE_E)[inner[1]].mean()) if n_valid else 0.0
+    if n_valid >= 0.4 * inner[1].size and score < MIN_SCORE:
+        # thin lines keep only a fraction of their contrast on the pyramid level scored (a line
+        # two pixels wide under a quarter of that): the share is measured again a level finer
+        fp, fv = ev.profiles(H, finer=1)
+        fi, _, _ = _split(_evidence(fp, 1, fv), fv)
+        if int(fi[1].sum()) >= 0.4 * fi[1].size:
+            score = max(score, float((fi[0] >= LINE_E)[fi[1]].mean()))
     if n_valid < 0.4 * inner[1].size or score < MIN_SCORE:
         raise _NotFound(NOT_FOUND)
     continues = _lattice_continues(e, _ridge(cprof, 1), cprof, valid)
@@ -650,11 +657,12 @@ class _Evidence:
         self.ones = [np.ones(lv.shape[:2], np.float32) for lv in self.levels]
 
     # -- scoring -------------------------------------------------------------
-    def rectified(self, H: np.ndarray, res: int = SCORE_RES) -> tuple[np.ndarray, np.ndarray]:
+    def rectified(self, H: np.ndarray, res: int = SCORE_RES, finer: int = 0) -> tuple[np.ndarray, np.ndarray]:
         """The frame warped onto the board plane, ``res`` pixels a square over x, y in -1.5..7.5
-        (from the pyramid level whose pitch is nearest above ``res``), and where it was in view."""
+        (from the pyramid level whose pitch is nearest above ``res``, or ``finer`` levels below
+        it), and where it was in view."""
         P = _pitch(H)
-        lev = int(np.clip(math.floor(math.log2(max(P / res, 1.0))), 0, len(self.levels) - 1))
+        lev = int(np.clip(math.floor(math.log2(max(P / res, 1.0))) - finer, 0, len(self.levels) - 1))
         s = 2.0 ** -lev
         S = np.array([[s, 0, 0.5 * s - 0.5], [0, s, 0.5 * s - 0.5], [0, 0, 1]])
         T = np.array([[1 / res, 0, _X0], [0, 1 / res, _X0], [0, 0, 1]])
@@ -667,7 +675,7 @@ class _Evidence:
                                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
         return img, mask
 
-    def profiles(self, H: np.ndarray, colour: bool | str = False):
+    def profiles(self, H: np.ndarray, colour: bool | str = False, finer: int = 0):
         """Profiles across every unit segment of lines -1..7 (and their continuations).
 
         Returns the colour-gradient profiles (2, 9, 8, 17): family (0: lines
@@ -677,7 +685,7 @@ class _Evidence:
         With ``colour`` also the colour profiles (2, 9, 8, 17, 3): for all
         segments if ``colour == "all"``, else only for those outside the 84.
         """
-        img, mask = self.rectified(H)
+        img, mask = self.rectified(H, finer=finer)
         gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=1)
         gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=1)
         mx = np.sqrt((gx * gx).sum(axis=2))
