@@ -622,20 +622,7 @@ class BoardReader:
         # empty at 1.000); asking every such point cost 2-3 ms on a frame far from the reference
         ref_battery = np.asarray(self._cal.reference.point_state) == REF_OCCUPIED
         unvouched_empty = (np.asarray(toward_p) == 0) & (zq > 0) & ((zq < OWN_FRAME_EMPTY) | ref_battery)
-        ask = (unsure | unvouched_empty) & (qc < COVERED)
-        if not ask.any() or fl.point_patches is None:
-            return zq
-        rows = np.flatnonzero(ask)
-        corr = self._head_correction("points", fl, rows)
-        if corr is None:
-            return zq
-        out = zq.copy()
-        out[rows] -= corr[rows] / TEMPERATURE
-        # towards "empty" only where it ends very sure (as the second opinion's, OWN_FRAME_EMPTY): the nets'
-        # misses are batteries read empty, and a head fitted on one board's 14 batteries leans that way too
-        timid = (out > zq) & (out < OWN_FRAME_EMPTY)
-        out[timid] = zq[timid]
-        return out
+        return self._head_applied("points", fl, zq, (unsure | unvouched_empty) & (qc < COVERED))
 
     def _square_head_opinion(self, fl: FieldLook, ze: np.ndarray, pc: np.ndarray, unlike: np.ndarray) -> np.ndarray:
         """The log-odds of empty ``ze`` (36,) corrected by the squares net's last layer refitted on this
@@ -643,17 +630,24 @@ class BoardReader:
         square not covered (``pc``) and not doubtful by the change check (``unlike``); the others as
         they are. As for the points, it makes a square surer of "empty" only where it ends very sure."""
         unsure = (1 - pc) * _sigmoid(np.abs(ze)) + pc / 3 < self.min_confidence
-        ask = unsure & (pc < COVERED) & ~unlike
-        if not ask.any():
-            return ze
+        return self._head_applied("squares", fl, ze, unsure & (pc < COVERED) & ~unlike)
+
+    def _head_applied(self, kind: str, fl: FieldLook, z: np.ndarray, ask: np.ndarray) -> np.ndarray:
+        """The log-odds of empty ``z`` of the fields of ``kind`` corrected by the set head of that kind
+        at the fields ``ask``; the others as they are. Towards "empty" only where it ends very sure (as
+        the second opinion's, OWN_FRAME_EMPTY): the nets' misses are pieces read empty, and a head
+        fitted on one board's pieces leans that way too."""
+        patches = fl.square_patches if kind == "squares" else fl.point_patches
+        if not ask.any() or patches is None:
+            return z
         rows = np.flatnonzero(ask)
-        corr = self._head_correction("squares", fl, rows)
+        corr = self._head_correction(kind, fl, rows)
         if corr is None:
-            return ze
-        out = ze.copy()
+            return z
+        out = z.copy()
         out[rows] -= corr[rows] / TEMPERATURE
-        timid = (out > ze) & (out < OWN_FRAME_EMPTY)
-        out[timid] = ze[timid]
+        timid = (out > z) & (out < OWN_FRAME_EMPTY)
+        out[timid] = z[timid]
         return out
 
     def _reading(self, fl: FieldLook, alignment: float) -> BoardReading:
