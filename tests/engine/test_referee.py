@@ -194,13 +194,13 @@ def test_a_likely_enough_legal_reading_is_asked_about_not_dropped():
 
 
 def test_a_legal_reading_far_less_likely_than_the_likeliest_is_no_reason_to_ask():
-    """b2 read empty at 0.95, White at 0.04: b1-b2 c1-c3 is legal too, but 26 times less likely than
-    c1-c3 (``decisive`` 20): c1-c3 is taken. Asked to be surer (``decisive`` 100), the referee asks."""
+    """b2 read empty at 0.975, White at 0.012: b1-b2 c1-c3 is legal too, but 90 times less likely than
+    c1-c3 (``decisive`` 50): c1-c3 is taken. Asked to be surer (``decisive`` 200), the referee asks."""
     after = apply_turn(START, "c1-c3")
-    r = reading_of(after, {7: [0.95, 0.04, 0.01], 1: [0.45, 0.5, 0.05]}, threshold=0.98)
+    r = reading_of(after, {7: [0.975, 0.012, 0.013], 1: [0.45, 0.5, 0.05]}, threshold=0.98)
     v = Referee().judge(r)
     assert v.kind == ACCEPTED and str(v.turn) == "c1-c3"
-    v = Referee(decisive=100).judge(r)
+    v = Referee(decisive=200).judge(r)
     assert v.kind == QUESTION and [str(c.turn) for c in v.candidates] == ["c1-c3", "b1-b2 c1-c3"]
 
 
@@ -211,3 +211,25 @@ def test_the_only_legal_reading_on_a_state_the_camera_thinks_unlikely_is_not_tak
     after = apply_turn(START, "a1-a2")
     v = Referee().judge(reading_of(after, {0: [0.08, 0.89, 0.03]}))
     assert v.kind == UNREADABLE and "thinks unlikely" in v.reason and v.squares == (0,)
+
+
+def test_a_turn_forced_by_a_doubtful_field_is_asked_when_a_nearly_sure_field_may_be_the_misread():
+    """After c1-c3 (no battery moved) the camera misses the battery at D2, read empty at 0.988 (sure
+    enough not to be doubtful), and the empty D3 beside it is doubtful (a battery at 0.23). Taking D2 as
+    read, only a battery at D3 gives 14: c1-c3 D2-D3, a turn nobody made, was accepted (the any-set
+    reader's benchmark, design 11,000,000 camera 1). That turn needs D3 in its less likely state, so D2,
+    read below NEAR_SURE, is tried as a battery too: c1-c3 is legal and 1/25 as likely, a rival: asked."""
+    after = apply_turn(START, "c1-c3")
+    r = reading_of(after, {("p", 10): [0.988, 0.012], ("p", 17): [0.77, 0.23]}, threshold=0.98)
+    v = Referee().judge(r)
+    assert v.kind == QUESTION, v.line()
+    assert [str(c.turn) for c in v.candidates] == ["c1-c3 D2-D3", "c1-c3"]
+    assert v.points == (10, 17)                      # where the two readings differ: D2 and D3
+
+
+def test_a_turn_forced_by_a_doubtful_field_is_taken_when_no_nearly_sure_field_offers_another():
+    """c3 read empty at 0.55, White at 0.4 after c1-c3: only White is legal (five White robots
+    otherwise); every other field is read surely (no field below NEAR_SURE): c1-c3 is taken."""
+    after = apply_turn(START, "c1-c3")
+    v = Referee().judge(reading_of(after, {14: [0.55, 0.4, 0.05]}))
+    assert v.kind == ACCEPTED and str(v.turn) == "c1-c3"
