@@ -502,6 +502,39 @@ def test_a_hand_covers_touching_fields_a_covered_field_apart_is_doubtful(start, 
     assert "covers the board" in (reader.read(shot.image).reason or "")
 
 
+def test_a_robot_of_neither_colour_is_doubtful_not_the_nearer_colour(start, cal):
+    """A robot whose colour lies farther than FAR_COLOUR spreads from both of the set's colours is of
+    neither as far as the camera can tell (the disc caught something else: the board in a hard shadow
+    looked like a pale robot darkened three times, and the heavy tails said White at 0.999): its colour
+    is doubtful. A robot in a shade, nearer than that, keeps its colour."""
+    from dataclasses import replace
+
+    from vision.anyset.fields import look
+    from vision.anyset.reader import FAR_COLOUR
+
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, start.image, cal.reference)
+    colours = cal.colours
+    white = np.asarray(colours.white)
+
+    def painted(colour):
+        x = fl.x_squares.copy()
+        x[2] = np.asarray(colour, np.float32)[:, None, None]       # c1, a White robot of the start
+        return _read_with(reader, replace(fl, x_squares=x))
+
+    def told(reading, s=2):
+        return reading.square_probs[s, 1] / (reading.square_probs[s, 1] + reading.square_probs[s, 2])
+
+    far = white + np.array([-1.3, -1.1, -1.0])                       # White darkened and tinted
+    assert colours.fit_distance(far[None])[0] > FAR_COLOUR
+    r = painted(far)
+    assert 2 in r.low_confidence_squares and abs(told(r) - 0.5) < 1e-6
+    assert told(r, 3) > 0.99                                        # d1 beside it is told as before
+    shaded = white - 0.3                                             # the same robot in a light shade
+    assert colours.fit_distance(shaded[None])[0] < FAR_COLOUR
+    assert told(painted(shaded)) > 0.99
+
+
 def test_a_square_read_empty_whose_centre_changed_far_more_than_the_others_is_doubtful(start, cal):
     """The classifier can be sure and wrong on a look it never trained on (a pale robot on a pale board
     read empty at 0.999): a square the reference showed empty, read empty again, whose centre changed
