@@ -1,9 +1,20 @@
-"""Comparing two boards for the players: where a board differs from the one expected."""
+"""Boards as the players and the camera see them: where a board differs from the one expected, and the camera's state index of a board's field."""
 
 from __future__ import annotations
 
 from ..rules.geometry import point_name, square_name
 from ..rules.position import Placement
+
+
+def square_state(board: Placement, s: int) -> int:
+    """The camera's index of what ``board`` holds on square ``s``: 0 empty, 1 a White robot, 2 a Black one
+    (the columns of a reading's square probabilities)."""
+    return 1 if s in board.white else 2 if s in board.black else 0
+
+
+def point_state(board: Placement, p: int) -> int:
+    """The camera's index of what ``board`` holds at point ``p``: 0 empty, 1 a battery."""
+    return 1 if p in board.batteries else 0
 
 
 def first_difference(expected: Placement, seen: Placement) -> tuple[str, tuple[int, ...], tuple[int, ...]]:

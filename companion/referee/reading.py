@@ -22,6 +22,7 @@ from ..cameras import Frame
 from ..rules.geometry import point_name, square_name
 from ..rules.position import Placement
 from ..rules.sides import BLANK, PRINTED
+from .boards import point_state, square_state
 
 N_SQUARES = 36
 N_POINTS = 49
@@ -109,11 +110,11 @@ class TableReading:
         sp, pp = self.square_probs, self.point_probs
         low_s, low_p = set(self.unsure_squares), set(self.unsure_points)
         for s in range(N_SQUARES):
-            k = 1 if s in expected.white else 2 if s in expected.black else 0
+            k = square_state(expected, s)
             if (sp[s].argmax() != k) and not (s in low_s and sp[s][k] >= min_prob):
                 return False
         for p in range(N_POINTS):
-            k = 1 if p in expected.batteries else 0
+            k = point_state(expected, p)
             if (pp[p].argmax() != k) and not (p in low_p and pp[p][k] >= min_prob):
                 return False
         return True

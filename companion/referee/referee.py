@@ -63,7 +63,7 @@ from ..rules.moves import Turn
 from ..rules.position import BATTERY_COUNT, MAX_ROBOTS, Placement, Position
 from ..rules.options import ORIGINAL, Rules
 from ..rules.sides import Sides, check_sides
-from .boards import differing_fields, differing_indices
+from .boards import differing_fields, differing_indices, point_state, square_state
 from .reading import TableReading
 
 ACCEPTED = "accepted"
@@ -468,11 +468,8 @@ def _on_a_minority(board: Placement | None, sp, pp, low_s: Sequence[int], low_p:
     """Does ``board`` hold an unsure field in a state the camera gave less than even odds?"""
     if board is None:
         return False
-    for s in low_s:
-        k = 1 if s in board.white else 2 if s in board.black else 0
-        if sp[s][k] < 0.5:
-            return True
-    return any(pp[p][1 if p in board.batteries else 0] < 0.5 for p in low_p)
+    return any(sp[s][square_state(board, s)] < 0.5 for s in low_s) \
+        or any(pp[p][point_state(board, p)] < 0.5 for p in low_p)
 
 
 def _placement(sq: Sequence[int], pt: Sequence[int]) -> Placement:
