@@ -218,7 +218,14 @@ def _judge(reading, truth: BoardLayout) -> dict:
         fields += [f"{point_name(i)} {kinds_p[wp[i]]} read {kinds_p[p[i]]} at {reading.point_probs[i].max():.3f}"
                    for i in np.flatnonzero(p != np.array(wp))]
         return {"status": "MISREAD", "wrong": wrong, "fields": fields}
-    return {"status": "not read", "wrong": wrong, "why": (reading.reason or "")[:60]}
+    return {"status": "not read", "wrong": wrong, "why": (reading.reason or "")[:60],
+            "causes": [_cause_key(w) for w in reading.doubts.values()]}
+
+
+def _cause_key(why: str) -> str:
+    """A doubtful field's cause (BoardReading.doubts) without its figures and the squares it names."""
+    why = re.sub(r" \([^()]*\)$", "", why)
+    return re.sub(r" on [a-f][1-6]( or [a-f][1-6])*", "", why)
 
 
 def report_frames(results: list[dict], key: str, title: str) -> dict:
@@ -272,6 +279,25 @@ def run_designs(design_base: int, designs: int, cameras: int, frames: int, game:
         if why:
             print(f"  why {label} were not read right: "
                   + "; ".join(f"{k}: {v}" for k, v in sorted(why.items(), key=lambda t: -t[1])))
+        report_causes([f for r in results for f in r[key]], label)
+
+
+def report_causes(frames: list[dict], label: str) -> None:
+    """The doubtful fields of the frames not read, by cause (the reader's words), and the frames each
+    cause alone held back."""
+    held = [f["causes"] for f in frames if f.get("causes")]
+    if not held:
+        return
+    fields: dict[str, int] = {}
+    alone: dict[str, int] = {}
+    for causes in held:
+        for c in causes:
+            fields[c] = fields.get(c, 0) + 1
+        if len(set(causes)) == 1:
+            alone[causes[0]] = alone.get(causes[0], 0) + 1
+    print(f"  doubtful fields of {label} not read, by cause (fields; frames held back by it alone):")
+    for c, n in sorted(fields.items(), key=lambda t: -t[1]):
+        print(f"    {n:5d}; {alone.get(c, 0):4d}  {c}")
 
 
 def run_dev(folder: Path) -> None:
@@ -283,7 +309,7 @@ def run_dev(folder: Path) -> None:
 
     rows = [json.loads(line) for line in (folder / "truth.jsonl").read_text().splitlines() if line.strip()]
     for mode in ("marker-less", "corners"):
-        acc, n, right, mis, refused = 0, 0, 0, 0, []
+        acc, n, right, mis, refused, judged = 0, 0, 0, 0, [], []
         for scene in sorted({r["scene"] for r in rows}):
             rs = [r for r in rows if r["scene"] == scene]
             st = next(r for r in rs if r["role"] == "start")
@@ -311,6 +337,7 @@ def run_dev(folder: Path) -> None:
                 j = _judge(reader.read(cv2.imread(str(folder / r["image"]))), truth)
                 if r.get("occluded") and j["status"] == "not read":
                     j["status"] = "right"       # an occluded frame must be refused (or read right)
+                judged.append(j)
                 n += 1
                 right += j["status"] == "right"
                 mis += j["status"] == "MISREAD"
@@ -319,6 +346,7 @@ def run_dev(folder: Path) -> None:
               f"confident misreads {mis}, not read {n - right - mis}")
         for r in refused:
             print("    refused " + r)
+        report_causes([j for j in judged if j["status"] == "not read"], f"vision-dev frames ({mode})")
 
 
 def latency(repeats: int = 200) -> dict:

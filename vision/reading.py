@@ -41,6 +41,11 @@ class BoardReading:
     # NaN where no battery or the camera cannot tell; and per point why it cannot tell
     printed_probs: np.ndarray = field(default_factory=lambda: _NO_SIDES, compare=False)
     side_unknown_why: tuple[str | None, ...] = field(default=(), compare=False)
+    # why each doubtful field is doubtful, as far as the reader can say (a robot beside a point may hide
+    # it, a robot's colour is unclear, ...): (36,) and (49,), None where a field is not doubtful or the
+    # reader gives no cause; empty where the reader gives none at all
+    square_doubt_why: tuple[str | None, ...] = field(default=(), compare=False)
+    point_doubt_why: tuple[str | None, ...] = field(default=(), compare=False)
 
     def printed_points(self, confidence: float = 0.9) -> tuple[int, ...]:
         """Battery points whose printed side is up with at least ``confidence``."""
@@ -82,6 +87,18 @@ class BoardReading:
     def low_confidence_fields(self) -> list[str]:
         return [square_name(i) for i in self.low_confidence_squares] + [point_name(i) for i in self.low_confidence_points]
 
+    @property
+    def doubts(self) -> dict[str, str]:
+        """{field name: why it is doubtful} for the doubtful fields whose cause the reader gives."""
+        out = {}
+        if len(self.square_doubt_why) == 36:
+            out.update({square_name(i): self.square_doubt_why[i] for i in self.low_confidence_squares
+                        if self.square_doubt_why[i]})
+        if len(self.point_doubt_why) == 49:
+            out.update({point_name(i): self.point_doubt_why[i] for i in self.low_confidence_points
+                        if self.point_doubt_why[i]})
+        return out
+
     def to_json(self) -> dict:
         from .layout import POINT_STATES, SQUARE_STATES
 
@@ -98,6 +115,7 @@ class BoardReading:
             },
             "battery_sides": self.sides_json(),
             "low_confidence": self.low_confidence_fields,
+            "doubtful_why": self.doubts,
             "occluded_fraction": round(self.occluded_fraction, 4),
             "alignment": round(self.alignment, 3),
         }

@@ -147,9 +147,15 @@ def cmd_read(args: argparse.Namespace) -> int:
         print(json.dumps(out))
         return 0 if reading.readable else 1
     if not reading.readable:
-        return _fail(f"board not readable: {reading.reason}", 1)
+        return _fail(f"board not readable: {reading.reason}" + _doubts_text(reading), 1)
     print(robots_and_batteries_fields(reading.layout))
     return 0
+
+
+def _doubts_text(reading) -> str:
+    """The doubtful fields the reader gives a cause for, one a line (empty where it gives none)."""
+    doubts = reading.doubts
+    return "".join(f"\n  {name}: {why}" for name, why in doubts.items())
 
 
 @_guard

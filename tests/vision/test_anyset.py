@@ -529,6 +529,7 @@ def test_a_robot_of_neither_colour_is_doubtful_not_the_nearer_colour(start, cal)
     assert colours.fit_distance(far[None])[0] > FAR_COLOUR
     r = painted(far)
     assert 2 in r.low_confidence_squares and abs(told(r) - 0.5) < 1e-6
+    assert "neither player's colour" in r.doubts["c1"]              # and says why
     assert told(r, 3) > 0.99                                        # d1 beside it is told as before
     shaded = white - 0.3                                             # the same robot in a light shade
     assert colours.fit_distance(shaded[None])[0] < FAR_COLOUR
@@ -557,6 +558,7 @@ def test_a_square_read_empty_whose_centre_changed_far_more_than_the_others_is_do
     reading = _read_with(reader, replace(fl, x_squares=x, squares=squares))
     assert not reading.readable and square_name(q) in (reading.reason or "")
     assert reading.square_probs[q].max() < reader.min_confidence
+    assert reading.doubts[square_name(q)].startswith("its middle changed as no empty square's did")
     # a change no larger than a shadow's is no doubt; nor is a change of the whole frame's light
     small = fl.x_squares.copy()
     small[q][:, _CENTRE] += CHANGED_MIN / 6
@@ -605,6 +607,8 @@ def test_a_field_read_as_changed_whose_look_changed_less_than_a_content_does_is_
     hasty = _read_with(reader, changed((SAME_POINT + CONTENT_POINT) / 2, (SAME_SQUARE + CONTENT_SQUARE) / 2))
     assert not hasty.readable
     assert all(n in (hasty.reason or "") for n in (point_name(q), point_name(b), square_name(s)))
+    assert all(hasty.doubts[n].startswith("read as changed, but its look changed less than")
+               for n in (point_name(q), point_name(b), square_name(s)))
     assert max(hasty.point_probs[q].max(), hasty.point_probs[b].max(), hasty.square_probs[s].max()) < 0.98
     # changed by a content's worth: the nets' answer stands
     # (the square's robot colour is the colour model's business: a patch made brighter is no robot)
@@ -680,7 +684,7 @@ def test_a_point_a_tall_robot_hides_is_doubtful_not_empty(hidden_battery):
     from dataclasses import replace
 
     from vision.anyset.fields import look
-    from vision.geometry import point_name
+    from vision.geometry import point_name, square_name
 
     calibration, i, shot = hidden_battery.calibration, hidden_battery.point, hidden_battery.shot
     reader = BoardReader(calibration, adapt=False)
@@ -688,12 +692,40 @@ def test_a_point_a_tall_robot_hides_is_doubtful_not_empty(hidden_battery):
     reading = reader.read(shot.image)
     assert not reading.readable and point_name(i) in (reading.reason or "")
     assert reading.point_probs[i].max() < reader.min_confidence
+    # and says why, naming the robot that may hide it (the one moved beside it)
+    moved_to = [square_name(s) for s in range(36) if hidden_battery.moved.squares[s] != START.squares[s]
+                and hidden_battery.moved.squares[s].value != "empty"]
+    why = reading.doubts[point_name(i)]
+    assert why.startswith("the robot on ") and "may hide it" in why
+    assert any(name in why for name in moved_to), (why, moved_to)
+    assert reading.to_json()["doubtful_why"][point_name(i)] == why
     # the nets alone, sure of "empty" there: still doubtful
     fl = look(reader._cutter, shot.image, calibration.reference)
     nets = fl.points.copy()
     nets[i] = (0.999, 0.001, 0.0)
     again = _read_with(reader, replace(fl, points=nets))
     assert i in again.low_confidence_points and again.point_probs[i].max() < reader.min_confidence
+
+
+def test_vision_read_says_why_each_doubtful_field_is_doubtful(hidden_battery, tmp_path, capsys):
+    """`netzwerk vision read` on a frame it cannot read names the doubtful fields and, one a line, why:
+    here the point a tall robot hides, with the robot that may hide it (a user can then raise the
+    camera); `--json` gives the same under "doubtful_why"."""
+    from companion.cli import main
+    from vision.geometry import point_name
+
+    cal = hidden_battery.calibration.save(tmp_path / "cal.json")
+    cv2.imwrite(str(tmp_path / "frame.png"), hidden_battery.shot.image)
+    name = point_name(hidden_battery.point)
+    code = main(["vision", "read", "--image", str(tmp_path / "frame.png"), "--calibration", str(cal)])
+    err = capsys.readouterr().err
+    assert code == 1 and "board not readable: low confidence at" in err
+    line = next(x for x in err.splitlines() if x.strip().startswith(f"{name}:"))
+    assert "the robot on " in line and "may hide it from the camera" in line
+    code = main(["vision", "read", "--image", str(tmp_path / "frame.png"), "--calibration", str(cal), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 1 and out["doubtful_why"][name] == line.split(": ", 1)[1]
+    assert set(out["doubtful_why"]) <= set(out["low_confidence"])
 
 
 def test_a_point_covered_by_a_robot_that_stood_there_already_is_doubtful_once_the_set_showed_its_reach(

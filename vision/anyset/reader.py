@@ -249,6 +249,12 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-z))
 
 
+def _share(p: float) -> str:
+    """A probability in words' digits: a tenth of a per cent near 0 and 1 (97.9%, not 98%)."""
+    p = float(p)
+    return f"{p:.1%}" if p < 0.05 or p > 0.95 else f"{p:.0%}"
+
+
 def _under_a_hand(pc: np.ndarray, qc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The squares and the points covered (probability ``pc`` / ``qc`` at least :data:`COVERED`)
     in groups of at least :data:`HAND_GROUP` touching fields."""
@@ -667,7 +673,8 @@ class BoardReader:
         odds = np.log(SAME_ODDS)
         desc = colours.describe(fl.x_squares, self._cutter.square_lean, fl.x_background)
         llr = np.clip(colours.llr(desc), -30, 30)
-        llr[colours.fit_distance(desc) > FAR_COLOUR] = 0.0     # of neither colour (see FAR_COLOUR)
+        far = colours.fit_distance(desc) > FAR_COLOUR
+        llr[far] = 0.0                                         # of neither colour (see FAR_COLOUR)
         if np.abs(np.subtract(colours.white, colours.black)).sum() >= 2 * SAME_SQUARE:
             llr = llr + odds * (colour == COLOUR_WHITE) - odds * (colour == COLOUR_BLACK)
         pw_given_robot = _sigmoid(llr)
@@ -705,9 +712,11 @@ class BoardReader:
         pconf = pp.max(axis=1)
         low_s = tuple(int(i) for i in np.flatnonzero(sconf < self.min_confidence))
         low_p = tuple(int(i) for i in np.flatnonzero(pconf < self.min_confidence))
+        why_s, why_p = self._doubt_causes(low_s, low_p, sp, pp, pc, qc, unlike, far, hasty_s, hasty_p, hidden)
         common = dict(
             square_probs=sp, point_probs=pp, low_confidence_squares=low_s, low_confidence_points=low_p,
             occluded_fraction=occluded, alignment=alignment, printed_probs=printed, side_unknown_why=side_why,
+            square_doubt_why=why_s, point_doubt_why=why_p,
         )
         if alignment < MIN_ALIGNMENT:
             hint = (" and the corner markers were not found again" if self._cal.method == "markers"
@@ -732,5 +741,43 @@ class BoardReader:
             layout=layout, square_probs=sp, point_probs=pp,
             square_confidence=tuple(sconf.tolist()), point_confidence=tuple(pconf.tolist()),
             readable=True, occluded_fraction=occluded, alignment=alignment,
-            printed_probs=printed, side_unknown_why=side_why,
+            printed_probs=printed, side_unknown_why=side_why, square_doubt_why=why_s, point_doubt_why=why_p,
         )
+
+    def _doubt_causes(self, low_s, low_p, sp: np.ndarray, pp: np.ndarray, pc: np.ndarray, qc: np.ndarray,
+                      unlike: np.ndarray, far: np.ndarray, hasty_s: np.ndarray, hasty_p: np.ndarray,
+                      hidden: np.ndarray) -> tuple[tuple[str | None, ...], tuple[str | None, ...]]:
+        """Why each doubtful square (``low_s``) and point (``low_p``) is doubtful, in words for the
+        players: the rule that made it so (a robot that may hide a point, a look that changed as no
+        content's does, ...), else what the classifier could not tell. ``far``: (36,) the robots of
+        neither colour (:data:`FAR_COLOUR`); the rest as :meth:`_reading` has them."""
+        why_s: list[str | None] = [None] * 36
+        why_p: list[str | None] = [None] * 49
+        for i in low_s:
+            if pc[i] >= COVERED:
+                why_s[i] = "something covers it (a hand or an object?)"
+            elif unlike[i]:
+                why_s[i] = "its middle changed as no empty square's did (a lamp's reflection, or a piece unlike this set's?)"
+            elif hasty_s[i]:
+                why_s[i] = "read as changed, but its look changed less than a robot coming or going changes it"
+            elif sp[i, 0] <= 1 - self.min_confidence:
+                if far[i]:
+                    why_s[i] = "a robot of neither player's colour as the camera sees it (a shadow or a reflection on it?)"
+                else:
+                    why_s[i] = f"a robot whose colour is unclear ({_share(sp[i, 1] / max(1 - sp[i, 0], 1e-9))} White's colour)"
+            else:
+                why_s[i] = f"the camera cannot tell whether a robot stands there ({_share(1 - sp[i, 0])} a robot)"
+        hideable = self._hideable()
+        robot = sp[:, 0] < 0.5
+        for i in low_p:
+            if qc[i] >= COVERED:
+                why_p[i] = "something covers it (a hand or an object?)"
+            elif hidden[i]:
+                near = [square_name(int(s)) for s in np.flatnonzero(robot & hideable[:, i])]
+                on = f" on {' or '.join(near)}" if near else " beside it"
+                why_p[i] = f"the robot{on} may hide it from the camera (a camera higher above the board sees it)"
+            elif hasty_p[i]:
+                why_p[i] = "read as changed, but its look changed less than a battery coming or going changes it"
+            else:
+                why_p[i] = f"the camera cannot tell whether a battery stands there ({_share(pp[i, 1])} a battery)"
+        return tuple(why_s), tuple(why_p)
