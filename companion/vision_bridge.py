@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import numpy as np
 
@@ -38,6 +38,7 @@ class CameraReading(Protocol):
     occluded_fraction: float
     alignment: float
     printed_probs: Any  # (49,): P(printed side up), NaN where the camera cannot tell
+    doubts: Mapping[str, str]  # field name -> why the camera is unsure of it (the causes it can give)
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ def table_reading(reading: CameraReading, limits: ReaderLimits | None = None) ->
             moved=alignment < lim.min_alignment,
             covered=occluded > lim.occluded_board,
             sides=sides_from_probs(reading.printed_probs),
+            doubts=tuple((str(k), str(v)) for k, v in dict(reading.doubts).items()),
         )
     except (AttributeError, TypeError) as exc:
         raise ValueError(f"not a camera reading ({type(reading).__name__}): {exc}") from None

@@ -14,7 +14,7 @@ referee takes, as the game loop does with every frame.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -37,6 +37,7 @@ class FakeReading:
     point_confidence: tuple[float, ...] = ()
     printed_probs: np.ndarray | None = None
     layout: Any = None  # the camera's layout of a readable board (the referee does not use it)
+    doubts: dict = field(default_factory=dict)  # field name -> why the camera is unsure of it
 
 
 def reading_of(board, unsure: dict | None = None, threshold: float = 0.9, **kw) -> TableReading:

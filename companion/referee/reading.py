@@ -58,6 +58,7 @@ class TableReading:
     moved: bool = False
     covered: bool = False
     sides: tuple[str | None, ...] = ()
+    doubts: tuple[tuple[str, str], ...] = ()     # (field name, why the camera is unsure of it), where it says
 
     def __post_init__(self) -> None:
         for name, probs, shape in (("square_probs", self.square_probs, (N_SQUARES, 3)),

@@ -266,13 +266,13 @@ class Referee:
             return self._unreadable(reading.reason, confidences)
         if n_unsure > self.max_uncertain:
             names = [square_name(s) for s in low_s] + [point_name(p) for p in low_p]
-            return self._unreadable(
+            return _camera_says(self._unreadable(
                 f"{n_unsure} fields cannot be read with confidence ({', '.join(names[:8])}"
                 f"{' ...' if n_unsure > 8 else ''}): fix the board or the light",
                 confidences,
                 squares=low_s,
                 points=low_p,
-            )
+            ), reading)
         candidates = list(self._candidates(sp, pp, low_s, low_p))
         verdict = self._decide(candidates, uncertain=(low_s, low_p), confidences=confidences)
         if verdict.kind == ACCEPTED and _on_a_minority(verdict.board, sp, pp, low_s, low_p):
@@ -285,8 +285,9 @@ class Referee:
                 verdict = self._decide(sorted(candidates + more, key=lambda c: -c[1]),
                                        uncertain=(low_s, low_p), confidences=confidences)
         if verdict.kind == QUESTION:
-            return replace(verdict, candidates=tuple(self._with_sides(c, reading) for c in verdict.candidates))
-        return self._with_sides(verdict, reading)
+            return _camera_says(replace(verdict, candidates=tuple(self._with_sides(c, reading)
+                                                                  for c in verdict.candidates)), reading)
+        return _camera_says(self._with_sides(verdict, reading), reading)
 
     def _with_sides(self, verdict: Verdict, reading: TableReading) -> Verdict:
         """R-23 on an accepted verdict: the note and the batteries to turn back (never a rejection)."""
@@ -462,6 +463,23 @@ def _stack_refused(board: Placement, rules: Rules) -> Explanation | None:
     except NotationError as exc:
         return Explanation(None, (Problem(str(exc), points=tuple(sorted(p for p, _ in board.stacks))),))
     return None
+
+
+#: how many of the camera's causes a verdict's reason repeats (the rest: `netzwerk vision read`)
+CAMERA_CAUSES = 4
+
+
+def _camera_says(verdict: Verdict, reading: TableReading) -> Verdict:
+    """An unreadable verdict or a question about unsure fields, with the camera's word on why it is
+    unsure of them (``TableReading.doubts``: a robot that may hide a point, a robot's colour it cannot
+    tell, ...) added to its reason: what the players can fix. Other verdicts as they are."""
+    if verdict.kind not in (UNREADABLE, QUESTION) or not reading.doubts or not verdict.reason:
+        return verdict
+    said = [f"{name}: {why}" for name, why in reading.doubts[:CAMERA_CAUSES]]
+    more = len(reading.doubts) - len(said)
+    word = f" [camera: {'; '.join(said)}{f'; {more} more' if more else ''}]"
+    return replace(verdict, reason=verdict.reason + word,
+                   unasked_reason=verdict.unasked_reason and verdict.unasked_reason + word)
 
 
 def _on_a_minority(board: Placement | None, sp, pp, low_s: Sequence[int], low_p: Sequence[int]) -> bool:

@@ -103,6 +103,26 @@ def test_unsure_and_illegal_is_unreadable_not_rejected():
     assert "no reading of those fields is a legal turn" in v.reason
 
 
+def test_the_verdict_on_unsure_fields_repeats_the_cameras_word_on_why():
+    """What the players can fix: an unreadable verdict or a question about unsure fields says why the
+    camera is unsure of them, where it says (a robot that may hide a point, a colour it cannot tell);
+    an accepted verdict says nothing of it, nor does a reading whose camera gives no cause."""
+    ref = Referee()
+    board = Placement(START.white - {2} | {20}, START.black, START.batteries)
+    why = {"a6": "a robot whose colour is unclear (55% White's colour)"}
+    v = ref.judge(reading_of(board, {32: [0.4, 0.1, 0.5]}, doubts=why))
+    assert v.kind == UNREADABLE and "no reading of those fields is a legal turn" in v.reason
+    assert v.reason.endswith("[camera: a6: a robot whose colour is unclear (55% White's colour)]")
+    assert "[camera:" not in ref.judge(reading_of(board, {32: [0.4, 0.1, 0.5]})).reason
+    after = apply_turn(START, "c1-c3")
+    q = ref.judge(reading_of(after, {7: [0.5, 0.45, 0.05], 1: [0.45, 0.5, 0.05]},
+                             doubts={"b1": "w1", "b2": "w2", "C2": "w3", "D2": "w4", "E2": "w5"}))
+    assert q.kind == QUESTION and q.reason.endswith("[camera: b1: w1; b2: w2; C2: w3; D2: w4; 1 more]")
+    assert q.unasked().reason.endswith("1 more]")
+    ok = ref.judge(reading_of(after, {14: [0.45, 0.5, 0.05]}, doubts={"c3": "unsure"}))
+    assert ok.kind == ACCEPTED and "camera" not in (ok.reason or "")
+
+
 def test_hand_over_the_board_is_unreadable():
     ref = Referee()
     r = reading_of(START, {s: [0.34, 0.33, 0.33] for s in range(12, 20)},
