@@ -1,4 +1,4 @@
-"""The reader for any Netzwerk set (experimental, not yet the companion's reader).
+"""The reader for any Netzwerk set: the default reader of a new calibration.
 
 A field classifier trained on many random designs of our renderer
 (:mod:`vision.anyset.fieldnet`, ONNX files in ``models/`` run by ``cv2.dnn``)
@@ -7,7 +7,8 @@ compares every square and point with a reference board whose content is known
 learned per set at calibration (:mod:`vision.anyset.colours`). Same interface
 as :mod:`vision.calibration` / :mod:`vision.reader`: ``calibrate(image, layout,
 corners=None, white_side=None, colours=None)`` and ``BoardReader(cal).read(frame)``.
-Its figures (``benchmarks/vision_anyset.py``) do not yet meet the product's bar,
-so ``netzwerk run`` and ``audit`` still use :mod:`vision.reader`; see
-docs/readme-vision.md, "Any set".
+``vision calibrate``, ``run`` and ``audit`` calibrate with it unless told
+``--reader classic`` or the config's ``[calibration] reader`` (the synthetic
+demo table keeps the classic reader); its figures (``benchmarks/vision_anyset.py``)
+do not yet meet the issue's bar, see docs/readme-vision.md, "Any set".
 """
