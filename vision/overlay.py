@@ -19,7 +19,8 @@ def draw_overlay(image: np.ndarray, calibration: Calibration, reading: BoardRead
     """A copy of ``image`` with the energy lines, corner names and the reading drawn on it.
 
     Green rings: batteries; W / B letters: robots; orange: low confidence; the
-    reason (if not readable) is written at the top. Beside a battery's ring, its side:
+    reason (if not readable) is written at the top, and below it why each doubtful field is
+    doubtful where the reader says (one a line, up to :data:`MAX_CAUSE_LINES`). Beside a battery's ring, its side:
     a yellow dot printed, a blue dot blank, a white "?" unknown (legend at the bottom).
     """
     out = image.copy()
@@ -55,10 +56,27 @@ def draw_overlay(image: np.ndarray, calibration: Calibration, reading: BoardRead
             _side_legend(out)
         text = "readable" if reading.readable else f"NOT READABLE: {reading.reason}"
         colour = (255, 255, 255) if reading.readable else (0, 0, 255)
-        for k, line in enumerate(_wrap(text, out.shape[1] - 24, 0.7, 2, MAX_TITLE_LINES)):
+        title = _wrap(text, out.shape[1] - 24, 0.7, 2, MAX_TITLE_LINES)
+        for k, line in enumerate(title):
             for ink, thick in (((0, 0, 0), 5), (colour, 2)):
                 cv2.putText(out, line, (12, 30 + 28 * k), cv2.FONT_HERSHEY_SIMPLEX, 0.7, ink, thick, cv2.LINE_AA)
+        # why the doubtful fields are doubtful, where the reader says (orange, one field a line)
+        said = [f"{name}: {why}" for name, why in reading.doubts.items()]
+        if len(said) > MAX_CAUSE_LINES:
+            said = said[:MAX_CAUSE_LINES - 1] + [f"... and {len(said) - MAX_CAUSE_LINES + 1} more doubtful fields"]
+        lines = [_wrap(line, out.shape[1] - 32, 0.55, 1, 1)[0] for line in said]
+        if lines:
+            top = 30 + 28 * len(title) - 16
+            wide = max(cv2.getTextSize(x, cv2.FONT_HERSHEY_SIMPLEX, 0.55, 1)[0][0] for x in lines)
+            box = out[top:top + 22 * len(lines) + 6, 8:min(out.shape[1], 20 + wide)]
+            box[:] = (box * 0.35).astype(out.dtype)               # darkened behind the text
+            for k, line in enumerate(lines):
+                cv2.putText(out, line, (12, top + 16 + 22 * k), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 160, 255), 1,
+                            cv2.LINE_AA)
     return out
+
+
+MAX_CAUSE_LINES = 6
 
 
 MAX_TITLE_LINES = 3

@@ -726,6 +726,17 @@ def test_vision_read_says_why_each_doubtful_field_is_doubtful(hidden_battery, tm
     out = json.loads(capsys.readouterr().out)
     assert code == 1 and out["doubtful_why"][name] == line.split(": ", 1)[1]
     assert set(out["doubtful_why"]) <= set(out["low_confidence"])
+    # the set-up picture writes them under its title (orange, a field a line)
+    from dataclasses import replace
+
+    from vision.overlay import draw_overlay
+
+    reading = BoardReader(hidden_battery.calibration, adapt=False).read(hidden_battery.shot.image)
+    quiet = replace(reading, square_doubt_why=(), point_doubt_why=())
+    drawn = draw_overlay(hidden_battery.shot.image, hidden_battery.calibration, reading)
+    plain = draw_overlay(hidden_battery.shot.image, hidden_battery.calibration, quiet)
+    rows = np.flatnonzero(np.abs(drawn.astype(int) - plain).sum(axis=(1, 2)))
+    assert rows.size and rows.max() < 60 + 28 * 3 + 22 * 6          # below the title, nowhere else
 
 
 def test_a_point_covered_by_a_robot_that_stood_there_already_is_doubtful_once_the_set_showed_its_reach(
