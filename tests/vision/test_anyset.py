@@ -769,6 +769,62 @@ def test_a_point_covered_by_a_robot_that_stood_there_already_is_doubtful_once_th
     assert _read_with(reader, same).point_probs[i, 0] > 0.98
 
 
+def test_a_point_beside_a_robot_is_sure_where_no_robot_colour_shows_within_a_batterys_reach(monkeypatch):
+    """The hidden-point rule assumes the largest robot the issue names; a flat, slim robot hides
+    nothing. A battery of the start taken from a corner point of the square a short robot moved on to,
+    the camera tilted 25 degrees: the geometry says the robot could hide the point and the start showed
+    a battery there (no empty look vouches), yet no pixel within a battery's reach of the point has a
+    robot's colour, so the point is read surely empty. Without that test (HIDE_CLEAR off) it is
+    doubtful; with a robot's colour painted into the reach it is doubtful again."""
+    from dataclasses import replace
+
+    import vision.anyset.reader as reader_module
+    from vision.anyset.fields import look
+    from vision.anyset.patches import hideable_corners
+    from vision.anyset.reader import HIDE_CLEAR_RADIUS, HIDE_HEIGHT, HIDE_MARGIN, HIDE_RADIUS
+    from vision.designs import sample_design
+    from vision.geometry import point_name
+    from vision.layout import BoardLayout, PointState
+
+    view = dict(design=replace(sample_design(5_000_400), robot_height=0.08, robot_radius=0.26), markers=False,
+                printed=[True] * 49, tilt=25.0)
+    seed = 5_000_400 * 16 + 2
+    first = render(START, seed, **view)
+    calibration = calibrate(first.image, START, white_side=white_side_of(first.homography))
+    hide = hideable_corners(PatchCutter(calibration.H, calibration.image_size).pose, HIDE_HEIGHT, HIDE_RADIUS,
+                            HIDE_MARGIN)
+    tried = 0
+    for moved, src, dst in _robots_moved_one_square(START):
+        for i in np.flatnonzero(hide[dst]):
+            if moved.points[i] is not PointState.BATTERY:
+                continue                                   # a battery of the start, taken now
+            points = list(moved.points)
+            points[i] = PointState.EMPTY
+            board = BoardLayout(moved.squares, tuple(points))
+            shot = render(board, seed, frame=3, **view)
+            reader = BoardReader(calibration, adapt=False)
+            monkeypatch.setattr(reader_module, "HIDE_CLEAR", False)
+            before = reader.read(shot.image)
+            monkeypatch.setattr(reader_module, "HIDE_CLEAR", True)
+            if "may hide it" not in before.doubts.get(point_name(int(i)), ""):
+                continue                                   # doubtful for another reason, or the nets unsure
+            tried += 1
+            after = reader.read(shot.image)
+            assert int(i) not in after.low_confidence_points and after.point_probs[i, 0] > reader.min_confidence
+            # a robot's colour within a battery's reach of the point: doubtful again, for the same reason
+            fl = look(reader._cutter, shot.image, calibration.reference)
+            xp = fl.x_points.copy()
+            c = ((np.arange(xp.shape[-1]) + 0.5) / xp.shape[-1] - 0.5) * 0.75
+            blob = (c[None, :] ** 2 + (c[:, None] - 0.8 * HIDE_CLEAR_RADIUS) ** 2) <= 0.06 ** 2
+            xp[i][:, blob] = np.array(calibration.colours.white, np.float32)[:, None]
+            painted = _read_with(reader, replace(fl, x_points=xp))
+            assert int(i) in painted.low_confidence_points
+            assert "may hide it" in painted.doubts[point_name(int(i))]
+            if tried == 2:
+                return
+    raise AssertionError(f"{tried} points the hidden-point rule alone made doubtful, not 2")
+
+
 def _robots_moved_one_square(layout):
     """``layout`` with one robot moved a square on (towards the other side), each robot that can, in
     square order: yields (layout, from, to)."""
