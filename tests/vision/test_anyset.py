@@ -640,6 +640,25 @@ def test_a_robot_can_hide_only_corner_points_behind_it_as_the_camera_sees_it():
     assert not hideable_corners(high_above, 0.6, 0.4, 0.1).any()
 
 
+def _tilted_set(design: int, **robots):
+    """Design ``design`` with its robots' size replaced (``robots``: robot_height, robot_radius), the
+    camera tilted 25 degrees, calibrated on its start frame: (render arguments, seed, start frame,
+    calibration, (36, 49) the corner points a robot of the largest size the reader assumes could hide)."""
+    from dataclasses import replace
+
+    from vision.anyset.patches import hideable_corners
+    from vision.anyset.reader import HIDE_HEIGHT, HIDE_MARGIN, HIDE_RADIUS
+    from vision.designs import sample_design
+
+    view = dict(design=replace(sample_design(design), **robots), markers=False, printed=[True] * 49, tilt=25.0)
+    seed = design * 16 + 2
+    first = render(START, seed, **view)
+    calibration = calibrate(first.image, START, white_side=white_side_of(first.homography))
+    hide = hideable_corners(PatchCutter(calibration.H, calibration.image_size).pose, HIDE_HEIGHT, HIDE_RADIUS,
+                            HIDE_MARGIN)
+    return view, seed, first, calibration, hide
+
+
 @pytest.fixture(scope="module")
 def hidden_battery():
     """A set of the largest robots issue #20 names (0.6 of a square tall, 0.76 across), the camera
@@ -648,21 +667,11 @@ def hidden_battery():
     real shape and where they stand decide: the first such point). Gives the calibration, the start
     frame, the board with the robot moved, the point, a frame of that board with the battery, and the
     render's seed and arguments."""
-    from dataclasses import replace
     from types import SimpleNamespace
 
-    from vision.anyset.patches import hideable_corners
-    from vision.anyset.reader import HIDE_HEIGHT, HIDE_MARGIN, HIDE_RADIUS
-    from vision.designs import sample_design
     from vision.layout import BoardLayout, PointState
 
-    view = dict(design=replace(sample_design(5_000_413), robot_height=0.6, robot_radius=0.38), markers=False,
-                printed=[True] * 49, tilt=25.0)
-    seed = 5_000_413 * 16 + 2
-    first = render(START, seed, **view)
-    calibration = calibrate(first.image, START, white_side=white_side_of(first.homography))
-    hide = hideable_corners(PatchCutter(calibration.H, calibration.image_size).pose, HIDE_HEIGHT, HIDE_RADIUS,
-                            HIDE_MARGIN)
+    view, seed, first, calibration, hide = _tilted_set(5_000_413, robot_height=0.6, robot_radius=0.38)
     candidates = ((moved, int(i)) for moved, _, dst in _robots_moved_one_square(START)
                   for i in np.flatnonzero(hide[dst]) if moved.points[i] is PointState.EMPTY)
     for moved, i in candidates:
@@ -780,19 +789,11 @@ def test_a_point_beside_a_robot_is_sure_where_no_robot_colour_shows_within_a_bat
 
     import vision.anyset.reader as reader_module
     from vision.anyset.fields import look
-    from vision.anyset.patches import hideable_corners
-    from vision.anyset.reader import HIDE_CLEAR_RADIUS, HIDE_HEIGHT, HIDE_MARGIN, HIDE_RADIUS
-    from vision.designs import sample_design
+    from vision.anyset.reader import HIDE_CLEAR_RADIUS
     from vision.geometry import point_name
     from vision.layout import BoardLayout, PointState
 
-    view = dict(design=replace(sample_design(5_000_400), robot_height=0.08, robot_radius=0.26), markers=False,
-                printed=[True] * 49, tilt=25.0)
-    seed = 5_000_400 * 16 + 2
-    first = render(START, seed, **view)
-    calibration = calibrate(first.image, START, white_side=white_side_of(first.homography))
-    hide = hideable_corners(PatchCutter(calibration.H, calibration.image_size).pose, HIDE_HEIGHT, HIDE_RADIUS,
-                            HIDE_MARGIN)
+    view, seed, first, calibration, hide = _tilted_set(5_000_400, robot_height=0.08, robot_radius=0.26)
     tried = 0
     for moved, src, dst in _robots_moved_one_square(START):
         for i in np.flatnonzero(hide[dst]):
