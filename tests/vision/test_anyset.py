@@ -789,6 +789,7 @@ def test_a_point_beside_a_robot_is_sure_where_no_robot_colour_shows_within_a_bat
 
     import vision.anyset.reader as reader_module
     from vision.anyset.fields import look
+    from vision.anyset.patches import POINT_SPAN
     from vision.anyset.reader import HIDE_CLEAR_RADIUS
     from vision.geometry import point_name
     from vision.layout import BoardLayout, PointState
@@ -815,7 +816,7 @@ def test_a_point_beside_a_robot_is_sure_where_no_robot_colour_shows_within_a_bat
             # a robot's colour within a battery's reach of the point: doubtful again, for the same reason
             fl = look(reader._cutter, shot.image, calibration.reference)
             xp = fl.x_points.copy()
-            c = ((np.arange(xp.shape[-1]) + 0.5) / xp.shape[-1] - 0.5) * 0.75
+            c = ((np.arange(xp.shape[-1]) + 0.5) / xp.shape[-1] - 0.5) * POINT_SPAN
             blob = (c[None, :] ** 2 + (c[:, None] - 0.8 * HIDE_CLEAR_RADIUS) ** 2) <= 0.06 ** 2
             xp[i][:, blob] = np.array(calibration.colours.white, np.float32)[:, None]
             painted = _read_with(reader, replace(fl, x_points=xp))

@@ -105,15 +105,22 @@ class Answers:
     z_points: np.ndarray | None = None
 
 
+def box_blurred(x: np.ndarray, blur: int) -> np.ndarray:
+    """(..., P, P) float32: each patch of the stack ``x`` averaged over ``blur`` pixels square, all at once
+    (the patches stacked: near a patch's edge the average reaches into the next one, so what is used
+    of it must lie ``blur // 2`` pixels off the edge)."""
+    size = x.shape[-1]
+    flat = np.ascontiguousarray(x, np.float32).reshape(-1, size)
+    return cv2.blur(flat, (blur, blur)).reshape(x.shape)
+
+
 def largest_difference(x_now: np.ndarray, x_ref: np.ndarray, where: np.ndarray, blur: int) -> np.ndarray:
     """(n,): the largest local difference between two looks of each field ((n, 3, P, P) normalised log
     colour): the absolute difference summed over the channels, averaged over ``blur`` pixels square,
     its largest value in ``where`` ((P, P) bool; kept ``blur // 2`` pixels off the patch's edge, so the
     average never reaches into the next patch of the stack)."""
-    n, size = len(x_now), x_now.shape[-1]
     d = np.abs(x_now - x_ref).sum(axis=1, dtype=np.float32)
-    b = cv2.blur(d.reshape(n * size, size), (blur, blur)).reshape(n, size, size)
-    return b[:, where].max(axis=1)
+    return box_blurred(d, blur)[:, where].max(axis=1)
 
 
 _INSIDE = np.zeros((PATCH, PATCH), bool)      # a patch but its rim (STILL_BLUR // 2 pixels)

@@ -45,7 +45,7 @@ from ..calibration import found_again
 from .calibration import Calibration, blank_reason, check_image
 from ..errors import VisionError
 from .fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN, TEMPERATURE
-from .fields import OWN_FRAME, Answers, FieldLook, largest_difference, look, own_frame_look, still
+from .fields import OWN_FRAME, Answers, FieldLook, box_blurred, largest_difference, look, own_frame_look, still
 from .memory import FieldMemory
 from .sethead import SetHead
 from ..geometry import field_neighbours, point_name, square_name, touching_groups
@@ -480,9 +480,8 @@ class BoardReader:
         idx = np.flatnonzero(rows)
         if not len(idx):
             return out
-        x = np.pad(x_points[idx], ((0, 0), (0, 0), (1, 1), (1, 1)), mode="edge")
-        blurred = sum(x[:, :, dy:dy + PATCH, dx:dx + PATCH] for dy in range(3) for dx in range(3)) / 9.0
-        px = blurred[:, :, _CLEAR_POINT_DISC].transpose(0, 2, 1)          # (n, k, 3)
+        # the reach lies 2 pixels off the patch's edge: the 3x3 average stays inside each patch
+        px = box_blurred(x_points[idx], 3)[:, :, _CLEAR_POINT_DISC].transpose(0, 2, 1)      # (n, k, 3)
         dist = self._cal.colours.fit_distance(px.reshape(-1, 3)).reshape(len(idx), -1)
         out[idx] = (dist > FAR_COLOUR).all(axis=1)
         return out
