@@ -39,6 +39,7 @@ HIDDEN_VIEW = 0.5          # a point where the camera would see less than this s
                            # its target is "either" (half empty, half battery), never what the layout says
 UNSEEN = 3                 # the label of such a sample (the data's labels are 0 / 1 / 2)
 MAX_LR = 3e-3              # the one-cycle schedule's peak learning rate (from scratch)
+MINE_POOL = 2              # with --mine: each batch is chosen from this many times its size of candidates
 
 
 WIDTHS = {"sq": (16, 32, 48, 64), "pt": (16, 32, 48, 64)}
@@ -294,10 +295,11 @@ def validation_setups(setup_seeds: np.ndarray, seed: int) -> np.ndarray:
 
 
 def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, init: FieldModel | None = None,
-          max_lr: float = MAX_LR, hidden_share: float = 0.0, fine: bool = False) -> dict:
+          max_lr: float = MAX_LR, hidden_share: float = 0.0, fine: bool = False, mine: float = 0.0) -> dict:
     """Train one net (``kind``: sq or pt) for ``steps`` steps; ``init``: go on from these weights
     (a second one-cycle schedule, its samples drawn anew: the validation set-ups stay the same);
-    ``fine``: a new net takes 48-px patches (see :class:`FieldModel`).
+    ``fine``: a new net takes 48-px patches (see :class:`FieldModel`); ``mine``: that share of each
+    batch is the candidates the net gets most wrong (:func:`chosen`), the rest drawn at random.
     Raises ValueError where the data's patch size is not the net's."""
     torch.manual_seed(seed if init is None else seed + 1000)
     # the samples drawn: a continued training's differ from the first's
@@ -322,13 +324,17 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, in
     tot, nb = 0.0, 0
     for step in range(steps):
         model.train()
-        x, s, y, pr = tr.tensors(tr.draw(rng, 256))
+        x, s, y, pr = tr.tensors(tr.draw(rng, 256 * MINE_POOL if mine > 0 else 256))
         # mirror about the lean axis (up stays up), and a small change of light on "now" alone
         flip = torch.from_numpy(rng.random(len(y)) < 0.5)
         x[flip] = x[flip].flip(3)
         recolour(x, rng)
         x[:, :3] += torch.from_numpy(rng.normal(0, 0.08, (len(y), 3, 1, 1)).astype(np.float32))
         augment(x, rng)
+        if mine > 0:
+            with torch.no_grad():
+                pick = chosen(excess_loss(model(x, s)[:, :3], y), 256, mine, rng)
+            x, s, y, pr = x[pick], s[pick], y[pick], pr[pick]
         z = model(x, s)
         loss = field_loss(z[:, :3], y)
         if kind == "pt":
@@ -354,12 +360,32 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, in
 def field_loss(z: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """Cross-entropy over (empty, occupied, covered); an unseen sample (:data:`UNSEEN`) has the
     target half empty, half occupied: the net learns to say it cannot tell."""
+    return sample_losses(z, y).mean()
+
+
+def sample_losses(z: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """(B,): each sample's cross-entropy (see :func:`field_loss`)."""
     seen = y != UNSEEN
     logp = F.log_softmax(z, dim=1)
     per = torch.empty(len(y), dtype=z.dtype)
     per[seen] = -logp[seen].gather(1, y[seen, None])[:, 0]
     per[~seen] = -0.5 * (logp[~seen, 0] + logp[~seen, 1])
-    return per.mean()
+    return per
+
+
+def excess_loss(z: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """(B,): each sample's loss above the least it can have (0 for a seen field; for an unseen one,
+    whose target is half empty, half occupied, log 2): how wrong the net is on it."""
+    return sample_losses(z, y) - float(np.log(2.0)) * (y == UNSEEN).to(z.dtype)
+
+
+def chosen(excess: torch.Tensor, count: int, share: float, rng: np.random.Generator) -> np.ndarray:
+    """Indices of ``count`` of the candidates: the ``share`` of them with the largest ``excess``
+    loss (online hard example mining), the rest at random from the others."""
+    order = np.argsort(-excess.numpy(), kind="stable")
+    hard = int(round(count * share))
+    rest = rng.choice(order[hard:], count - hard, replace=False)
+    return np.concatenate([order[:hard], rest])
 
 
 @torch.no_grad()
@@ -501,6 +527,8 @@ def main(argv=None) -> int:
                     "(e.g. the shipped ones) instead of starting from random weights")
     ap.add_argument("--hidden-share", type=float, default=0.0, help="share of the points net's samples drawn from "
                     "the points a robot hides (rare in the data; --tall makes them): 0..0.5")
+    ap.add_argument("--mine", type=float, default=0.0, help="share of each batch chosen as the samples the net "
+                    "gets most wrong among twice as many candidates (online hard example mining): 0..0.9")
     ap.add_argument("--max-lr", type=float, default=MAX_LR, help="peak learning rate of the one-cycle schedule")
     ap.add_argument("--widen", metavar="A,B,C,D", help="with --init: go on from those nets made wider (the widths of "
                     "the three convolutions and the dense layer; the same function to start with)")
@@ -530,6 +558,8 @@ def main(argv=None) -> int:
             ap.error(f"--data: {path} is not a file (data from training.fielddata)")
     if not 0.0 <= a.hidden_share <= 0.5:
         ap.error(f"--hidden-share {a.hidden_share}: a share from 0 to 0.5")
+    if not 0.0 <= a.mine <= 0.9:
+        ap.error(f"--mine {a.mine}: a share from 0 to 0.9")
     if not 0 < a.max_lr < 1:
         ap.error(f"--max-lr {a.max_lr}: a learning rate between 0 and 1, e.g. 2e-3")
     widths = None
@@ -568,7 +598,7 @@ def main(argv=None) -> int:
     for kind in kinds:
         try:
             res = train(kind, data, a.steps, a.seed, Path(a.out), init=starts.get(kind), max_lr=a.max_lr,
-                        hidden_share=a.hidden_share if kind == "pt" else 0.0, fine=a.fine and kind == "pt")
+                        hidden_share=a.hidden_share if kind == "pt" else 0.0, fine=a.fine and kind == "pt", mine=a.mine)
         except ValueError as exc:
             ap.error(f"--data: {exc}")
         print(f"{kind}: {res}")
