@@ -39,6 +39,7 @@ HIDDEN_VIEW = 0.5          # a point where the camera would see less than this s
                            # its target is "either" (half empty, half battery), never what the layout says
 UNSEEN = 3                 # the label of such a sample (the data's labels are 0 / 1 / 2)
 MAX_LR = 3e-3              # the one-cycle schedule's peak learning rate (from scratch)
+BATCH = 256                # samples a training step
 MINE_POOL = 2              # with --mine: each batch is chosen from this many times its size of candidates
 
 
@@ -324,7 +325,7 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, in
     tot, nb = 0.0, 0
     for step in range(steps):
         model.train()
-        x, s, y, pr = tr.tensors(tr.draw(rng, 256 * MINE_POOL if mine > 0 else 256))
+        x, s, y, pr = tr.tensors(tr.draw(rng, BATCH * (MINE_POOL if mine > 0 else 1)))
         # mirror about the lean axis (up stays up), and a small change of light on "now" alone
         flip = torch.from_numpy(rng.random(len(y)) < 0.5)
         x[flip] = x[flip].flip(3)
@@ -333,7 +334,7 @@ def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, in
         augment(x, rng)
         if mine > 0:
             with torch.no_grad():
-                pick = chosen(excess_loss(model(x, s)[:, :3], y), 256, mine, rng)
+                pick = chosen(excess_loss(model(x, s)[:, :3], y), BATCH, mine, rng)
             x, s, y, pr = x[pick], s[pick], y[pick], pr[pick]
         z = model(x, s)
         loss = field_loss(z[:, :3], y)
@@ -520,7 +521,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", nargs="+", help="npz file(s) from training.fielddata")
     ap.add_argument("--out", default=str(ROOT / "vision" / "anyset" / "models"))
-    ap.add_argument("--steps", type=int, default=12_000, help="training steps of 256 samples per net")
+    ap.add_argument("--steps", type=int, default=12_000, help=f"training steps of {BATCH} samples per net")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", choices=("sq", "pt"))
     ap.add_argument("--init", metavar="DIR", help="go on training the nets whose whole ONNX files are in DIR "
@@ -528,7 +529,7 @@ def main(argv=None) -> int:
     ap.add_argument("--hidden-share", type=float, default=0.0, help="share of the points net's samples drawn from "
                     "the points a robot hides (rare in the data; --tall makes them): 0..0.5")
     ap.add_argument("--mine", type=float, default=0.0, help="share of each batch chosen as the samples the net "
-                    "gets most wrong among twice as many candidates (online hard example mining): 0..0.9")
+                    f"gets most wrong among {MINE_POOL} times as many candidates (online hard example mining): 0..0.9")
     ap.add_argument("--max-lr", type=float, default=MAX_LR, help="peak learning rate of the one-cycle schedule")
     ap.add_argument("--widen", metavar="A,B,C,D", help="with --init: go on from those nets made wider (the widths of "
                     "the three convolutions and the dense layer; the same function to start with)")
