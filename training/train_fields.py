@@ -178,8 +178,10 @@ FIRST_AS_REFERENCE = 0.35   # share of samples whose reference is the set-up's f
 class Pairs:
     """Samples drawn from pairs of frames of one set-up: (reference frame, frame now, field)."""
 
-    def __init__(self, data: dict, kind: str, setups: np.ndarray, hidden_share: float = 0.0) -> None:
+    def __init__(self, data: dict, kind: str, setups: np.ndarray, hidden_share: float = 0.0,
+                 self_share: float = SELF_SHARE) -> None:
         self.kind = kind
+        self.self_share = self_share
         self.dist = field_distances(square_centers() if kind == "sq" else point_coords())
         self.X = data[kind]                          # (S, F, n, P, P, 3) uint8
         self.lab = data[f"{kind}_lab"]               # (S, F, n) 0/1/2
@@ -221,8 +223,8 @@ class Pairs:
         j = np.where(bad, np.where(i != 0, 0, 1), j)
         j = np.where(self.hand[s, j] | (j == i), -1, j)          # still none: sample without a reference
         mode = rng.random(count)
-        j = np.where(mode < SELF_SHARE, i, j)                    # the frame's own other fields as examples
-        j = np.where((mode >= SELF_SHARE) & (mode < SELF_SHARE + NO_REF_SHARE), -1, j)
+        j = np.where(mode < self.self_share, i, j)               # the frame's own other fields as examples
+        j = np.where((mode >= self.self_share) & (mode < self.self_share + NO_REF_SHARE), -1, j)
         own_unknown = rng.random(count) < OWN_UNKNOWN_SHARE
         k = rng.integers(0, self.n_fields, count)
         if k_hidden is not None:
@@ -296,19 +298,23 @@ def validation_setups(setup_seeds: np.ndarray, seed: int) -> np.ndarray:
 
 
 def train(kind: str, data: dict, steps: int, seed: int, out: Path, log=print, init: FieldModel | None = None,
-          max_lr: float = MAX_LR, hidden_share: float = 0.0, fine: bool = False, mine: float = 0.0) -> dict:
+          max_lr: float = MAX_LR, hidden_share: float = 0.0, fine: bool = False, mine: float = 0.0,
+          self_share: float = SELF_SHARE) -> dict:
     """Train one net (``kind``: sq or pt) for ``steps`` steps; ``init``: go on from these weights
     (a second one-cycle schedule, its samples drawn anew: the validation set-ups stay the same);
     ``fine``: a new net takes 48-px patches (see :class:`FieldModel`); ``mine``: that share of each
-    batch is the candidates the net gets most wrong (:func:`chosen`), the rest drawn at random.
-    Raises ValueError where the data's patch size is not the net's."""
+    batch is the candidates the net gets most wrong (:func:`chosen`), the rest drawn at random;
+    ``self_share``: that share of the samples (training and validation) is looked at as calibration
+    and the reader's fine second look do (the frame's own other fields as examples, no reference of
+    its own: :data:`SELF_SHARE`). Raises ValueError where the data's patch size is not the net's."""
     torch.manual_seed(seed if init is None else seed + 1000)
     # the samples drawn: a continued training's differ from the first's
     rng = np.random.default_rng(seed if init is None else [seed, 1])
     setups = np.arange(len(data["setup"]))
     val_setups = validation_setups(data["setup"], seed)
     train_setups = np.setdiff1d(setups, val_setups)
-    tr, va = Pairs(data, kind, train_setups, hidden_share), Pairs(data, kind, val_setups)
+    tr = Pairs(data, kind, train_setups, hidden_share, self_share)
+    va = Pairs(data, kind, val_setups, self_share=self_share)
     if hidden_share > 0:
         log(f"{kind}: {len(tr.hidden)} hidden point-frames to draw {hidden_share:.0%} of the samples from")
     model = init if init is not None else FieldModel(N_OUT[kind], WIDTHS[kind], fine)
@@ -530,6 +536,9 @@ def main(argv=None) -> int:
                     "the points a robot hides (rare in the data; --tall makes them): 0..0.5")
     ap.add_argument("--mine", type=float, default=0.0, help="share of each batch chosen as the samples the net "
                     f"gets most wrong among {MINE_POOL} times as many candidates (online hard example mining): 0..0.9")
+    ap.add_argument("--self-share", type=float, default=SELF_SHARE,
+                    help="share of the samples looked at beside their own frame's other fields, no reference "
+                         f"of their own, as calibration and the reader's fine second look do (default {SELF_SHARE})")
     ap.add_argument("--max-lr", type=float, default=MAX_LR, help="peak learning rate of the one-cycle schedule")
     ap.add_argument("--widen", metavar="A,B,C,D", help="with --init: go on from those nets made wider (the widths of "
                     "the three convolutions and the dense layer; the same function to start with)")
@@ -559,6 +568,8 @@ def main(argv=None) -> int:
             ap.error(f"--data: {path} is not a file (data from training.fielddata)")
     if not 0.0 <= a.hidden_share <= 0.5:
         ap.error(f"--hidden-share {a.hidden_share}: a share from 0 to 0.5")
+    if not 0.0 <= a.self_share <= 1.0 - NO_REF_SHARE:
+        ap.error(f"--self-share {a.self_share}: a share from 0 to {1.0 - NO_REF_SHARE:g}")
     if not 0.0 <= a.mine <= 0.9:
         ap.error(f"--mine {a.mine}: a share from 0 to 0.9")
     if not 0 < a.max_lr < 1:
@@ -599,7 +610,8 @@ def main(argv=None) -> int:
     for kind in kinds:
         try:
             res = train(kind, data, a.steps, a.seed, Path(a.out), init=starts.get(kind), max_lr=a.max_lr,
-                        hidden_share=a.hidden_share if kind == "pt" else 0.0, fine=a.fine and kind == "pt", mine=a.mine)
+                        hidden_share=a.hidden_share if kind == "pt" else 0.0, fine=a.fine and kind == "pt", mine=a.mine,
+                        self_share=a.self_share)
         except ValueError as exc:
             ap.error(f"--data: {exc}")
         print(f"{kind}: {res}")
