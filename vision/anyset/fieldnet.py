@@ -39,17 +39,20 @@ import cv2
 import numpy as np
 
 from ..errors import VisionError
-from .patches import PATCH, POINT_PATCH
+from .patches import FINE_POINT_PATCH, PATCH, POINT_PATCH
 
 REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN = 0, 1, 2
 SQUARE_CLASSES = ("empty", "robot", "covered")
 POINT_CLASSES = ("empty", "battery", "covered")
-MODEL_FILES = {"squares": "squares.onnx", "points": "points.onnx"}
+# "fine": the points net of the reader's fine second look (48-px point patches, FINE_POINT_PATCH, the
+# frame's own sure points as its examples: vision/anyset/fields.py fine_look), asked only about the
+# points the others leave unsure
+MODEL_FILES = {"squares": "squares.onnx", "points": "points.onnx", "fine": "points-fine.onnx"}
 # the same nets split at the first convolution (training/train_fields.py writes all three forms):
 # its part over the known channels (reference patch, examples) is constant while the reference
 # stays, so a reader computes it once per reference and each frame runs only the rest
-KNOWN_FILES = {"squares": "squares.known.onnx", "points": "points.known.onnx"}
-FAST_FILES = {"squares": "squares.fast.onnx", "points": "points.fast.onnx"}
+KNOWN_FILES = {"squares": "squares.known.onnx", "points": "points.known.onnx", "fine": "points-fine.known.onnx"}
+FAST_FILES = {"squares": "squares.fast.onnx", "points": "points.fast.onnx", "fine": "points-fine.fast.onnx"}
 # The nets' log-odds are divided by this (above 1: a milder confidence, would-be confident misreads
 # become doubtful fields at the cost of fewer claimed frames). The nets trained on pairs of frames
 # of 1,200 set-ups made no confident misread on the development designs at 1 (2 was needed by the
@@ -182,8 +185,8 @@ def _load(name: str):
 
 
 class FieldNet:
-    """The two nets (squares, points), loaded once per process, each whole and split at the first
-    convolution (see :data:`KNOWN_FILES`)."""
+    """The nets (squares, points and the points' fine second look), loaded once per process, each
+    whole and split at the first convolution (see :data:`KNOWN_FILES`)."""
 
     def __init__(self) -> None:
         self._nets = {kind: _load(name) for kind, name in MODEL_FILES.items()}
@@ -241,7 +244,7 @@ class FieldNet:
             if not gemms or gemms[-1] == 0:
                 raise VisionError(f"the {kind} model has no last fully connected layer to adapt")
             before = names[gemms[-1] - 1]
-            size = POINT_PATCH if kind == "points" else PATCH
+            size = FINE_POINT_PATCH if kind == "fine" else POINT_PATCH if kind == "points" else PATCH
             probe = np.zeros((1, N_CHANNELS, size, size), np.float32)
             for name in (f"{before}_output_0", before):
                 try:

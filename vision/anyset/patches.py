@@ -211,6 +211,8 @@ class PatchCutter:
         self._coarse_points = self._points if self.point_patch == PATCH else _Group(self.H, self.size, pt, e1, e2,
                                                                                    POINT_SPAN)
         self.point_axes = np.stack([e1, e2], axis=1)
+        self._fine_args = (pt, e1, e2)
+        self._fine: _Group | None = None       # made when first asked for (the fine second look)
 
     def squares(self, image: np.ndarray) -> np.ndarray:
         """(36, PATCH, PATCH, 3) uint8."""
@@ -223,6 +225,16 @@ class PatchCutter:
     def coarse_points(self, image: np.ndarray) -> np.ndarray:
         """(49, PATCH, PATCH, 3) uint8: the point patches at the squares' resolution."""
         return self._coarse_points.cut(image)
+
+    def fine_points(self, image: np.ndarray) -> np.ndarray:
+        """(49, FINE_POINT_PATCH, FINE_POINT_PATCH, 3) uint8: the point patches at twice the
+        resolution of the nets' grid (the same span; the reader's fine second look)."""
+        if self.point_patch == FINE_POINT_PATCH:
+            return self.points(image)
+        if self._fine is None:
+            pt, e1, e2 = self._fine_args
+            self._fine = _Group(self.H, self.size, pt, e1, e2, POINT_SPAN, FINE_POINT_PATCH, 2.0)
+        return self._fine.cut(image)
 
     def cut(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return self.squares(image), self.points(image)
