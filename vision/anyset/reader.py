@@ -284,6 +284,28 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-z))
 
 
+def _sure(z: np.ndarray, c: np.ndarray, kinds: int) -> np.ndarray:
+    """How sure a field's likeliest state is, given its log-odds of empty ``z`` (the field seen) and
+    the probability ``c`` that it is covered (each of its ``kinds`` states then alike)."""
+    return (1 - c) * _sigmoid(np.abs(z)) + c / kinds
+
+
+def _frame_states(z: np.ndarray, doubtful: np.ndarray) -> np.ndarray:
+    """What a frame's fields hold as examples for a second opinion: REF_EMPTY / REF_OCCUPIED by the
+    log-odds of empty ``z``, REF_UNKNOWN at the fields ``doubtful`` (unsure or covered: no example)."""
+    states = np.where(z > 0, REF_EMPTY, REF_OCCUPIED)
+    states[doubtful] = REF_UNKNOWN
+    return states
+
+
+def _seconded(z: np.ndarray, c: np.ndarray, z2: np.ndarray, c2: np.ndarray, kinds: int, empty: float) -> np.ndarray:
+    """(k,) bool: where a second opinion (log-odds of empty ``z2``, covered ``c2``) replaces the first
+    (``z``, ``c``): it leans the same way, calls the field not covered and is surer, and says
+    "empty" only from ``empty`` on (the own-frame and the fine look's rule)."""
+    take = (np.sign(z2) == np.sign(z)) & (c2 < COVERED) & (_sure(z2, c2, kinds) > _sure(z, c, kinds))
+    return take & ((z2 < 0) | (z2 >= empty))
+
+
 def _share(p: float) -> str:
     """A probability in words' digits: a tenth of a per cent near 0 and 1 (97.9%, not 98%)."""
     p = float(p)
@@ -648,24 +670,17 @@ class BoardReader:
         :data:`COVERED`), a square the change check calls doubtful and a point at a corner of a
         square that may hold a robot (it may be hidden) are not asked. Returns new ``ze, zq, pc, qc``."""
         limit = self.min_confidence
-
-        def sure(z: np.ndarray, c: np.ndarray, kinds: int) -> np.ndarray:
-            """How sure a field's likeliest state is (of ``kinds`` states when covered)."""
-            return (1 - c) * _sigmoid(np.abs(z)) + c / kinds
-
-        unsure_s = (sure(ze, pc, 3) < limit) & (pc < COVERED) & ~unlike
+        unsure_s = (_sure(ze, pc, 3) < limit) & (pc < COVERED) & ~unlike
         # a point at a corner of a square that may hold a robot may be hidden behind it: its own first
         # opinion stands (see _CORNERS)
         beside = (_CORNERS & (ze < _logit(np.array(limit)))[:, None]).any(axis=0)
-        unsure_p = (sure(zq, qc, 2) < limit) & (qc < COVERED)
+        unsure_p = (_sure(zq, qc, 2) < limit) & (qc < COVERED)
         ask_p = unsure_p & ~beside
         if not unsure_s.any() and not ask_p.any():
             return ze, zq, pc, qc
         # what the frame's sure fields hold (the examples); unsure and covered fields are no example
-        ss = np.where(ze > 0, REF_EMPTY, REF_OCCUPIED)
-        ss[unsure_s | (pc >= COVERED) | unlike] = REF_UNKNOWN
-        ps = np.where(zq > 0, REF_EMPTY, REF_OCCUPIED)
-        ps[unsure_p | (qc >= COVERED)] = REF_UNKNOWN
+        ss = _frame_states(ze, unsure_s | (pc >= COVERED) | unlike)
+        ps = _frame_states(zq, unsure_p | (qc >= COVERED))
         # only a first opinion that leans can be seconded: the others are not asked (the same result, sooner)
         todo_s = np.flatnonzero(unsure_s & (np.abs(ze) >= OWN_FRAME_LEAN))
         todo_p = np.flatnonzero(ask_p & (np.abs(zq) >= OWN_FRAME_LEAN))
@@ -673,8 +688,7 @@ class BoardReader:
         out = [ze.copy(), zq.copy(), pc.copy(), qc.copy()]
         for z, c, todo, second, kinds in ((out[0], out[2], todo_s, second_s, 3), (out[1], out[3], todo_p, second_p, 2)):
             z2, c2 = -second[:, 0], second[:, 1]           # log-odds of empty, covered
-            take = (np.sign(z2) == np.sign(z[todo])) & (c2 < COVERED) & (sure(z2, c2, kinds) > sure(z[todo], c[todo], kinds))
-            take &= (z2 < 0) | (z2 >= OWN_FRAME_EMPTY)       # "empty" only when very sure (see OWN_FRAME_EMPTY)
+            take = _seconded(z[todo], c[todo], z2, c2, kinds, OWN_FRAME_EMPTY)   # "empty" only when very sure
             z[todo[take]] = z2[take]
             c[todo[take]] = c2[take]
         return out[0], out[1], out[2], out[3]
@@ -684,7 +698,7 @@ class BoardReader:
         where the nets leave a point unsure or no known look vouches for it (``toward_p`` 0: it looks
         neither as in a board told with it empty nor as in one with a battery), the point not covered
         (``qc``); the others as they are. A point still since the last frame keeps its correction."""
-        unsure = (1 - qc) * _sigmoid(np.abs(zq)) + qc / 2 < self.min_confidence
+        unsure = _sure(zq, qc, 2) < self.min_confidence
         # read empty with no known look for it: not as sure as the head could make it (OWN_FRAME_EMPTY,
         # below), or where the reference showed a battery (one turned to a side the nets do not see reads
         # empty at 1.000); asking every such point cost 2-3 ms on a frame far from the reference
@@ -697,7 +711,7 @@ class BoardReader:
         set (:meth:`_set_head`) where the nets leave a square unsure between empty and a robot, the
         square not covered (``pc``) and not doubtful by the change check (``unlike``); the others as
         they are. As for the points, it makes a square surer of "empty" only where it ends very sure."""
-        unsure = (1 - pc) * _sigmoid(np.abs(ze)) + pc / 3 < self.min_confidence
+        unsure = _sure(ze, pc, 3) < self.min_confidence
         return self._head_applied("squares", fl, ze, unsure & (pc < COVERED) & ~unlike)
 
     def _head_applied(self, kind: str, fl: FieldLook, z: np.ndarray, ask: np.ndarray) -> np.ndarray:
@@ -727,21 +741,16 @@ class BoardReader:
         point a robot on a square that may hold one (``ze``: the squares' log-odds of empty) could
         hide from this camera (:meth:`_hideable`) are not asked. Returns new ``zq, qc``."""
         limit = self.min_confidence
-        sure = (1 - qc) * _sigmoid(np.abs(zq)) + qc / 2
-        unsure = (sure < limit) & (qc < COVERED)
+        unsure = (_sure(zq, qc, 2) < limit) & (qc < COVERED)
         # a point a robot on a square not surely empty could hide from this camera (the geometry of
         # the tallest robot: _hideable) is not asked; the other corners of such a square are
         hideable = ((ze < _logit(np.array(limit)))[:, None] & self._hideable()).any(axis=0)
         todo = np.flatnonzero(unsure & ~hideable & (np.abs(zq) >= FINE_LEAN))
         if not len(todo):
             return zq, qc
-        ps = np.where(zq > 0, REF_EMPTY, REF_OCCUPIED)
-        ps[(sure < limit) | (qc >= COVERED)] = REF_UNKNOWN
-        second = fine_look(self._cutter, image, fl, ps, todo)
-        z2, c2 = -second[:, 0], second[:, 1]
-        sure2 = (1 - c2) * _sigmoid(np.abs(z2)) + c2 / 2
-        take = (np.sign(z2) == np.sign(zq[todo])) & (c2 < COVERED) & (sure2 > sure[todo])
-        take &= (z2 < 0) | (z2 >= FINE_EMPTY)
+        second = fine_look(self._cutter, image, fl, _frame_states(zq, unsure | (qc >= COVERED)), todo)
+        z2, c2 = -second[:, 0], second[:, 1]           # log-odds of empty, covered
+        take = _seconded(zq[todo], qc[todo], z2, c2, 2, FINE_EMPTY)
         zq, qc = zq.copy(), qc.copy()
         zq[todo[take]] = z2[take]
         qc[todo[take]] = c2[take]
