@@ -306,6 +306,19 @@ def _seconded(z: np.ndarray, c: np.ndarray, z2: np.ndarray, c2: np.ndarray, kind
     return take & ((z2 < 0) | (z2 >= empty))
 
 
+def _with_second(z: np.ndarray, c: np.ndarray, todo: np.ndarray, second: np.ndarray, kinds: int, empty: float
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """``z`` (log-odds of empty) and ``c`` (covered), copies, with the second opinion ``second``
+    ((k, 2): log-odds of occupied against empty, covered) on the fields ``todo`` taken where it
+    seconds the first (:func:`_seconded`)."""
+    z2, c2 = -second[:, 0], second[:, 1]
+    take = _seconded(z[todo], c[todo], z2, c2, kinds, empty)
+    z, c = z.copy(), c.copy()
+    z[todo[take]] = z2[take]
+    c[todo[take]] = c2[take]
+    return z, c
+
+
 def _share(p: float) -> str:
     """A probability in words' digits: a tenth of a per cent near 0 and 1 (97.9%, not 98%)."""
     p = float(p)
@@ -685,13 +698,10 @@ class BoardReader:
         todo_s = np.flatnonzero(unsure_s & (np.abs(ze) >= OWN_FRAME_LEAN))
         todo_p = np.flatnonzero(ask_p & (np.abs(zq) >= OWN_FRAME_LEAN))
         second_s, second_p = own_frame_look(self._cutter, fl, ss, ps, todo_s, todo_p)
-        out = [ze.copy(), zq.copy(), pc.copy(), qc.copy()]
-        for z, c, todo, second, kinds in ((out[0], out[2], todo_s, second_s, 3), (out[1], out[3], todo_p, second_p, 2)):
-            z2, c2 = -second[:, 0], second[:, 1]           # log-odds of empty, covered
-            take = _seconded(z[todo], c[todo], z2, c2, kinds, OWN_FRAME_EMPTY)   # "empty" only when very sure
-            z[todo[take]] = z2[take]
-            c[todo[take]] = c2[take]
-        return out[0], out[1], out[2], out[3]
+        # "empty" only when very sure (OWN_FRAME_EMPTY)
+        ze, pc = _with_second(ze, pc, todo_s, second_s, 3, OWN_FRAME_EMPTY)
+        zq, qc = _with_second(zq, qc, todo_p, second_p, 2, OWN_FRAME_EMPTY)
+        return ze, zq, pc, qc
 
     def _set_head_opinion(self, fl: FieldLook, zq: np.ndarray, qc: np.ndarray, toward_p: np.ndarray) -> np.ndarray:
         """The log-odds of empty ``zq`` (49,) corrected by the set's own last layer (:meth:`_set_head`)
@@ -742,19 +752,17 @@ class BoardReader:
         hide from this camera (:meth:`_hideable`) are not asked. Returns new ``zq, qc``."""
         limit = self.min_confidence
         unsure = (_sure(zq, qc, 2) < limit) & (qc < COVERED)
+        leaning = unsure & (np.abs(zq) >= FINE_LEAN)
+        if not leaning.any():
+            return zq, qc
         # a point a robot on a square not surely empty could hide from this camera (the geometry of
         # the tallest robot: _hideable) is not asked; the other corners of such a square are
         hideable = ((ze < _logit(np.array(limit)))[:, None] & self._hideable()).any(axis=0)
-        todo = np.flatnonzero(unsure & ~hideable & (np.abs(zq) >= FINE_LEAN))
+        todo = np.flatnonzero(leaning & ~hideable)
         if not len(todo):
             return zq, qc
         second = fine_look(self._cutter, image, fl, _frame_states(zq, unsure | (qc >= COVERED)), todo)
-        z2, c2 = -second[:, 0], second[:, 1]           # log-odds of empty, covered
-        take = _seconded(zq[todo], qc[todo], z2, c2, 2, FINE_EMPTY)
-        zq, qc = zq.copy(), qc.copy()
-        zq[todo[take]] = z2[take]
-        qc[todo[take]] = c2[take]
-        return zq, qc
+        return _with_second(zq, qc, todo, second, 2, FINE_EMPTY)
 
     def _reading(self, fl: FieldLook, alignment: float, image: np.ndarray | None = None) -> BoardReading:
         colours = self._cal.colours
