@@ -213,3 +213,31 @@ def test_a_set_whose_robots_the_squares_net_leaves_unsure_is_read_once_the_squar
     reading = BoardReader(cal).read(shot.image)
     assert reading.readable, reading.reason
     assert reading.layout == board
+
+
+def test_the_features_each_head_is_fitted_on_are_what_the_nets_last_layer_takes():
+    """Whatever OpenCV names the layers (5.1 fuses the activation into the Gemm before the last), the
+    features are the last layer's input: the last Gemm's weights make the net's own answer of them."""
+    import cv2
+
+    from vision.anyset.fieldnet import (FINE_POINT_PATCH, MODEL_FILES, N_CHANNELS, N_SCALARS, PATCH, POINT_PATCH,
+                                        _model_bytes, last_gemm_input, shared_net)
+
+    net = shared_net()
+    rng = np.random.default_rng(5)
+    for kind, size in (("squares", PATCH), ("points", POINT_PATCH), ("fine", FINE_POINT_PATCH)):
+        assert last_gemm_input(_model_bytes(MODEL_FILES[kind]))
+        x = rng.normal(size=(4, N_CHANNELS, size, size)).astype(np.float32)
+        s = rng.normal(size=(4, N_SCALARS)).astype(np.float32)
+        h = net.features(kind, x, s)
+        last = [n for n in net._nets[kind].getLayerNames() if n.endswith("Gemm")][-1]
+        w, b = net._nets[kind].getLayer(last).blobs
+        assert isinstance(net._nets[kind], cv2.dnn.Net)
+        np.testing.assert_allclose(h @ np.asarray(w, np.float64).T + b.ravel(), net._run(kind, x, s), atol=1e-4)
+
+
+@pytest.mark.parametrize("junk", [b"", b"\x00\x01\x02", b"\x3a\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", b"\x0a\x05ab"])
+def test_a_model_file_that_is_no_onnx_graph_names_no_tensor(junk):
+    from vision.anyset.fieldnet import last_gemm_input
+
+    assert last_gemm_input(junk) is None

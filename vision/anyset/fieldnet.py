@@ -235,8 +235,11 @@ class FieldNet:
         return np.asarray(net.forward(name), np.float64)
 
     def _feature_tensor(self, kind: str) -> str:
-        """The name of the tensor the net ``kind``'s last layer (a Gemm) takes: OpenCV names a layer's
-        output ``<layer>_output_0`` (its new engine) or after the layer (the classic one)."""
+        """The name by which ``forward`` gives what the net ``kind``'s last layer (a Gemm) takes. The
+        model file names that tensor (:func:`last_gemm_input`); OpenCV's new engine (5.x) forwards to
+        a tensor's name, its classic one to the name of the layer making it. Older OpenCV 5 releases
+        kept the activation before the Gemm as a layer of its own, 5.1 fuses it into the Gemm before
+        (whose layer name then says nothing of the tensor): the file's name is what holds across them."""
         if kind not in self._features_name:
             net = self._nets[kind]
             names = list(net.getLayerNames())
@@ -244,20 +247,92 @@ class FieldNet:
             if not gemms or gemms[-1] == 0:
                 raise VisionError(f"the {kind} model has no last fully connected layer to adapt")
             before = names[gemms[-1] - 1]
+            tensor = last_gemm_input(_model_bytes(MODEL_FILES[kind]))
+            candidates = []
+            if tensor:
+                candidates += [tensor, tensor.removesuffix("_output_0")]
+            candidates += [f"{before}_output_0", before]
             size = FINE_POINT_PATCH if kind == "fine" else POINT_PATCH if kind == "points" else PATCH
             probe = np.zeros((1, N_CHANNELS, size, size), np.float32)
-            for name in (f"{before}_output_0", before):
+            for name in dict.fromkeys(candidates):
                 try:
                     net.setInput(split_phases(probe), "patch")
                     net.setInput(np.zeros((1, N_SCALARS), np.float32), "scalars")
-                    net.forward(name)
+                    out = np.asarray(net.forward(name))
                 except cv2.error:
                     continue
+                if out.ndim != 2 or out.shape[0] != 1:
+                    continue                 # not a feature vector (a layer's name shared by another tensor)
                 self._features_name[kind] = name
                 break
             else:
-                raise VisionError(f"cannot read the {kind} model's features (layer {before!r})")
+                raise VisionError(f"cannot read the {kind} model's features (tensor {tensor!r}, layer {before!r}) "
+                                  f"with OpenCV {cv2.__version__}")
         return self._features_name[kind]
+
+
+def _protobuf_fields(buf: bytes):
+    """(field number, wire type, value) of one protobuf message's fields, in order: the value an int
+    (varint, fixed) or the bytes of a length-delimited field. Raises ValueError on a broken message."""
+    i, n = 0, len(buf)
+
+    def varint() -> int:
+        nonlocal i
+        shift = out = 0
+        while True:
+            if i >= n or shift > 63:
+                raise ValueError("truncated varint")
+            b = buf[i]
+            i += 1
+            out |= (b & 0x7F) << shift
+            shift += 7
+            if not b & 0x80:
+                return out
+
+    while i < n:
+        key = varint()
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            yield field, wire, varint()
+        elif wire == 1 or wire == 5:
+            size = 8 if wire == 1 else 4
+            if i + size > n:
+                raise ValueError("truncated fixed field")
+            yield field, wire, int.from_bytes(buf[i:i + size], "little")
+            i += size
+        elif wire == 2:
+            size = varint()
+            if i + size > n:
+                raise ValueError("truncated field")
+            yield field, wire, buf[i:i + size]
+            i += size
+        else:
+            raise ValueError(f"wire type {wire}")
+
+
+def last_gemm_input(model: bytes) -> str | None:
+    """The name of the first input of the last Gemm node in an ONNX model's graph (ModelProto.graph
+    = 7, GraphProto.node = 1, NodeProto.input = 1 / op_type = 4), None if there is none or the file
+    cannot be walked. A walk of the protobuf wire format: no onnx package needed at run time."""
+    try:
+        graph = next((v for f, w, v in _protobuf_fields(model) if f == 7 and w == 2), None)
+        if graph is None:
+            return None
+        found = None
+        for f, w, v in _protobuf_fields(graph):
+            if f != 1 or w != 2:
+                continue
+            inputs, op = [], None
+            for nf, nw, nv in _protobuf_fields(v):
+                if nw == 2 and nf == 1:
+                    inputs.append(nv.decode("utf-8", "replace"))
+                elif nw == 2 and nf == 4:
+                    op = nv.decode("utf-8", "replace")
+            if op == "Gemm" and inputs:
+                found = inputs[0]
+        return found
+    except ValueError:
+        return None
 
 
 _SHARED: FieldNet | None = None
