@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -1276,3 +1277,98 @@ def test_the_fine_look_makes_a_small_battery_left_unsure_sure_and_the_frame_is_r
     assert reading.readable, reading.reason
     assert wrong_fields(reading, board) == ([], [])
     assert reading.point_confidence[39] >= 0.98
+
+
+def test_an_unsure_point_is_a_battery_only_where_all_four_looks_lean_so_and_add_up(cal, monkeypatch):
+    """vision/anyset/reader.py: _agreed_battery: the points still unsure that lean towards a battery
+    (not covered) are asked of all four looks afresh -- the net's first answer, the set head, the
+    own-frame and the fine look, shown the sure points as examples and no unsure one; where all four
+    lean towards a battery and their log-odds add up to AGREE_BATTERY, the point takes that sum; a
+    look leaning the other way, a sum short of it, a look calling the point covered change nothing,
+    and a point leaning empty is never asked (the nets' misses lean that way)."""
+    from vision.anyset import reader as reader_module
+    from vision.anyset.fieldnet import REF_OCCUPIED, REF_UNKNOWN, TEMPERATURE
+    from vision.anyset.fields import look
+
+    board = random_layout(np.random.default_rng(11))
+    shot = render(board, SEED, design=DESIGN, markers=False, frame=7)
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, shot.image, cal.reference)
+    points = fl.points.copy()
+    todo = [20, 21, 22, 23, 24]
+    points[todo] = [0.2, 0.8, 0.0]                 # the net's first answer: log-odds of empty -1.39 each
+    fl = replace(fl, points=points)
+    zq = np.full(49, 9.0)
+    zq[[10, 11]] = -9.0                            # sure batteries
+    zq[todo] = -2.0                                # unsure, leaning a battery
+    zq[30] = 2.0                                   # unsure, leaning empty: never asked
+    zq[31] = -2.0                                  # unsure but covered: not asked
+    qc = np.zeros(49)
+    qc[31] = 0.7
+    asked = {}
+    net = -np.log(0.8 / 0.2)
+    # per point: (own-frame log-odds of a battery, its covered, fine, its covered, the head's shift of the log-odds)
+    looks = {20: (2.0, 0.0, 2.0, 0.0, 1.0),        # all four lean a battery: 1.39 + 2 + 2 + 2.39 = 7.8 -> taken
+             21: (2.0, 0.0, -0.5, 0.0, 1.0),       # the fine look leans empty
+             22: (1.0, 0.0, 1.0, 0.0, 0.5),        # all lean, but add up to 5.3 only
+             23: (3.0, 0.0, 3.0, 0.6, 1.0),        # the fine look calls it covered
+             24: (2.0, 0.0, 2.0, 0.0, -2.0)}       # the head leans empty (1.39 - 2.0)
+
+    def own(cutter, fl_, ss, ps, todo_s, todo_p, temperature=1.0):
+        asked.update(own_ps=ps.copy(), own_todo=list(todo_p))
+        return np.empty((0, 2)), np.array([[looks[p][0], looks[p][1]] for p in todo_p])
+
+    def fine(cutter, image, fl_, ps, todo_p, temperature=1.0):
+        asked.update(fine_ps=ps.copy(), fine_todo=list(todo_p))
+        return np.array([[looks[p][2], looks[p][3]] for p in todo_p])
+
+    monkeypatch.setattr(reader_module, "own_frame_look", own)
+    monkeypatch.setattr(reader_module, "fine_look", fine)
+
+    def head(kind, fl_, rows):
+        corr = np.full(49, np.nan)
+        corr[rows] = [looks[p][4] * TEMPERATURE for p in rows]
+        return corr
+
+    monkeypatch.setattr(reader, "_head_correction", head)
+    out = reader._agreed_battery(shot.image, fl, zq, qc)
+    assert asked["own_todo"] == todo and asked["fine_todo"] == todo
+    for ps in (asked["own_ps"], asked["fine_ps"]):
+        assert all(ps[p] == REF_UNKNOWN for p in todo + [30, 31]) and ps[10] == REF_OCCUPIED
+    assert reader_module.AGREE_BATTERY >= 6.0
+    np.testing.assert_allclose(out[20], net - 2.0 - 2.0 + (net - 1.0))
+    assert out[20] <= -reader_module.AGREE_BATTERY
+    assert np.array_equal(np.delete(out, 20), np.delete(zq, 20))
+    assert zq[20] == -2.0                          # the caller's array is left as it was
+    # nothing unsure leaning a battery: nothing asked
+    asked.clear()
+    assert np.array_equal(reader._agreed_battery(shot.image, fl, np.full(49, 9.0), qc), np.full(49, 9.0))
+    assert not asked
+
+
+def test_a_battery_every_look_leans_to_but_none_surely_is_read_by_their_agreement(monkeypatch):
+    """vision/anyset/reader.py: a single frame of development design 5,000,210 (camera 0) whose only
+    doubtful field is the battery at point 29: each look leans towards a battery, none surely
+    (the study of the four looks found their log-odds adding up to about -10); with their agreement
+    (AGREE) the frame is claimed, every field right. Without it the frame is held back there."""
+    from vision.anyset import reader as reader_module
+    from vision.layout import BoardLayout
+
+    design, seed = 5_000_210, 5_000_210 * 16               # the benchmark's camera 0 of that design
+    rng = np.random.default_rng(seed)
+    start = render(START, seed, design=design, markers=False, printed=[True] * 49)
+    calibration = calibrate(start.image, START, white_side=white_side_of(start.homography))
+    sq = rng.permutation(36)                                # benchmarks/vision_anyset.py: random_layout
+    nw, nb = int(rng.integers(0, 7)), int(rng.integers(0, 7))
+    board = BoardLayout.from_sets(white=sq[:nw], black=sq[nw:nw + nb],
+                                  batteries=rng.permutation(49)[: int(rng.integers(6, 21))])
+    assert 29 in board.batteries
+    shot = render(board, seed, design=design, markers=False, frame=1)
+    monkeypatch.setattr(reader_module, "AGREE", False)
+    without = BoardReader(calibration, adapt=False).read(shot.image)
+    assert not without.readable and without.low_confidence_points == (29,), without.reason
+    monkeypatch.setattr(reader_module, "AGREE", True)
+    reading = BoardReader(calibration, adapt=False).read(shot.image)
+    assert reading.readable, reading.reason
+    assert wrong_fields(reading, board) == ([], [])
+    assert reading.point_probs[29, 1] >= 0.98

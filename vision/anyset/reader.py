@@ -26,7 +26,9 @@ calibration looks at a frame), and where that opinion leans the same way and
 more surely, it stands (:meth:`BoardReader._own_frame_opinion`). A point
 still unsure, or read empty where no known look vouches for it, is then
 looked at by the points net's last layer refitted on this set's own points
-(:mod:`vision.anyset.sethead`, :data:`SET_HEAD`).
+(:mod:`vision.anyset.sethead`, :data:`SET_HEAD`), then, still unsure, at twice
+the resolution (:data:`FINE_LEAN`). A point every look leaves unsure but all
+four lean towards a battery, adding up to :data:`AGREE_BATTERY`, holds one.
 
 Frame-level refusals: a hand or an object over the board (fields covered), a
 board that is not where the calibration put it (the fields' structure no
@@ -214,6 +216,24 @@ FINE_EMPTY = OWN_FRAME_EMPTY
 # designs 11,400,000-029 (--only hidden): the same 71 doubtful, 40 sure and right, 1 sure and wrong (a
 # battery set down behind a start robot that stood there at calibration, vouched for by the reference's
 # look, as before). NETZWERK_HIDE_CLEAR=0 leaves it out (for measuring); docs/readme-vision.md, 1 December
+# A point every look leaves unsure, but where all four looks lean towards a battery -- the points net
+# (its first answer, before any known look), the own-frame look, the fine look and the set's own last
+# layer (asked afresh here, each on its own, whatever the rules above took of it) -- and their log-odds
+# add up to AGREE_BATTERY, holds a battery (BoardReader._agreed_battery). The looks are not
+# independent (three of them are the same nets shown other examples), so the sum is no probability; it
+# is a rule measured on the looks' answers. The nets' misses lean the other way (a battery they cannot
+# see reads empty in every look: the dangerous direction, where no such rule is made); an empty point
+# on which all four looks lean a battery did not occur. Measured before it was written (a study
+# script, not kept, every look's log-odds at each point left "the camera cannot tell whether a battery
+# stands there"): development designs 5,000,200-239 (2 cameras, 6 single and 6 game frames a set-up)
+# 322 + 60 such points, of the empty ones none with all four looks leaning a battery (the lowest sum of
+# an empty point's four log-odds +0.75 single, +10.0 game); at -6 all four leaning: 24 + 6 points
+# called, all batteries, 12 + 2 frames read right more. Block 12,500,000 (looked at before, the same
+# set-up): 453 + 71 such points, no empty one with all four leaning (lowest sum -0.87), 29 + 10 called,
+# all batteries, 7 + 6 frames more. Figures of record in docs/readme-vision.md ("2 December, fourth
+# session"); NETZWERK_FIELD_AGREE=0 leaves it out (for measuring)
+AGREE_BATTERY = 6.0
+AGREE = os.environ.get("NETZWERK_FIELD_AGREE", "1") != "0"
 HIDE_HEIGHT = 0.6
 HIDE_RADIUS = 0.4
 HIDE_MARGIN = 0.1
@@ -764,6 +784,35 @@ class BoardReader:
         second = fine_look(self._cutter, image, fl, _frame_states(zq, unsure | (qc >= COVERED)), todo)
         return _with_second(zq, qc, todo, second, 2, FINE_EMPTY)
 
+    def _agreed_battery(self, image: np.ndarray, fl: FieldLook, zq: np.ndarray, qc: np.ndarray) -> np.ndarray:
+        """``zq`` (49,), the log-odds of empty, where the points still unsure that lean towards a
+        battery (not covered: ``qc``) get the sum of the four looks' log-odds where all four lean
+        towards a battery and that sum reaches :data:`AGREE_BATTERY` (see there); the others as they
+        are. The looks: the points net's first answer, the own-frame look, the fine look (their
+        covered below :data:`COVERED`) and the set head, each asked afresh about these points."""
+        limit = self.min_confidence
+        unsure = (_sure(zq, qc, 2) < limit) & (qc < COVERED)
+        todo = np.flatnonzero(unsure & (zq < 0))
+        if not len(todo) or fl.x_points is None:
+            return zq
+        corr = self._head_correction("points", fl, todo)
+        if corr is None:
+            return zq
+        qe, qb = fl.points[todo, 0], fl.points[todo, 1]
+        z_net = _logit(qe / np.maximum(qe + qb, 1e-12))
+        z_head = z_net - corr[todo] / TEMPERATURE
+        states = _frame_states(zq, unsure | (qc >= COVERED))
+        _, own = own_frame_look(self._cutter, fl, np.full(36, REF_UNKNOWN), states, np.empty(0, np.int64), todo)
+        fine = fine_look(self._cutter, image, fl, states, todo)
+        looks = np.stack([z_net, z_head, -own[:, 0], -fine[:, 0]], axis=1)
+        agreed = ((looks < 0).all(axis=1) & (looks.sum(axis=1) <= -AGREE_BATTERY)
+                  & (own[:, 1] < COVERED) & (fine[:, 1] < COVERED))
+        if not agreed.any():
+            return zq
+        out = zq.copy()
+        out[todo[agreed]] = looks[agreed].sum(axis=1)
+        return out
+
     def _reading(self, fl: FieldLook, alignment: float, image: np.ndarray | None = None) -> BoardReading:
         colours = self._cal.colours
         diffs = self._differences(fl)
@@ -791,6 +840,8 @@ class BoardReader:
             ze = self._square_head_opinion(fl, ze, pc, unlike)
         if FINE and image is not None:
             zq, qc = self._fine_opinion(image, fl, ze, zq, qc)
+        if AGREE and FINE and image is not None:
+            zq = self._agreed_battery(image, fl, zq, qc)
         pe_seen = _sigmoid(ze)
         sp = np.stack([pe_seen, (1 - pe_seen) * pw_given_robot, (1 - pe_seen) * (1 - pw_given_robot)], axis=1)
         sp = (1 - pc)[:, None] * sp + pc[:, None] / 3
