@@ -1372,3 +1372,87 @@ def test_a_battery_every_look_leans_to_but_none_surely_is_read_by_their_agreemen
     assert reading.readable, reading.reason
     assert wrong_fields(reading, board) == ([], [])
     assert reading.point_probs[29, 1] >= 0.98
+
+
+def test_an_unsure_square_is_a_robot_only_where_its_three_looks_lean_so_and_add_up(cal, monkeypatch):
+    """vision/anyset/reader.py: _agreed_robot: the squares still unsure that lean towards a robot (not
+    covered, not doubtful by the change check) are asked of three looks afresh -- the squares net's
+    first answer, the squares head and the own-frame look, shown the sure squares as examples and no
+    unsure one; where all three lean towards a robot and add up to AGREE_ROBOT, the square takes that
+    sum; a look leaning empty, a sum short of it, the own-frame look calling it covered change nothing,
+    and a square leaning empty or doubtful by the change check is never asked."""
+    from vision.anyset import reader as reader_module
+    from vision.anyset.fieldnet import REF_EMPTY, REF_UNKNOWN, TEMPERATURE
+    from vision.anyset.fields import look
+
+    board = random_layout(np.random.default_rng(12))
+    shot = render(board, SEED, design=DESIGN, markers=False, frame=8)
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, shot.image, cal.reference)
+    squares = fl.squares.copy()
+    todo = [10, 11, 12, 13]
+    squares[todo] = [0.2, 0.8, 0.0]                # the net's first answer: log-odds of empty -1.39 each
+    fl = replace(fl, squares=squares)
+    ze = np.full(36, 9.0)
+    ze[todo] = -2.0                                # unsure, leaning a robot
+    ze[20] = 2.0                                   # unsure, leaning empty: never asked
+    ze[21] = -2.0                                  # unsure, but doubtful by the change check: not asked
+    ze[22] = -2.0                                  # unsure but covered: not asked
+    pc = np.zeros(36)
+    pc[22] = 0.7
+    unlike = np.zeros(36, bool)
+    unlike[21] = True
+    net = -np.log(0.8 / 0.2)
+    # per square: (own-frame log-odds of a robot, its covered, the head's shift of the log-odds)
+    looks = {10: (3.0, 0.0, 1.5),                  # 1.39 + 3 + 2.89 = 7.3 -> taken
+             11: (-0.5, 0.0, 1.5),                 # the own-frame look leans empty
+             12: (1.0, 0.0, 1.0),                  # all lean, adding up to 5.2 only
+             13: (4.0, 0.6, 1.5)}                  # the own-frame look calls it covered
+    asked = {}
+
+    def own(cutter, fl_, ss, ps, todo_s, todo_p, temperature=1.0):
+        asked.update(ss=ss.copy(), todo=list(todo_s), todo_p=list(todo_p))
+        return np.array([[looks[s][0], looks[s][1]] for s in todo_s]), np.empty((0, 2))
+
+    def head(kind, fl_, rows):
+        assert kind == "squares"
+        corr = np.full(36, np.nan)
+        corr[rows] = [looks[s][2] * TEMPERATURE for s in rows]
+        return corr
+
+    monkeypatch.setattr(reader_module, "own_frame_look", own)
+    monkeypatch.setattr(reader, "_head_correction", head)
+    out = reader._agreed_robot(fl, ze, pc, unlike)
+    assert asked["todo"] == todo and asked["todo_p"] == []
+    assert all(asked["ss"][s] == REF_UNKNOWN for s in todo + [20, 21, 22]) and asked["ss"][0] == REF_EMPTY
+    assert reader_module.AGREE_ROBOT >= 6.0
+    np.testing.assert_allclose(out[10], net - 3.0 + (net - 1.5))
+    assert np.array_equal(np.delete(out, 10), np.delete(ze, 10)) and ze[10] == -2.0
+
+
+def test_a_robot_every_look_leans_to_but_none_surely_is_read_by_their_agreement(monkeypatch):
+    """vision/anyset/reader.py: a single frame of development design 5,000,203 (camera 0) whose only
+    doubtful field is the robot on square 28 (the study of the three looks found their log-odds adding
+    up to about -8): with their agreement (AGREE) the frame is claimed, every field right; without it
+    the frame is held back there."""
+    from vision.anyset import reader as reader_module
+    from vision.layout import BoardLayout
+
+    design, seed = 5_000_203, 5_000_203 * 16               # the benchmark's camera 0 of that design
+    rng = np.random.default_rng(seed)
+    start = render(START, seed, design=design, markers=False, printed=[True] * 49)
+    calibration = calibrate(start.image, START, white_side=white_side_of(start.homography))
+    sq = rng.permutation(36)                                # benchmarks/vision_anyset.py: random_layout
+    nw, nb = int(rng.integers(0, 7)), int(rng.integers(0, 7))
+    board = BoardLayout.from_sets(white=sq[:nw], black=sq[nw:nw + nb],
+                                  batteries=rng.permutation(49)[: int(rng.integers(6, 21))])
+    assert board.squares[28].value != "empty"
+    shot = render(board, seed, design=design, markers=False, frame=1)
+    monkeypatch.setattr(reader_module, "AGREE", False)
+    without = BoardReader(calibration, adapt=False).read(shot.image)
+    assert not without.readable and without.low_confidence_squares == (28,) and not without.low_confidence_points
+    monkeypatch.setattr(reader_module, "AGREE", True)
+    reading = BoardReader(calibration, adapt=False).read(shot.image)
+    assert reading.readable, reading.reason
+    assert wrong_fields(reading, board) == ([], [])
+    assert reading.square_confidence[28] >= 0.98

@@ -28,7 +28,8 @@ still unsure, or read empty where no known look vouches for it, is then
 looked at by the points net's last layer refitted on this set's own points
 (:mod:`vision.anyset.sethead`, :data:`SET_HEAD`), then, still unsure, at twice
 the resolution (:data:`FINE_LEAN`). A point every look leaves unsure but all
-four lean towards a battery, adding up to :data:`AGREE_BATTERY`, holds one.
+four lean towards a battery, adding up to :data:`AGREE_BATTERY`, holds one (a square,
+where its three looks agree on a robot: :data:`AGREE_ROBOT`).
 
 Frame-level refusals: a hand or an object over the board (fields covered), a
 board that is not where the calibration put it (the fields' structure no
@@ -233,6 +234,15 @@ FINE_EMPTY = OWN_FRAME_EMPTY
 # all batteries, 7 + 6 frames more. Figures of record in docs/readme-vision.md ("2 December, fourth
 # session"); NETZWERK_FIELD_AGREE=0 leaves it out (for measuring)
 AGREE_BATTERY = 6.0
+# The same for the squares left "the camera cannot tell whether a robot stands there": three looks (the
+# squares net's first answer, the own-frame look, the squares head) leaning towards a robot, adding up
+# to AGREE_ROBOT, make it a robot (BoardReader._agreed_robot; its colour is the colour model's, as any
+# robot's). Measured before it was written (a study script, not kept): on development designs
+# 5,000,200-239 and blocks 12,500,000 and 12,600,000 (looked at before; 2 cameras, 6 single and 6 game
+# frames) 155 + 21 such squares, no empty one with all three leaning a robot; at -6, 18 + 5 robots
+# called, all right, 8 + 3 frames read right more (0 on 12,500,000). Robots the nets miss lean empty (a
+# robot of the board's colour): no rule that way.
+AGREE_ROBOT = 6.0
 AGREE = os.environ.get("NETZWERK_FIELD_AGREE", "1") != "0"
 HIDE_HEIGHT = 0.6
 HIDE_RADIUS = 0.4
@@ -784,6 +794,32 @@ class BoardReader:
         second = fine_look(self._cutter, image, fl, _frame_states(zq, unsure | (qc >= COVERED)), todo)
         return _with_second(zq, qc, todo, second, 2, FINE_EMPTY)
 
+    def _agreed_robot(self, fl: FieldLook, ze: np.ndarray, pc: np.ndarray, unlike: np.ndarray) -> np.ndarray:
+        """``ze`` (36,), the squares' log-odds of empty, where the squares still unsure that lean towards
+        a robot (not covered: ``pc``; not doubtful by the change check: ``unlike``) get the sum of three
+        looks' log-odds where all three lean towards a robot and that sum reaches :data:`AGREE_ROBOT`;
+        the others as they are. The looks, each asked afresh: the squares net's first answer, the
+        own-frame look (its covered below :data:`COVERED`) and the squares head."""
+        unsure = (_sure(ze, pc, 3) < self.min_confidence) & (pc < COVERED) & ~unlike
+        todo = np.flatnonzero(unsure & (ze < 0))
+        if not len(todo):
+            return ze
+        corr = self._head_correction("squares", fl, todo)
+        if corr is None:
+            return ze
+        pe, pr = fl.squares[todo, 0], fl.squares[todo, 1]
+        z_net = _logit(pe / np.maximum(pe + pr, 1e-12))
+        z_head = z_net - corr[todo] / TEMPERATURE
+        states = _frame_states(ze, unsure | (pc >= COVERED) | unlike)
+        own, _ = own_frame_look(self._cutter, fl, states, np.full(49, REF_UNKNOWN), todo, np.empty(0, np.int64))
+        looks = np.stack([z_net, z_head, -own[:, 0]], axis=1)
+        agreed = (looks < 0).all(axis=1) & (looks.sum(axis=1) <= -AGREE_ROBOT) & (own[:, 1] < COVERED)
+        if not agreed.any():
+            return ze
+        out = ze.copy()
+        out[todo[agreed]] = looks[agreed].sum(axis=1)
+        return out
+
     def _agreed_battery(self, image: np.ndarray, fl: FieldLook, zq: np.ndarray, qc: np.ndarray) -> np.ndarray:
         """``zq`` (49,), the log-odds of empty, where the points still unsure that lean towards a
         battery (not covered: ``qc``) get the sum of the four looks' log-odds where all four lean
@@ -838,6 +874,8 @@ class BoardReader:
             zq = self._set_head_opinion(fl, zq, qc, toward_p)
         if SQUARE_HEAD:
             ze = self._square_head_opinion(fl, ze, pc, unlike)
+        if AGREE:
+            ze = self._agreed_robot(fl, ze, pc, unlike)
         if FINE and image is not None:
             zq, qc = self._fine_opinion(image, fl, ze, zq, qc)
         if AGREE and FINE and image is not None:
