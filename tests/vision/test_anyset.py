@@ -1249,16 +1249,13 @@ def test_an_unsure_point_takes_the_fine_look_only_where_it_agrees_and_is_surer(c
     assert zq[40] == -2.0 and qc[45] == 0.1   # the caller's arrays are left as they were
 
 
-def test_the_fine_look_makes_a_small_battery_left_unsure_sure_and_the_frame_is_read(monkeypatch):
-    """vision/anyset/reader.py: a frame of development design 5,000,224 (camera 1) whose only doubtful
-    field is the battery at point 39, which the 24-px looks leave at about 0.95: the fine second
-    look (48 px) makes it sure and the frame is claimed, every field right. Without it
-    (``FINE`` off) the same frame is held back at that point."""
-    from vision.anyset import reader as reader_module
-    from vision.geometry import point_name
+def _benchmark_first_frame(design: int, camera: int):
+    """(calibration, board, shot): benchmarks/vision_anyset.py's set-up of ``design`` under camera
+    ``camera``, calibrated marker-less on its start frame, and its first single frame (the board its
+    random_layout draws first, rendered as frame 1)."""
     from vision.layout import BoardLayout
 
-    design, seed = 5_000_224, 5_000_224 * 16 + 1           # the benchmark's camera 1 of that design
+    seed = design * 16 + camera                             # benchmarks/vision_anyset.py: camera_seed
     rng = np.random.default_rng(seed)
     start = render(START, seed, design=design, markers=False, printed=[True] * 49)
     calibration = calibrate(start.image, START, white_side=white_side_of(start.homography))
@@ -1266,8 +1263,19 @@ def test_the_fine_look_makes_a_small_battery_left_unsure_sure_and_the_frame_is_r
     nw, nb = int(rng.integers(0, 7)), int(rng.integers(0, 7))
     board = BoardLayout.from_sets(white=sq[:nw], black=sq[nw:nw + nb],
                                   batteries=rng.permutation(49)[: int(rng.integers(6, 21))])
+    return calibration, board, render(board, seed, design=design, markers=False, frame=1)
+
+
+def test_the_fine_look_makes_a_small_battery_left_unsure_sure_and_the_frame_is_read(monkeypatch):
+    """vision/anyset/reader.py: a frame of development design 5,000,224 (camera 1) whose only doubtful
+    field is the battery at point 39, which the 24-px looks leave at about 0.95: the fine second
+    look (48 px) makes it sure and the frame is claimed, every field right. Without it
+    (``FINE`` off) the same frame is held back at that point."""
+    from vision.anyset import reader as reader_module
+    from vision.geometry import point_name
+
+    calibration, board, shot = _benchmark_first_frame(5_000_224, 1)
     assert 39 in board.batteries
-    shot = render(board, seed, design=design, markers=False, frame=1)
     monkeypatch.setattr(reader_module, "FINE", False)
     without = BoardReader(calibration, adapt=False).read(shot.image)
     assert not without.readable and without.low_confidence_points == (39,), without.reason
@@ -1352,18 +1360,9 @@ def test_a_battery_every_look_leans_to_but_none_surely_is_read_by_their_agreemen
     (the study of the four looks found their log-odds adding up to about -10); with their agreement
     (AGREE) the frame is claimed, every field right. Without it the frame is held back there."""
     from vision.anyset import reader as reader_module
-    from vision.layout import BoardLayout
 
-    design, seed = 5_000_210, 5_000_210 * 16               # the benchmark's camera 0 of that design
-    rng = np.random.default_rng(seed)
-    start = render(START, seed, design=design, markers=False, printed=[True] * 49)
-    calibration = calibrate(start.image, START, white_side=white_side_of(start.homography))
-    sq = rng.permutation(36)                                # benchmarks/vision_anyset.py: random_layout
-    nw, nb = int(rng.integers(0, 7)), int(rng.integers(0, 7))
-    board = BoardLayout.from_sets(white=sq[:nw], black=sq[nw:nw + nb],
-                                  batteries=rng.permutation(49)[: int(rng.integers(6, 21))])
+    calibration, board, shot = _benchmark_first_frame(5_000_210, 0)
     assert 29 in board.batteries
-    shot = render(board, seed, design=design, markers=False, frame=1)
     monkeypatch.setattr(reader_module, "AGREE", False)
     without = BoardReader(calibration, adapt=False).read(shot.image)
     assert not without.readable and without.low_confidence_points == (29,), without.reason
@@ -1436,18 +1435,9 @@ def test_a_robot_every_look_leans_to_but_none_surely_is_read_by_their_agreement(
     up to about -8): with their agreement (AGREE) the frame is claimed, every field right; without it
     the frame is held back there."""
     from vision.anyset import reader as reader_module
-    from vision.layout import BoardLayout
 
-    design, seed = 5_000_203, 5_000_203 * 16               # the benchmark's camera 0 of that design
-    rng = np.random.default_rng(seed)
-    start = render(START, seed, design=design, markers=False, printed=[True] * 49)
-    calibration = calibrate(start.image, START, white_side=white_side_of(start.homography))
-    sq = rng.permutation(36)                                # benchmarks/vision_anyset.py: random_layout
-    nw, nb = int(rng.integers(0, 7)), int(rng.integers(0, 7))
-    board = BoardLayout.from_sets(white=sq[:nw], black=sq[nw:nw + nb],
-                                  batteries=rng.permutation(49)[: int(rng.integers(6, 21))])
+    calibration, board, shot = _benchmark_first_frame(5_000_203, 0)
     assert board.squares[28].value != "empty"
-    shot = render(board, seed, design=design, markers=False, frame=1)
     monkeypatch.setattr(reader_module, "AGREE", False)
     without = BoardReader(calibration, adapt=False).read(shot.image)
     assert not without.readable and without.low_confidence_squares == (28,) and not without.low_confidence_points

@@ -314,6 +314,25 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-z))
 
 
+def _seen_logodds(probs: np.ndarray) -> np.ndarray:
+    """(n,) the log-odds of empty against a piece, the field seen (its covered share left out), from
+    the nets' probabilities ``probs`` (n, >= 2: empty, the piece, ...)."""
+    return _logit(probs[:, 0] / np.maximum(probs[:, 0] + probs[:, 1], 1e-12))
+
+
+def _agreed(z: np.ndarray, todo: np.ndarray, looks: np.ndarray, seen: np.ndarray, bound: float) -> np.ndarray:
+    """``z`` (log-odds of empty) where the fields ``todo`` whose ``looks`` ((k, m) log-odds of empty,
+    one column a look) all lean towards a piece, every look calling the field seen (``seen``, (k,)
+    bool), and add up to ``bound`` take that sum (a copy); ``z`` itself where none does
+    (:data:`AGREE_BATTERY`, :data:`AGREE_ROBOT`)."""
+    agreed = (looks < 0).all(axis=1) & (looks.sum(axis=1) <= -bound) & seen
+    if not agreed.any():
+        return z
+    out = z.copy()
+    out[todo[agreed]] = looks[agreed].sum(axis=1)
+    return out
+
+
 def _sure(z: np.ndarray, c: np.ndarray, kinds: int) -> np.ndarray:
     """How sure a field's likeliest state is, given its log-odds of empty ``z`` (the field seen) and
     the probability ``c`` that it is covered (each of its ``kinds`` states then alike)."""
@@ -807,18 +826,11 @@ class BoardReader:
         corr = self._head_correction("squares", fl, todo)
         if corr is None:
             return ze
-        pe, pr = fl.squares[todo, 0], fl.squares[todo, 1]
-        z_net = _logit(pe / np.maximum(pe + pr, 1e-12))
-        z_head = z_net - corr[todo] / TEMPERATURE
+        z_net = _seen_logodds(fl.squares[todo])
         states = _frame_states(ze, unsure | (pc >= COVERED) | unlike)
         own, _ = own_frame_look(self._cutter, fl, states, np.full(49, REF_UNKNOWN), todo, np.empty(0, np.int64))
-        looks = np.stack([z_net, z_head, -own[:, 0]], axis=1)
-        agreed = (looks < 0).all(axis=1) & (looks.sum(axis=1) <= -AGREE_ROBOT) & (own[:, 1] < COVERED)
-        if not agreed.any():
-            return ze
-        out = ze.copy()
-        out[todo[agreed]] = looks[agreed].sum(axis=1)
-        return out
+        looks = np.stack([z_net, z_net - corr[todo] / TEMPERATURE, -own[:, 0]], axis=1)
+        return _agreed(ze, todo, looks, own[:, 1] < COVERED, AGREE_ROBOT)
 
     def _agreed_battery(self, image: np.ndarray, fl: FieldLook, zq: np.ndarray, qc: np.ndarray) -> np.ndarray:
         """``zq`` (49,), the log-odds of empty, where the points still unsure that lean towards a
@@ -834,20 +846,12 @@ class BoardReader:
         corr = self._head_correction("points", fl, todo)
         if corr is None:
             return zq
-        qe, qb = fl.points[todo, 0], fl.points[todo, 1]
-        z_net = _logit(qe / np.maximum(qe + qb, 1e-12))
-        z_head = z_net - corr[todo] / TEMPERATURE
+        z_net = _seen_logodds(fl.points[todo])
         states = _frame_states(zq, unsure | (qc >= COVERED))
         _, own = own_frame_look(self._cutter, fl, np.full(36, REF_UNKNOWN), states, np.empty(0, np.int64), todo)
         fine = fine_look(self._cutter, image, fl, states, todo)
-        looks = np.stack([z_net, z_head, -own[:, 0], -fine[:, 0]], axis=1)
-        agreed = ((looks < 0).all(axis=1) & (looks.sum(axis=1) <= -AGREE_BATTERY)
-                  & (own[:, 1] < COVERED) & (fine[:, 1] < COVERED))
-        if not agreed.any():
-            return zq
-        out = zq.copy()
-        out[todo[agreed]] = looks[agreed].sum(axis=1)
-        return out
+        looks = np.stack([z_net, z_net - corr[todo] / TEMPERATURE, -own[:, 0], -fine[:, 0]], axis=1)
+        return _agreed(zq, todo, looks, (own[:, 1] < COVERED) & (fine[:, 1] < COVERED), AGREE_BATTERY)
 
     def _reading(self, fl: FieldLook, alignment: float, image: np.ndarray | None = None) -> BoardReading:
         colours = self._cal.colours
@@ -861,13 +865,10 @@ class BoardReader:
         if np.abs(np.subtract(colours.white, colours.black)).sum() >= 2 * SAME_SQUARE:
             llr = llr + odds * (colour == COLOUR_WHITE) - odds * (colour == COLOUR_BLACK)
         pw_given_robot = _sigmoid(llr)
-        pe, pr, pc = fl.squares[:, 0], fl.squares[:, 1], fl.squares[:, 2]
-        seen = np.maximum(pe + pr, 1e-12)
-        ze = _logit(pe / seen) + odds * toward_s            # log-odds of empty, the square seen
+        pc, qc = fl.squares[:, 2], fl.points[:, 2]
+        ze = _seen_logodds(fl.squares) + odds * toward_s    # log-odds of empty, the square seen
         unlike = self._unlike_reference(fl)
-        qe, qb, qc = fl.points[:, 0], fl.points[:, 1], fl.points[:, 2]
-        seen_p = np.maximum(qe + qb, 1e-12)
-        zq = _logit(qe / seen_p) + odds * toward_p          # log-odds of empty, the point seen
+        zq = _seen_logodds(fl.points) + odds * toward_p     # log-odds of empty, the point seen
         if OWN_FRAME:
             ze, zq, pc, qc = self._own_frame_opinion(fl, ze, zq, pc, qc, unlike)
         if SET_HEAD:
