@@ -91,6 +91,43 @@ def test_a_still_frame_keeps_the_heads_corrections_and_a_new_reference_asks_agai
     assert len(asked) > n and asked[-1] > 0         # a new reference: its examples differ, asked afresh
 
 
+def test_the_heads_learn_from_every_board_told_beside_the_calibrations(blind_set, monkeypatch):
+    """reader.HEAD_LEARN: each board told (learn_bare) joins the boards the set heads are fitted on,
+    the last HEAD_BOARDS of them beside the calibration's, which always stays; a head fitted on the
+    same boards is the same fit; without HEAD_LEARN the head stays the calibration board's."""
+    from vision.layout import BoardLayout
+
+    start, cal = blind_set
+    fitted = []
+    fit_boards = SetHead.fit_boards.__func__
+
+    def counting(cls, boards, prior=PRIOR, kind="points"):
+        fitted.append((kind, sum(len(b[2]) for b in boards)))
+        return fit_boards(cls, boards, prior, kind)
+
+    monkeypatch.setattr(SetHead, "fit_boards", classmethod(counting))
+    monkeypatch.setattr(reader_module, "HEAD_BOARDS", 2)
+    board = BoardLayout.from_sets(white=range(6), black=range(30, 36), batteries=list(range(7, 13)) + list(range(35, 42)) + [20])
+    shot = render(board, 10_400_006 * 16, design=10_400_006, markers=False, frame=1)
+    reader = BoardReader(cal)
+    first = reader._set_head("points")
+    assert fitted == [("points", 49)]
+    assert reader._set_head("points") is first and len(fitted) == 1      # fitted once per set of boards
+    alone = SetHead.fit(cal.reference, reader._cutter.point_lean)
+    np.testing.assert_allclose(first.shift, alone.shift)
+    for k in range(3):
+        reader.learn_bare(shot.image, board)
+        head = reader._set_head("points")
+        assert head is not first and fitted[-1] == ("points", 49 * min(k + 2, 3))
+    assert reader._head_boards[0][0] is cal.reference                      # the calibration's board stays
+    assert len(reader._head_boards) == 3
+    monkeypatch.setattr(reader_module, "HEAD_LEARN", False)
+    still = BoardReader(cal)
+    head = still._set_head("points")
+    still.learn_bare(shot.image, board)
+    assert still._set_head("points") is head and len(still._head_boards) == 1
+
+
 def test_no_head_is_fitted_on_a_board_with_too_few_batteries_or_empty_points(blind_set):
     from dataclasses import replace
 

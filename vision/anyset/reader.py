@@ -51,7 +51,7 @@ from .fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN, TEMPERATURE
 from .fields import (FINE, OWN_FRAME, Answers, FieldLook, box_blurred, fine_look, largest_difference, look, own_frame_look,
                      still)
 from .memory import FieldMemory
-from .sethead import SetHead
+from .sethead import SetHead, board_samples
 from ..geometry import field_neighbours, point_name, square_name, touching_groups
 from ..layout import BoardLayout, POINT_STATES, SQUARE_STATES
 from .patches import PATCH, POINT_SPAN, SQUARE_SPAN, PatchCutter, corner_gaps
@@ -271,6 +271,16 @@ SET_HEAD = os.environ.get("NETZWERK_SET_HEAD", "1") != "0"
 # hold a doubtful point). Figures of record in docs/readme-vision.md ("28 November, morning");
 # NETZWERK_SQUARE_HEAD=0 leaves it out
 SQUARE_HEAD = os.environ.get("NETZWERK_SQUARE_HEAD", "1") != "0"
+# The set heads learn from every board the caller tells the reader (an accepted turn: learn_bare), not
+# only from the calibration's: they are fitted again on the last HEAD_BOARDS boards told beside the
+# calibration's board (sethead.SetHead.fit_boards; each board's fields looked at as calibration looks at
+# a frame, a few ms per board told). A fresh block, 13,200,000-039 (2 cameras, 79 of 80 set-ups
+# accepted): game frames read right 364 -> 370 of 474, the same 1 confident misread (a battery the nets
+# read empty at 1.000 before and after); single frames are read against the calibration alone (240
+# both). Development designs 5,000,200-239: game frames 417 -> 420 of 480, 0 misreads. Figures of
+# record in docs/readme-vision.md ("2 December, fifth session"); NETZWERK_HEAD_LEARN=0 leaves it out
+HEAD_LEARN = os.environ.get("NETZWERK_HEAD_LEARN", "1") != "0"
+HEAD_BOARDS = int(os.environ.get("NETZWERK_HEAD_BOARDS", "12"))
 _CORNERS = field_neighbours()[:36, 36:]          # (36, 49): the corner points of each square
 
 
@@ -416,6 +426,8 @@ class BoardReader:
         self._answers = Answers()      # the nets' last answers: a still field keeps its answer
         self._hiding = None            # (cutter, (36, 49) corner gaps, how far this set's robots were seen to cover)
         self._heads = {}               # kind -> the net's last layer fitted to this set (SetHead) or None
+        # the boards the set heads learn from: (reference, kind -> its samples, sethead.board_samples)
+        self._head_boards = [(calibration.reference, {})]
         self._head_answers = {}        # kind -> [reference, cutter, patches looked at, their corrections]
 
     @property
@@ -465,6 +477,7 @@ class BoardReader:
             if near.any():
                 colours = colours.adapted(desc[near], is_white[near], LEARN_COLOUR_RATE)
         self._cal = replace(self._cal, reference=ref, colours=colours)
+        self._teach_heads(ref)
         return int(take_s.sum() + take_p.sum())
 
     learn = learn_bare
@@ -487,12 +500,24 @@ class BoardReader:
         return self._hiding
 
     def _set_head(self, kind: str = "points") -> SetHead | None:
-        """The net ``kind``'s last layer fitted on the fields of the first reference this reader had
-        (the calibration's board), once (see :data:`SET_HEAD`)."""
+        """The net ``kind``'s last layer fitted on the fields of the calibration's board and, where
+        :data:`HEAD_LEARN`, of the boards told since (the last :data:`HEAD_BOARDS`; see :data:`SET_HEAD`)."""
         if kind not in self._heads:
             lean = self._cutter.square_lean if kind == "squares" else self._cutter.point_lean
-            self._heads[kind] = SetHead.fit(self._cal.reference, lean, kind=kind)
+            for reference, samples in self._head_boards:
+                if kind not in samples:
+                    samples[kind] = board_samples(reference, lean, kind)
+            self._heads[kind] = SetHead.fit_boards([samples[kind] for _, samples in self._head_boards], kind=kind)
         return self._heads[kind]
+
+    def _teach_heads(self, reference: object) -> None:
+        """A board told (``reference``, the new reference) joins the boards the set heads learn from."""
+        if not HEAD_LEARN:
+            return
+        self._head_boards.append((reference, {}))
+        if len(self._head_boards) > HEAD_BOARDS + 1:
+            del self._head_boards[1]           # the calibration's board stays
+        self._heads = {}
 
     def _head_correction(self, kind: str, fl: FieldLook, rows: np.ndarray) -> np.ndarray | None:
         """(n,) the set head's correction (:meth:`SetHead.correction`) of the fields of ``kind`` at

@@ -93,6 +93,21 @@ def field_views(patches: np.ndarray, levels: np.ndarray, reference: Reference, l
     return _Views(reference, lean, kind)(patches, levels, rows)
 
 
+def board_samples(reference: Reference, lean: np.ndarray, kind: str = "points"
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The fields of ``kind`` that ``reference`` knows, as a set head learns from them: (features (n, D)
+    of the net's last hidden layer, the net's log-odds of occupied (n,), occupied (n,) bool), each
+    field looked at beside the board's others as examples (as calibration looks at a frame)."""
+    patches, levels, state, _ = _known_board(reference, kind)
+    rows = np.flatnonzero(state != REF_UNKNOWN)
+    net = shared_net()
+    if not len(rows):
+        return np.zeros((0, 1)), np.zeros(0), np.zeros(0, bool)
+    x, s = field_views(patches, levels, reference, lean, rows, kind)
+    z = net.squares(x, s) if kind == "squares" else net.points(x, s)
+    return net.features(kind, x, s), z[:, 1] - z[:, 0], state[rows] == REF_OCCUPIED
+
+
 def fit_shift(features: np.ndarray, net_logodds: np.ndarray, battery: np.ndarray, prior: float = PRIOR) -> np.ndarray:
     """(D + 1,): the change to the net's last layer (weights, then bias) that best fits the labels
     ``battery`` ((n,) bool) of points whose features are ``features`` ((n, D)) and whose log-odds
@@ -145,15 +160,22 @@ class SetHead:
             ) -> "SetHead | None":
         """Fitted on the fields of ``kind`` that ``reference`` knows (each looked at beside the others
         as examples); None where it knows fewer than :data:`MIN_EXAMPLES` of either state."""
-        patches, levels, state, _ = _known_board(reference, kind)
-        rows = np.flatnonzero(state != REF_UNKNOWN)
-        occupied = state[rows] == REF_OCCUPIED
-        if occupied.sum() < MIN_EXAMPLES or (state[rows] == REF_EMPTY).sum() < MIN_EXAMPLES:
+        return cls.fit_boards([board_samples(reference, lean, kind)], prior, kind)
+
+    @classmethod
+    def fit_boards(cls, boards: list, prior: float = PRIOR, kind: str = "points") -> "SetHead | None":
+        """Fitted on the labelled fields of several known boards (:func:`board_samples` of each: the
+        calibration's board and the boards told since); None where they hold fewer than
+        :data:`MIN_EXAMPLES` fields of either state."""
+        boards = [b for b in boards if b is not None and len(b[2])]
+        if not boards:
             return None
-        net = shared_net()
-        x, s = field_views(patches, levels, reference, lean, rows, kind)
-        z = net.squares(x, s) if kind == "squares" else net.points(x, s)
-        return cls(fit_shift(net.features(kind, x, s), z[:, 1] - z[:, 0], occupied, prior), kind)
+        h = np.concatenate([b[0] for b in boards])
+        z = np.concatenate([b[1] for b in boards])
+        occupied = np.concatenate([b[2] for b in boards])
+        if occupied.sum() < MIN_EXAMPLES or (~occupied).sum() < MIN_EXAMPLES:
+            return None
+        return cls(fit_shift(h, z, occupied, prior), kind)
 
     def correction(self, patches: np.ndarray, level: np.ndarray, reference: Reference, lean: np.ndarray,
                    rows: np.ndarray) -> np.ndarray:
