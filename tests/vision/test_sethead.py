@@ -161,6 +161,27 @@ def test_the_head_makes_a_point_surer_of_empty_only_where_it_ends_very_sure(blin
     np.testing.assert_allclose(out, expected)      # 4.0 would be sure (0.982) but not very sure: left at 2.0
 
 
+@pytest.mark.parametrize("lean, learned, expected", [(0.5, True, 0.5), (2.0, True, 10.0), (-1.0, True, -1.0),
+                                                    (0.5, False, 8.5)])
+def test_the_head_makes_a_point_empty_only_where_the_look_before_it_leaned_empty(blind_set, monkeypatch, lean,
+                                                                                 learned, expected):
+    """reader.HEAD_LEAN: a head very sure of "empty" where the nets leaned neither way (or towards a
+    battery) is one look against another: the point keeps the nets' log-odds (a blank battery on a
+    printed disc of its colour, read 59% empty, was made empty at 0.9997 so). Without the rule the
+    head's word stood wherever it ended very sure."""
+    from vision.anyset.fields import look
+
+    start, cal = blind_set
+    reader = BoardReader(cal)
+    fl = look(reader._cutter, start.image, cal.reference)
+    monkeypatch.setattr(reader_module, "HEAD_LEAN", learned)
+    monkeypatch.setattr(SetHead, "correction",
+                        lambda self, patches, level, reference, lean_, rows: np.full(len(rows), -8.0))
+    zq = np.full(49, lean)
+    out = reader._set_head_opinion(fl, zq, np.zeros(49), np.zeros(49))
+    np.testing.assert_allclose(out, expected)
+
+
 def test_the_head_is_asked_about_unsure_points_and_points_read_empty_that_nothing_vouches_for(blind_set, monkeypatch):
     from vision.anyset.fields import look
 
