@@ -1574,3 +1574,65 @@ def test_a_point_read_empty_whose_middle_changed_as_an_arriving_batterys_with_no
     assert not reader._arrived_unseen(fl_changed, robot, empty, vouched).any()
     monkeypatch.setattr(reader_module, "ARRIVED", False)
     assert _read_with(reader, middle(3 * ARRIVED_MIN)).readable
+
+
+@pytest.mark.parametrize("own_lean, fine_lean, doubtful", [(3.0, 3.0, True), (3.0, -4.0, False), (-6.0, 3.0, False),
+                                                           (0.5, 3.0, False)])
+def test_a_point_read_a_battery_whose_middle_changed_as_a_leaving_batterys_is_doubtful_where_the_frames_looks_see_none(
+        start, cal, monkeypatch, own_lean, fine_lean, doubtful):
+    """vision/anyset/reader.py: _left_unseen: a point the reference showed holding a battery, read
+    holding one, whose middle changed as _arrived_unseen's do (ARRIVED_Z, nothing moved beside it), is
+    doubtful where the own-frame look and the fine look (the frame's own sure points as examples, the
+    point itself none) both lean empty by LEFT_LEAN: the battery left, and the nets, shown the
+    reference's battery, still read one. Where either look sees a battery (a battery turned over changes
+    the middle as much), or leans too little, the nets' answer stands."""
+    from vision.anyset import reader as reader_module
+    from vision.anyset.fieldnet import REF_UNKNOWN
+    from vision.anyset.fields import look
+    from vision.anyset.reader import _CORNERS, _SEEN_POINT_DISC, ARRIVED_MIN, LEFT_LEAN
+    from vision.geometry import point_name
+
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, start.image, cal.reference)
+    rp = np.asarray(cal.reference.point_state)
+    q = int(np.flatnonzero(rp == 1)[3])
+    xp = fl.x_points.copy()
+    xp[q][:, _SEEN_POINT_DISC] += 3 * ARRIVED_MIN / 3             # summed over the channels
+    changed = replace(fl, x_points=xp)
+    asked = {}
+
+    def own(cutter, fl_, ss, ps, todo_s, todo_p, temperature=1.0):
+        if q in list(todo_p):
+            asked["own"] = (list(todo_p), ps[q])
+        return (np.zeros((len(todo_s), 2)),
+                np.array([[-own_lean if p == q else 0.0, 0.0] for p in todo_p]).reshape(-1, 2))
+
+    def fine(cutter, image, fl_, ps, todo_p, temperature=1.0):
+        if q in list(todo_p):
+            asked["fine"] = (list(todo_p), ps[q])
+        return np.array([[-fine_lean if p == q else 0.0, 0.0] for p in todo_p]).reshape(-1, 2)
+
+    monkeypatch.setattr(reader_module, "own_frame_look", own)
+    monkeypatch.setattr(reader_module, "fine_look", fine)
+    reading = reader._reading(changed, 1.0, start.image)
+    assert asked["own"] == ([q], REF_UNKNOWN) and asked["fine"] == ([q], REF_UNKNOWN)
+    assert LEFT_LEAN <= min(3.0, 3.0) and LEFT_LEAN > 0.5
+    if doubtful:
+        assert not reading.readable and reading.low_confidence_points == (q,), reading.reason
+        assert reading.doubts[point_name(q)].startswith("read as a battery, but its middle changed as a battery leaving")
+    else:
+        assert reading.readable, reading.reason
+        assert reading.point_probs[q, 1] > 0.98
+    # unchanged, the point is not asked; nor is it with the check left out
+    asked.clear()
+    assert reader._reading(fl, 1.0, start.image).readable and not asked
+    monkeypatch.setattr(reader_module, "LEFT", False)
+    assert reader._reading(changed, 1.0, start.image).readable and not asked
+    # a robot come or gone on a square it is a corner of (its lean or shadow may change the middle): no word
+    robot = np.asarray(cal.reference.square_state) == 1
+    as_read = np.stack([1 - rp, rp], axis=1).astype(float)
+    assert reader._left_unseen(start.image, changed, robot, as_read, np.zeros(49))[q] == doubtful
+    beside = robot.copy()
+    s = int(np.flatnonzero(_CORNERS[:, q])[0])
+    beside[s] = not beside[s]
+    assert not reader._left_unseen(start.image, changed, beside, as_read, np.zeros(49)).any()
