@@ -1566,12 +1566,12 @@ def test_a_point_read_empty_whose_middle_changed_as_an_arriving_batterys_with_no
     robot, empty, vouched = np.zeros(36, bool), np.ones(49, bool), np.zeros(49, bool)
     empty[rp == 1] = False
     robot[rs == 1] = True
-    assert reader._arrived_unseen(fl_changed, robot, empty, vouched)[q]
+    assert reader._arrived_unseen(reader._moved_middles(fl_changed, robot, empty), empty, vouched)[q]
     beside = robot.copy()
     beside[int(np.flatnonzero(_CORNERS[:, q])[0])] = True     # a robot came onto a square beside it
-    assert not reader._arrived_unseen(fl_changed, beside, empty, vouched).any()
+    assert not reader._arrived_unseen(reader._moved_middles(fl_changed, beside, empty), empty, vouched).any()
     vouched[q] = True                                         # it looks as in a board told it empty
-    assert not reader._arrived_unseen(fl_changed, robot, empty, vouched).any()
+    assert not reader._arrived_unseen(reader._moved_middles(fl_changed, robot, empty), empty, vouched).any()
     monkeypatch.setattr(reader_module, "ARRIVED", False)
     assert _read_with(reader, middle(3 * ARRIVED_MIN)).readable
 
@@ -1631,8 +1631,11 @@ def test_a_point_read_a_battery_whose_middle_changed_as_a_leaving_batterys_is_do
     # a robot come or gone on a square it is a corner of (its lean or shadow may change the middle): no word
     robot = np.asarray(cal.reference.square_state) == 1
     as_read = np.stack([1 - rp, rp], axis=1).astype(float)
-    assert reader._left_unseen(start.image, changed, robot, as_read, np.zeros(49))[q] == doubtful
+    as_read_empty = as_read[:, 0] > 0.5
+    assert reader._left_unseen(start.image, changed, reader._moved_middles(changed, robot, as_read_empty), as_read,
+                               np.zeros(49))[q] == doubtful
     beside = robot.copy()
     s = int(np.flatnonzero(_CORNERS[:, q])[0])
     beside[s] = not beside[s]
-    assert not reader._left_unseen(start.image, changed, beside, as_read, np.zeros(49)).any()
+    assert not reader._left_unseen(start.image, changed, reader._moved_middles(changed, beside, as_read_empty),
+                                   as_read, np.zeros(49)).any()

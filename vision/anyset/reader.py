@@ -936,11 +936,17 @@ class BoardReader:
         if corr is None:
             return None
         z_net = _seen_logodds(fl.points[todo])
-        states = _frame_states(zq, unsure | (qc >= COVERED))
+        own, fine, seen = self._frame_point_looks(image, fl, _frame_states(zq, unsure | (qc >= COVERED)), todo)
+        return np.stack([z_net, z_net - corr[todo] / TEMPERATURE, own, fine], axis=1), seen
+
+    def _frame_point_looks(self, image: np.ndarray, fl: FieldLook, states: np.ndarray, todo: np.ndarray
+                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The two looks at the points ``todo`` that take the frame's own points as examples (``states``,
+        (49,) REF_*): ((k,) the own-frame look's log-odds of empty, (k,) the fine look's, (k,) bool both
+        call the point seen, their covered below :data:`COVERED`)."""
         _, own = own_frame_look(self._cutter, fl, np.full(36, REF_UNKNOWN), states, np.empty(0, np.int64), todo)
         fine = fine_look(self._cutter, image, fl, states, todo)
-        looks = np.stack([z_net, z_net - corr[todo] / TEMPERATURE, -own[:, 0], -fine[:, 0]], axis=1)
-        return looks, (own[:, 1] < COVERED) & (fine[:, 1] < COVERED)
+        return -own[:, 0], -fine[:, 0], (own[:, 1] < COVERED) & (fine[:, 1] < COVERED)
 
     def _agreed_battery(self, image: np.ndarray, fl: FieldLook, zq: np.ndarray, qc: np.ndarray) -> np.ndarray:
         """``zq`` (49,), the log-odds of empty, where the points still unsure that lean towards a
@@ -997,37 +1003,31 @@ class BoardReader:
         quiet = ~(_CORNERS & square_changed[:, None]).any(axis=0)
         return quiet & (middle > max(ARRIVED_MIN, ARRIVED_Z * noise))
 
-    def _arrived_unseen(self, fl: FieldLook, robot: np.ndarray, read_empty: np.ndarray, vouched: np.ndarray
-                        ) -> np.ndarray:
+    def _arrived_unseen(self, moved: np.ndarray, read_empty: np.ndarray, vouched: np.ndarray) -> np.ndarray:
         """(49,) bool: the points the reference showed empty, read empty (``read_empty``) and not
         vouched for by a known look (``vouched``), whose middle changed as an arriving battery's does
-        while no square they are a corner of changed (:meth:`_moved_middles`; ``robot``: (36,) read
-        holding a robot); see :data:`ARRIVED_Z`."""
+        while no square they are a corner of changed (``moved``: :meth:`_moved_middles`); see
+        :data:`ARRIVED_Z`."""
         rp = np.asarray(self._cal.reference.point_state)
-        return (rp == REF_EMPTY) & read_empty & ~vouched & self._moved_middles(fl, robot, read_empty)
+        return (rp == REF_EMPTY) & read_empty & ~vouched & moved
 
-    def _left_unseen(self, image: np.ndarray, fl: FieldLook, robot: np.ndarray, pp: np.ndarray,
+    def _left_unseen(self, image: np.ndarray, fl: FieldLook, moved: np.ndarray, pp: np.ndarray,
                      qc: np.ndarray) -> np.ndarray:
         """(49,) bool: the points the reference showed holding a battery, read holding one (``pp``:
         (49, 2) P(empty, battery)) and not covered (``qc``), whose middle changed as a battery leaving
-        changes it with nothing moved beside them (:meth:`_moved_middles`), where the own-frame and the
-        fine look (the frame's sure points as examples, no reference) both lean empty by
-        :data:`LEFT_LEAN`; see there."""
+        changes it with nothing moved beside them (``moved``: :meth:`_moved_middles`), where the
+        own-frame and the fine look (the frame's sure points as examples, no reference) both lean
+        empty by :data:`LEFT_LEAN`; see there."""
         rp = np.asarray(self._cal.reference.point_state)
-        read_empty = pp[:, 0] > 0.5
-        todo = np.flatnonzero((rp == REF_OCCUPIED) & ~read_empty & (qc < COVERED)
-                              & self._moved_middles(fl, robot, read_empty))
+        todo = np.flatnonzero((rp == REF_OCCUPIED) & (pp[:, 0] <= 0.5) & (qc < COVERED) & moved)
         out = np.zeros(49, bool)
         if not len(todo):
             return out
         unsure = pp.max(axis=1) < self.min_confidence
         states = _frame_states(_logit(pp[:, 0]), unsure | (qc >= COVERED))
         states[todo] = REF_UNKNOWN                     # no example of itself
-        _, own = own_frame_look(self._cutter, fl, np.full(36, REF_UNKNOWN), states, np.empty(0, np.int64), todo)
-        fine = fine_look(self._cutter, image, fl, states, todo)
-        left = ((-own[:, 0] >= LEFT_LEAN) & (-fine[:, 0] >= LEFT_LEAN)
-                & (own[:, 1] < COVERED) & (fine[:, 1] < COVERED))
-        out[todo[left]] = True
+        own, fine, seen = self._frame_point_looks(image, fl, states, todo)
+        out[todo[(own >= LEFT_LEAN) & (fine >= LEFT_LEAN) & seen]] = True
         return out
 
     def _reading(self, fl: FieldLook, alignment: float, image: np.ndarray | None = None) -> BoardReading:
@@ -1072,10 +1072,13 @@ class BoardReader:
         pp[hasty_p] = 0.5 * pp[hasty_p] + 0.5 / 2
         hidden = self._maybe_hidden(fl, sp[:, 0] < 0.5, pp[:, 0] > 0.5, toward_p > 0)
         pp[hidden] = 0.5 * pp[hidden] + 0.5 / 2       # doubtful (see HIDE_HEIGHT)
-        arrived = (self._arrived_unseen(fl, sp[:, 0] < 0.5, pp[:, 0] > 0.5, toward_p > 0) if ARRIVED
-                   else np.zeros(49, bool))
+        # the points whose middle changed as a battery coming or going changes it, nothing moved beside
+        # them: looked at once for both checks (neither changes which points are read empty)
+        moved = (self._moved_middles(fl, sp[:, 0] < 0.5, pp[:, 0] > 0.5) if ARRIVED or LEFT
+                 else np.zeros(49, bool))
+        arrived = self._arrived_unseen(moved, pp[:, 0] > 0.5, toward_p > 0) if ARRIVED else np.zeros(49, bool)
         pp[arrived] = 0.5 * pp[arrived] + 0.5 / 2     # doubtful (see ARRIVED_Z)
-        left = (self._left_unseen(image, fl, sp[:, 0] < 0.5, pp, qc) if LEFT and FINE and image is not None
+        left = (self._left_unseen(image, fl, moved, pp, qc) if LEFT and FINE and image is not None
                 else np.zeros(49, bool))
         pp[left] = 0.5 * pp[left] + 0.5 / 2           # doubtful (see LEFT_LEAN)
         printed = np.where(pp[:, 1] > 0.5, fl.printed, np.nan)
