@@ -1511,9 +1511,8 @@ def test_a_point_whose_battery_left_is_empty_only_where_all_four_looks_lean_so_s
 
 def test_a_frame_held_back_by_a_point_its_battery_left_is_read_with_the_rule(monkeypatch):
     """vision/anyset/reader.py: a single frame of development design 5,000,237 (camera 1) whose only
-    doubtful field without the rule (VACATED, off by default until the nets' sure misses at such points
-    are caught: reader.py) is E6, a start battery gone, read 2.2% a battery; with it the frame is
-    claimed, every field right."""
+    doubtful field without the rule (VACATED) is E6, a start battery gone, read 2.2% a battery; with
+    it the frame is claimed, every field right."""
     from vision.anyset import reader as reader_module
     from vision.geometry import point_name
 
@@ -1569,11 +1568,47 @@ def test_a_point_read_empty_whose_middle_changed_as_an_arriving_batterys_with_no
     assert reader._arrived_unseen(reader._moved_middles(fl_changed, robot, empty), empty, vouched)[q]
     beside = robot.copy()
     beside[int(np.flatnonzero(_CORNERS[:, q])[0])] = True     # a robot came onto a square beside it
+    # its middle shows no robot's colour, in the reference nor now: the change is not the robot's
+    assert reader._arrived_unseen(reader._moved_middles(fl_changed, beside, empty), empty, vouched)[q]
+    monkeypatch.setattr(reader_module, "MOVED_CLEAR", False)
     assert not reader._arrived_unseen(reader._moved_middles(fl_changed, beside, empty), empty, vouched).any()
+    monkeypatch.setattr(reader_module, "MOVED_CLEAR", True)
+    # the robot's colour now over the middle (its lean): the robot may explain the change, no word
+    over = fl.x_points.copy()
+    over[q][:, _SEEN_POINT_DISC] = np.asarray(cal.colours.white, np.float32)[:, None]
+    fl_over = replace(fl, x_points=over)
+    assert reader._moved_middles(fl_over, robot, empty)[q]
+    assert not reader._arrived_unseen(reader._moved_middles(fl_over, beside, empty), empty, vouched).any()
+    # and over the reference's middle (a robot that stood there left)
+    assert not reader._arrived_unseen(
+        reader._moved_middles(replace(fl_changed, x_ref_points=over), beside, empty), empty, vouched).any()
     vouched[q] = True                                         # it looks as in a board told it empty
     assert not reader._arrived_unseen(reader._moved_middles(fl_changed, robot, empty), empty, vouched).any()
     monkeypatch.setattr(reader_module, "ARRIVED", False)
     assert _read_with(reader, middle(3 * ARRIVED_MIN)).readable
+
+
+def test_a_battery_arriving_beside_a_robot_that_left_is_doubtful_where_no_robots_colour_shows_over_its_middle(
+        monkeypatch):
+    """vision/anyset/reader.py: MOVED_CLEAR: single frame 1 of design 13,300,020 camera 2 (a block
+    looked at on 3 December): a tiny dark battery in a black printed ring at D7, beside a start robot
+    that left, is read empty at 0.998 by the nets. Its middle changed as an arriving battery's does, but
+    a square it is a corner of changed, so ARRIVED alone says nothing and the frame was claimed wrong;
+    its middle shows no robot's colour in the reference nor now, so the check now looks, and D7 is
+    doubtful."""
+    from vision.anyset import reader as reader_module
+    from vision.geometry import point_name
+
+    calibration, board, shot = _benchmark_first_frame(13_300_020, 2)
+    d7 = [point_name(i) for i in range(49)].index("D7")
+    assert calibration.reference.point_state[d7] == 0 and d7 in board.batteries
+    monkeypatch.setattr(reader_module, "MOVED_CLEAR", False)
+    without = BoardReader(calibration, adapt=False).read(shot.image)
+    assert without.readable and wrong_fields(without, board) == ([], [d7])
+    monkeypatch.setattr(reader_module, "MOVED_CLEAR", True)
+    reading = BoardReader(calibration, adapt=False).read(shot.image)
+    assert not reading.readable and d7 in reading.low_confidence_points, reading.reason
+    assert reading.doubts["D7"].startswith("read empty, but its middle changed as a battery arriving")
 
 
 @pytest.mark.parametrize("own_lean, fine_lean, doubtful", [(3.0, 3.0, True), (3.0, -4.0, False), (-6.0, 3.0, False),
@@ -1637,5 +1672,6 @@ def test_a_point_read_a_battery_whose_middle_changed_as_a_leaving_batterys_is_do
     beside = robot.copy()
     s = int(np.flatnonzero(_CORNERS[:, q])[0])
     beside[s] = not beside[s]
+    monkeypatch.setattr(reader_module, "MOVED_CLEAR", False)
     assert not reader._left_unseen(start.image, changed, reader._moved_middles(changed, beside, as_read_empty),
                                    as_read, np.zeros(49)).any()

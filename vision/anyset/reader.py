@@ -254,21 +254,23 @@ AGREE = os.environ.get("NETZWERK_FIELD_AGREE", "1") != "0"
 # 12,500,000, single and game frames): the reference showed a battery at 381 + 62 such points that were
 # empty; at the 2 + 1 batteries among them with all four looks leaning empty, the first answer and the
 # head lay at 0.75-1.1; the rule called 232 + 44 empty points and no battery.
-# **Off by default** (NETZWERK_VACATED=1 turns it on, for measuring): it claims frames the nets misread
-# elsewhere. Without the check of a battery that arrived unseen (ARRIVED_Z, below), fresh block
-# 13,200,000: confident misreads 1 -> 3 (batteries arriving read empty at 0.999); with it, fresh block
-# 13,300,000 (200 set-ups): single frames 677 -> 721 of 1,200, game frames 978 -> 1,005, confident
-# misreads 4 + 1 -> 6 + 2 (a point whose battery left read a battery at 0.997-0.998 by the points net,
-# design 13,300,020 camera 3, in frames the vacated points had held back), and the referee on fresh block
-# 13,400,000 (781 turns) the same with and without (775 right, 1 asked, 5 unreadable, 0 wrong: the rules
-# prior settles a point a battery left). With the check of a battery still read where it left
-# (LEFT_LEAN, below): fresh block 13,600,000 (80 set-ups) 244 -> 277 and 376 -> 392 of 480, 0 + 0 misreads
-# both, but on 13,300,000 6 + 1 against 4 + 1 without the rule (the nets' misses at points beside a robot
-# that left, where no check can tell). It waits for nets that miss less there; docs/readme-vision.md
-# ("3 December")
+# It was off by default while it claimed frames the nets misread elsewhere. Without the check of a
+# battery that arrived unseen (ARRIVED_Z, below), fresh block 13,200,000: confident misreads 1 -> 3
+# (batteries arriving read empty at 0.999); with it, fresh block 13,300,000 (200 set-ups): single frames
+# 677 -> 721 of 1,200, game frames 978 -> 1,005, confident misreads 4 + 1 -> 6 + 2 (a point whose battery
+# left read a battery at 0.997-0.998 by the points net, design 13,300,020 camera 3, in frames the vacated
+# points had held back), and the referee on fresh block 13,400,000 (781 turns) the same with and without
+# (775 right, 1 asked, 5 unreadable, 0 wrong: the rules prior settles a point a battery left). With the
+# check of a battery still read where it left (LEFT_LEAN, below) and both middle checks looking beside
+# robots that moved where no robot's colour shows over the middle (MOVED_CLEAR, below), **on by
+# default**: block 13,300,000 707 of 1,200 single frames and 997 game frames, confident misreads 0 + 1
+# (4 + 1 without the rule and MOVED_CLEAR); development designs 5,000,200-239 (2 cameras) 289 -> 301 and
+# 420 -> 440 of 480, 0 misreads; fresh block 13,800,000 (2 cameras, 79 set-ups accepted) 239 -> 254 and
+# 384 -> 385 of 474, 0 misreads both. NETZWERK_VACATED=0 leaves it out (for measuring);
+# docs/readme-vision.md ("3 December" and "3 December, later")
 VACATED_LOOK = 2.0
 VACATED_SUM = 12.0
-VACATED = os.environ.get("NETZWERK_VACATED", "0") == "1"
+VACATED = os.environ.get("NETZWERK_VACATED", "1") != "0"
 # A point the reference showed empty that is read empty whose middle, a battery's place
 # (HIDE_SEEN_RADIUS), changed by more than ARRIVED_Z times the frame's typical change of an untouched
 # point's middle (the median over the points read as the reference showed them: the camera's noise, this
@@ -303,6 +305,19 @@ ARRIVED = os.environ.get("NETZWERK_ARRIVED", "1") != "0"
 # docs/readme-vision.md ("3 December"); NETZWERK_LEFT=0 leaves it out (for measuring)
 LEFT_LEAN = 1.0
 LEFT = os.environ.get("NETZWERK_LEFT", "1") != "0"
+# Both checks also look at a point beside which a robot came or went, where the point's middle shows
+# neither robot colour of this set, in the reference nor now (no pixel within FAR_COLOUR of one, the
+# patches blurred 3x3, as HIDE_CLEAR has it; BoardReader._middle_clear): a robot's body over the
+# middle would show its colour there, so the change is not the robot's lean. The nets' sure misses left
+# on fresh block 13,300,000 were batteries beside a start robot that left: D7 of design 13,300,020
+# camera 2 (a tiny dark battery in a black printed ring, 3 single frames, 0.996-0.998), A7 of 13,300,034
+# camera 1 (0.995), and, with the rule for points whose battery left, B2 of 13,300,020 camera 3 (a
+# battery gone read as one at 0.998). A shadow that came or went with the robot changes the middle as
+# well, and some frames are then held back for nothing: development designs 5,000,200-239 (2 cameras)
+# 289 -> 284 of 480 single frames, 420 -> 419 game frames; block 13,300,000 (200 set-ups) 677 -> 663 and
+# 978 -> 970 of 1,200, confident misreads 4 + 1 -> 0 + 1. NETZWERK_MOVED_CLEAR=0 leaves it out (for
+# measuring); docs/readme-vision.md ("3 December, later")
+MOVED_CLEAR = os.environ.get("NETZWERK_MOVED_CLEAR", "1") != "0"
 HIDE_HEIGHT = 0.6
 HIDE_RADIUS = 0.4
 HIDE_MARGIN = 0.1
@@ -987,8 +1002,9 @@ class BoardReader:
         """(49,) bool: the points whose middle (a battery's place) changed by more than :data:`ARRIVED_Z`
         times the frame's untouched points' middles (read as the reference showed them: ``read_empty``,
         (49,) read empty) and by :data:`ARRIVED_MIN`, while no square they are a corner of changed
-        (``robot``: (36,) read holding a robot); none without the reference's own looks or with fewer
-        than :data:`CHANGED_SAMPLE` untouched points."""
+        (``robot``: (36,) read holding a robot) or their middle shows no robot's colour in the reference
+        nor now (:data:`MOVED_CLEAR`); none without the reference's own looks or with fewer than
+        :data:`CHANGED_SAMPLE` untouched points."""
         none = np.zeros(49, bool)
         if fl.x_ref_points is None or fl.x_points is None:
             return none
@@ -1001,7 +1017,23 @@ class BoardReader:
         noise = float(np.median(middle[untouched]))
         square_changed = ~(((rs == REF_EMPTY) & ~robot) | ((rs == REF_OCCUPIED) & robot))
         quiet = ~(_CORNERS & square_changed[:, None]).any(axis=0)
-        return quiet & (middle > max(ARRIVED_MIN, ARRIVED_Z * noise))
+        big = middle > max(ARRIVED_MIN, ARRIVED_Z * noise)
+        if MOVED_CLEAR and (big & ~quiet).any():
+            rows = big & ~quiet
+            quiet = quiet | (self._middle_clear(fl.x_points, rows) & self._middle_clear(fl.x_ref_points, rows))
+        return quiet & big
+
+    def _middle_clear(self, x_points: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """(49,) bool: of the points ``rows``, those in whose middle (:data:`HIDE_SEEN_RADIUS`) no pixel
+        has either robot colour of this set (within :data:`FAR_COLOUR`, the patch blurred 3x3)."""
+        out = np.zeros(49, bool)
+        idx = np.flatnonzero(rows)
+        if not len(idx):
+            return out
+        px = box_blurred(x_points[idx], 3)[:, :, _SEEN_POINT_DISC].transpose(0, 2, 1)
+        dist = self._cal.colours.fit_distance(px.reshape(-1, 3)).reshape(len(idx), -1)
+        out[idx] = (dist > FAR_COLOUR).all(axis=1)
+        return out
 
     def _arrived_unseen(self, moved: np.ndarray, read_empty: np.ndarray, vouched: np.ndarray) -> np.ndarray:
         """(49,) bool: the points the reference showed empty, read empty (``read_empty``) and not
@@ -1159,11 +1191,11 @@ class BoardReader:
             elif hasty_p[i]:
                 why_p[i] = "read as changed, but its look changed less than a battery coming or going changes it"
             elif arrived[i]:
-                why_p[i] = ("read empty, but its middle changed as a battery arriving changes it, with nothing "
-                            "beside it moved (a battery the camera cannot make out?)")
+                why_p[i] = ("read empty, but its middle changed as a battery arriving changes it, and no robot "
+                            "beside it explains that (a battery the camera cannot make out?)")
             elif left[i]:
-                why_p[i] = ("read as a battery, but its middle changed as a battery leaving changes it, with nothing "
-                            "beside it moved, and the frame's own looks see none (did its battery leave?)")
+                why_p[i] = ("read as a battery, but its middle changed as a battery leaving changes it, no robot "
+                            "beside it explains that, and the frame's own looks see none (did its battery leave?)")
             else:
                 why_p[i] = f"the camera cannot tell whether a battery stands there ({_share(pp[i, 1])} a battery)"
         return tuple(why_s), tuple(why_p)
