@@ -1145,7 +1145,7 @@ def test_an_unsure_field_takes_the_own_frame_opinion_only_where_it_agrees_and_is
     unlike[6] = True                          # the change check's doubt: not asked
     asked = {}
 
-    def second(cutter, fl, ss, ps, todo_s, todo_p, temperature=1.0):
+    def second(cutter, fl, ss, ps, todo_s, todo_p, temperature=1.0, square_dist=None):
         asked.update(ss=ss.copy(), ps=ps.copy(), todo_s=list(todo_s), todo_p=list(todo_p))
         # log-odds occupied, covered: 2 agrees (empty) and is surer, 3 disagrees, 4 is less sure, 7 says
         # "empty" more surely than the first but not surely enough
@@ -1322,7 +1322,7 @@ def test_an_unsure_point_is_a_battery_only_where_all_four_looks_lean_so_and_add_
              23: (3.0, 0.0, 3.0, 0.6, 1.0),        # the fine look calls it covered
              24: (2.0, 0.0, 2.0, 0.0, -2.0)}       # the head leans empty (1.39 - 2.0)
 
-    def own(cutter, fl_, ss, ps, todo_s, todo_p, temperature=1.0):
+    def own(cutter, fl_, ss, ps, todo_s, todo_p, temperature=1.0, square_dist=None):
         asked.update(own_ps=ps.copy(), own_todo=list(todo_p))
         return np.empty((0, 2)), np.array([[looks[p][0], looks[p][1]] for p in todo_p])
 
@@ -1409,7 +1409,7 @@ def test_an_unsure_square_is_a_robot_only_where_its_three_looks_lean_so_and_add_
              13: (4.0, 0.6, 1.5)}                  # the own-frame look calls it covered
     asked = {}
 
-    def own(cutter, fl_, ss, ps, todo_s, todo_p, temperature=1.0):
+    def own(cutter, fl_, ss, ps, todo_s, todo_p, temperature=1.0, square_dist=None):
         asked.update(ss=ss.copy(), todo=list(todo_s), todo_p=list(todo_p))
         return np.array([[looks[s][0], looks[s][1]] for s in todo_s]), np.empty((0, 2))
 
@@ -1486,7 +1486,7 @@ def test_a_point_whose_battery_left_is_empty_only_where_all_four_looks_lean_so_s
              todo[4]: (-5.0, 0.0, -5.0, 0.6, -1.0)}    # the fine look calls it covered
     asked = {}
 
-    def own(cutter, fl_, ss, ps, todo_s, todo_p, temperature=1.0):
+    def own(cutter, fl_, ss, ps, todo_s, todo_p, temperature=1.0, square_dist=None):
         asked.update(own_todo=list(todo_p))
         return np.empty((0, 2)), np.array([[looks[p][0], looks[p][1]] for p in todo_p])
 
@@ -1636,7 +1636,7 @@ def test_a_point_read_a_battery_whose_middle_changed_as_a_leaving_batterys_is_do
     changed = replace(fl, x_points=xp)
     asked = {}
 
-    def own(cutter, fl_, ss, ps, todo_s, todo_p, temperature=1.0):
+    def own(cutter, fl_, ss, ps, todo_s, todo_p, temperature=1.0, square_dist=None):
         if q in list(todo_p):
             asked["own"] = (list(todo_p), ps[q])
         return (np.zeros((len(todo_s), 2)),
@@ -1675,3 +1675,71 @@ def test_a_point_read_a_battery_whose_middle_changed_as_a_leaving_batterys_is_do
     monkeypatch.setattr(reader_module, "MOVED_CLEAR", False)
     assert not reader._left_unseen(start.image, changed, reader._moved_middles(changed, beside, as_read_empty),
                                    as_read, np.zeros(49)).any()
+
+
+def _two_looks_board(alternating: bool, seed: int = 0) -> np.ndarray:
+    """(36, 24, 24, 3) uint8 square patches of a board whose squares are one look or, alternating, two
+    (as a chessboard's), with the camera's noise."""
+    rng = np.random.default_rng(seed)
+    looks = np.array([[180, 150, 120], [70, 90, 60]], np.float32)
+    out = np.empty((36, 24, 24, 3), np.float32)
+    for i in range(36):
+        file, rank = i % 6, i // 6
+        out[i] = looks[(file + rank) % 2 if alternating else 0]
+    out += rng.normal(0, 4, out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def test_a_board_whose_squares_alternate_is_told_from_its_empty_squares_and_examples_keep_to_their_parity():
+    """vision/anyset/fields.py: board_alternates, square_distances (PARITY): where a known board's empty
+    squares differ from their orthogonal neighbours far more than from their diagonal ones (a
+    chessboard's two colours), each square's example is the nearest square of its own parity; a plain
+    board, or too few empty squares to tell, keeps the nearest square."""
+    from dataclasses import replace as dc_replace
+
+    from vision.anyset import fields
+    from vision.anyset.fieldnet import REF_EMPTY, REF_OCCUPIED, example_fields
+
+    start_states = np.array([REF_OCCUPIED if i < 6 or i >= 30 else REF_EMPTY for i in range(36)])
+    assert fields.board_alternates(_two_looks_board(True), start_states)
+    assert not fields.board_alternates(_two_looks_board(False), start_states)
+    few = np.full(36, REF_OCCUPIED)
+    few[[14, 15, 20]] = REF_EMPTY                          # two orthogonal pairs, no diagonal ones to compare
+    assert not fields.board_alternates(_two_looks_board(True), few)
+
+    from vision.anyset.reference import Reference
+
+    def reference(alternating: bool) -> Reference:
+        squares = _two_looks_board(alternating)
+        points = np.zeros((49, 24, 24, 3), np.uint8)
+        return Reference(squares, points, points, start_states, np.zeros(49, int), np.zeros((36, 3), np.float32),
+                         np.zeros((49, 3), np.float32))
+
+    checkered, plain = reference(True), reference(False)
+    # b1 (square 1) had a robot: its nearest empty square is b2 (the other colour), its nearest of its own a2 / c2
+    ex_checkered = example_fields(start_states[None], np.array([1]), fields.square_distances(checkered))[0, 0]
+    ex_plain = example_fields(start_states[None], np.array([1]), fields.square_distances(plain))[0, 0]
+    assert ex_plain == 7 and ex_checkered in (6, 8)
+    assert fields.square_distances(dc_replace(checkered)) is fields.square_distances(checkered)   # the same set
+    assert fields.square_distances(None) is fields._SQUARE_DIST
+
+
+def test_a_checkered_board_is_read_where_the_squares_see_examples_of_their_own_colour(monkeypatch):
+    """vision/anyset/fields.py: PARITY: single frame 1 of design 13,300,031 camera 0 (a checkered board
+    with flat discs, a block looked at on 3 December): shown the nearest empty square, always of the
+    other colour, the squares net leaves three empty squares unsure; shown a square of their own
+    colour, the frame is read, every field right."""
+    from vision.anyset import fields
+
+    calibration, board, shot = _benchmark_first_frame(13_300_031, 0)
+    assert fields.board_alternates(calibration.reference.squares, calibration.reference.square_state)
+    monkeypatch.setattr(fields, "PARITY", False)
+    monkeypatch.setattr(fields, "_CACHE", [])
+    without = BoardReader(calibration, adapt=False).read(shot.image)
+    assert not without.readable and len(without.low_confidence_squares) >= 1, without.reason
+    monkeypatch.setattr(fields, "PARITY", True)
+    monkeypatch.setattr(fields, "_CACHE", [])
+    monkeypatch.setattr(fields, "_DIST_CACHE", [])
+    reading = BoardReader(calibration, adapt=False).read(shot.image)
+    assert reading.readable, reading.reason
+    assert wrong_fields(reading, board) == ([], [])

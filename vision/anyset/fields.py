@@ -210,6 +210,61 @@ def _whole(net_run, s: np.ndarray):
 _SQUARE_DIST = field_distances(square_centers())
 _POINT_DIST = field_distances(point_coords())
 
+# A board whose squares alternate in look (a chessboard's two colours, a print of two kinds): learned
+# from a known board's empty squares, never assumed. The nets are shown each square's nearest square
+# known empty as its example, and on such a board that square always has the other look; there a
+# square of the same parity (file + rank) is made PARITY_NEARER board units nearer, so that the
+# diagonal neighbour is shown instead. A board alternates where its orthogonal neighbours among the
+# empty squares differ by ALTERNATE_RATIO times as much as its diagonal ones, and by ALTERNATE_MIN
+# (medians over ALTERNATE_PAIRS pairs of each at least; the middle of each square, log colour summed
+# over the channels). Measured before it was written (a study script, not kept; the start frames of
+# block 13,300,000, camera 0): the 7 checkered designs differed 5.7-31.9 times as much (0.61-1.77),
+# the 33 plain ones 0.0-2.1 times (at most 0.36). The rule for every board (measured first, not kept)
+# cost 14 game frames of 474 on a plain block: the parity is taken only where the board shows it.
+# docs/readme-vision.md ("3 December, later"); NETZWERK_PARITY=0 leaves it out (for measuring)
+PARITY = os.environ.get("NETZWERK_PARITY", "1") != "0"
+PARITY_NEARER = 0.5
+ALTERNATE_RATIO = 3.0
+ALTERNATE_MIN = 0.3
+ALTERNATE_PAIRS = 6
+_SQUARE_PARITY = np.floor(square_centers() + 1e-9).astype(int).sum(axis=1) % 2
+_SQUARE_DIST_PARITY = _SQUARE_DIST + PARITY_NEARER * (_SQUARE_PARITY[:, None] != _SQUARE_PARITY[None, :])
+_ORTHOGONAL = np.isclose(_SQUARE_DIST, 1.0)
+_DIAGONAL = np.isclose(_SQUARE_DIST, np.sqrt(2.0))
+
+
+def board_alternates(patches: np.ndarray, states: np.ndarray) -> bool:
+    """Whether the squares known empty (``states`` (36,) REF_EMPTY) of a board's square patches
+    ``patches`` ((36, P, P, 3) uint8) alternate in look as a chessboard's do (see :data:`PARITY`)."""
+    empty = np.asarray(states) == REF_EMPTY
+    both = empty[:, None] & empty[None, :]
+    if min(int((both & _ORTHOGONAL).sum()), int((both & _DIAGONAL).sum())) < 2 * ALTERNATE_PAIRS:
+        return False                        # each pair is counted twice
+    p = patches.shape[1]
+    a, b = p // 4 + 1, p - p // 4 - 1       # the square itself (a patch spans two squares)
+    middle = np.median(np.log(patches[:, a:b, a:b].astype(np.float32) + 8.0).reshape(len(patches), -1, 3), axis=1)
+    diff = np.abs(middle[:, None, :] - middle[None, :, :]).sum(axis=2)
+    across, along = float(np.median(diff[both & _ORTHOGONAL])), float(np.median(diff[both & _DIAGONAL]))
+    return across >= ALTERNATE_MIN and across >= ALTERNATE_RATIO * along
+
+
+_DIST_CACHE: list = []   # [(reference, distances)]: the last few references' square distances
+
+
+def square_distances(reference: Reference | None) -> np.ndarray:
+    """(36, 36): the distances by which the squares' examples are chosen for a known board: the
+    board's own, a square of the same parity nearer where ``reference``'s empty squares alternate
+    (:data:`PARITY`)."""
+    if reference is None or not PARITY:
+        return _SQUARE_DIST
+    for ref, dist in _DIST_CACHE:
+        if ref is reference:
+            return dist
+    dist = _SQUARE_DIST_PARITY if board_alternates(reference.squares, reference.square_state) else _SQUARE_DIST
+    _DIST_CACHE.insert(0, (reference, dist))
+    del _DIST_CACHE[8:]
+    return dist
+
 
 def _examples(patches: np.ndarray, levels: np.ndarray, states: np.ndarray, dist: np.ndarray, rank: int,
               rows: np.ndarray | None = None):
@@ -254,7 +309,7 @@ def _parts_of(reference: Reference, own: bool) -> tuple[list[_Known], list[_Know
             return parts
     net = shared_net()
     parts = ([_known_parts(net, "squares", reference.squares, reference.square_level, reference.square_state,
-                           _SQUARE_DIST, own, r) for r in RANKS],
+                           square_distances(reference), own, r) for r in RANKS],
              [_known_parts(net, "points", reference.points, reference.point_level, reference.point_state,
                            _POINT_DIST, own, r) for r in RANKS])
     _CACHE.insert(0, (reference, own, parts))
@@ -325,8 +380,8 @@ def _own_frame_kind(net, kind: str, patches: np.ndarray, x_now: np.ndarray, leve
 
 
 def own_frame_look(cutter: PatchCutter, fl: FieldLook, square_states: np.ndarray, point_states: np.ndarray,
-                   todo_squares: np.ndarray, todo_points: np.ndarray, temperature: float = TEMPERATURE
-                   ) -> tuple[np.ndarray, np.ndarray]:
+                   todo_squares: np.ndarray, todo_points: np.ndarray, temperature: float = TEMPERATURE,
+                   square_dist: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A second opinion on the fields a frame left unsure: each is looked at as calibration looks
     at a frame (:func:`look_as`), its examples the nearest fields of **this frame** whose content
     ``square_states`` / ``point_states`` give (REF_EMPTY / REF_OCCUPIED: the fields the reader is
@@ -335,12 +390,14 @@ def own_frame_look(cutter: PatchCutter, fl: FieldLook, square_states: np.ndarray
     looks (a share of their samples, calibration's). Returns for ``todo_squares`` and
     ``todo_points`` ((k, 2) each) the log-odds occupied against empty (the field seen) and the
     probability the field is covered, each patch plain and mirrored beside the nearest examples
-    (:data:`OWN_FRAME_RANKS`)."""
+    (:data:`OWN_FRAME_RANKS`). ``square_dist``: the squares' distances of this set
+    (:func:`square_distances`; None: the board's own)."""
     net = shared_net()
     zs = zp = np.empty((0, 2))
     if len(todo_squares):
         zs = _own_frame_kind(net, "squares", fl.square_patches, fl.x_squares, fl.level, np.asarray(square_states),
-                             _SQUARE_DIST, cutter.square_lean, np.asarray(todo_squares), temperature)
+                             _SQUARE_DIST if square_dist is None else square_dist, cutter.square_lean,
+                             np.asarray(todo_squares), temperature)
     if len(todo_points) and fl.x_points is not None:
         xp = fl.x_points_net if fl.x_points_net is not None else normalise(fl.point_patches, fl.level)[0]
         zp = _own_frame_kind(net, "points", fl.point_patches, xp, fl.level, np.asarray(point_states),

@@ -49,7 +49,7 @@ from .calibration import Calibration, blank_reason, check_image
 from ..errors import VisionError
 from .fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN, TEMPERATURE
 from .fields import (FINE, OWN_FRAME, Answers, FieldLook, box_blurred, fine_look, largest_difference, look, own_frame_look,
-                     still)
+                     square_distances, still)
 from .memory import FieldMemory
 from .sethead import SetHead, board_samples
 from ..geometry import field_neighbours, point_name, square_name, touching_groups
@@ -854,7 +854,8 @@ class BoardReader:
         # only a first opinion that leans can be seconded: the others are not asked (the same result, sooner)
         todo_s = np.flatnonzero(unsure_s & (np.abs(ze) >= OWN_FRAME_LEAN))
         todo_p = np.flatnonzero(ask_p & (np.abs(zq) >= OWN_FRAME_LEAN))
-        second_s, second_p = own_frame_look(self._cutter, fl, ss, ps, todo_s, todo_p)
+        second_s, second_p = own_frame_look(self._cutter, fl, ss, ps, todo_s, todo_p,
+                                            square_dist=square_distances(self._cal.reference))
         # "empty" only when very sure (OWN_FRAME_EMPTY)
         ze, pc = _with_second(ze, pc, todo_s, second_s, 3, OWN_FRAME_EMPTY)
         zq, qc = _with_second(zq, qc, todo_p, second_p, 2, OWN_FRAME_EMPTY)
@@ -937,7 +938,8 @@ class BoardReader:
             return ze
         z_net = _seen_logodds(fl.squares[todo])
         states = _frame_states(ze, unsure | (pc >= COVERED) | unlike)
-        own, _ = own_frame_look(self._cutter, fl, states, np.full(49, REF_UNKNOWN), todo, np.empty(0, np.int64))
+        own, _ = own_frame_look(self._cutter, fl, states, np.full(49, REF_UNKNOWN), todo, np.empty(0, np.int64),
+                                square_dist=square_distances(self._cal.reference))
         looks = np.stack([z_net, z_net - corr[todo] / TEMPERATURE, -own[:, 0]], axis=1)
         return _agreed(ze, todo, looks, own[:, 1] < COVERED, AGREE_ROBOT)
 

@@ -55,10 +55,11 @@ MIN_EXAMPLES = 4        # of each kind (battery, empty) in the board told: fewer
 def _known_board(reference: Reference, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A known board's fields of ``kind`` ("squares" or "points"): patches, levels, states and the
     distances between the fields."""
-    from .fields import _POINT_DIST, _SQUARE_DIST
+    from .fields import _POINT_DIST, square_distances
 
     if kind == "squares":
-        return reference.squares, reference.square_level, np.asarray(reference.square_state), _SQUARE_DIST
+        return (reference.squares, reference.square_level, np.asarray(reference.square_state),
+                square_distances(reference))
     return reference.points, reference.point_level, np.asarray(reference.point_state), _POINT_DIST
 
 
