@@ -1690,7 +1690,8 @@ def _two_looks_board(alternating: bool, seed: int = 0) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def test_a_board_whose_squares_alternate_is_told_from_its_empty_squares_and_examples_keep_to_their_parity():
+def test_a_board_whose_squares_alternate_is_told_from_its_empty_squares_and_examples_keep_to_their_parity(
+        monkeypatch):
     """vision/anyset/fields.py: board_alternates, square_distances (PARITY): where a known board's empty
     squares differ from their orthogonal neighbours far more than from their diagonal ones (a
     chessboard's two colours), each square's example is the nearest square of its own parity; a plain
@@ -1715,6 +1716,8 @@ def test_a_board_whose_squares_alternate_is_told_from_its_empty_squares_and_exam
         return Reference(squares, points, points, start_states, np.zeros(49, int), np.zeros((36, 3), np.float32),
                          np.zeros((49, 3), np.float32))
 
+    monkeypatch.setattr(fields, "PARITY", True)             # off by default (fields.py)
+    monkeypatch.setattr(fields, "_DIST_CACHE", [])
     checkered, plain = reference(True), reference(False)
     # b1 (square 1) had a robot: its nearest empty square is b2 (the other colour), its nearest of its own a2 / c2
     ex_checkered = example_fields(start_states[None], np.array([1]), fields.square_distances(checkered))[0, 0]
@@ -1722,6 +1725,8 @@ def test_a_board_whose_squares_alternate_is_told_from_its_empty_squares_and_exam
     assert ex_plain == 7 and ex_checkered in (6, 8)
     assert fields.square_distances(dc_replace(checkered)) is fields.square_distances(checkered)   # the same set
     assert fields.square_distances(None) is fields._SQUARE_DIST
+    monkeypatch.setattr(fields, "PARITY", False)
+    assert fields.square_distances(reference(True)) is fields._SQUARE_DIST
 
 
 def test_a_checkered_board_is_read_where_the_squares_see_examples_of_their_own_colour(monkeypatch):
@@ -1743,3 +1748,27 @@ def test_a_checkered_board_is_read_where_the_squares_see_examples_of_their_own_c
     reading = BoardReader(calibration, adapt=False).read(shot.image)
     assert reading.readable, reading.reason
     assert wrong_fields(reading, board) == ([], [])
+
+
+def test_a_square_looks_as_before_though_the_next_squares_robot_reaches_its_edge(start, cal):
+    """vision/anyset/reader.py: SAME_SQUARE_RADIUS: the "looks as before" test of a square is its middle
+    (0.3 of a square, 0.47 with the 5x5 average): a robot that came onto the next square, whose edge
+    reaches 0.54 of a square from this one's middle, leaves it looking as before; a change in its middle
+    does not."""
+    from vision.anyset.fields import look
+    from vision.anyset.patches import PATCH, SQUARE_SPAN
+    from vision.anyset.reader import SAME_BLUR, SAME_SQUARE_RADIUS
+
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, start.image, cal.reference)
+    s = 0                                                   # a1: a start robot
+    assert reader._same_as_reference(fl)[0][s]
+    c = ((np.arange(PATCH) + 0.5) / PATCH - 0.5) * SQUARE_SPAN
+    edge = int(np.flatnonzero(c > 0.5)[0])                  # the column 0.54 of a square to the right
+    assert c[edge] - (SAME_BLUR // 2) * SQUARE_SPAN / PATCH > SAME_SQUARE_RADIUS
+    beside = fl.x_squares.copy()
+    beside[s][:, :, edge] += 3.0
+    assert reader._same_as_reference(replace(fl, x_squares=beside))[0][s]
+    middle = fl.x_squares.copy()
+    middle[s][:, PATCH // 2 - 1:PATCH // 2 + 1, PATCH // 2 - 1:PATCH // 2 + 1] += 3.0
+    assert not reader._same_as_reference(replace(fl, x_squares=middle))[0][s]
