@@ -325,7 +325,7 @@ LEFT_LEAN = 1.0
 LEFT = os.environ.get("NETZWERK_LEFT", "1") != "0"
 # Both checks also look at a point beside which a robot came or went, where the point's middle shows
 # neither robot colour of this set, in the reference nor now (no pixel within FAR_COLOUR of one, the
-# patches blurred 3x3, as HIDE_CLEAR has it; BoardReader._middle_clear): a robot's body over the
+# patches blurred 3x3, as HIDE_CLEAR has it; BoardReader._clear_of_robots on the middle): a robot's body over the
 # middle would show its colour there, so the change is not the robot's lean. The nets' sure misses left
 # on fresh block 13,300,000 were batteries beside a start robot that left: D7 of design 13,300,020
 # camera 2 (a tiny dark battery in a black printed ring, 3 single frames, 0.996-0.998), A7 of 13,300,034
@@ -695,17 +695,19 @@ class BoardReader:
             hidden &= ~self._clear_of_robots(fl.x_points, hidden)
         return hidden
 
-    def _clear_of_robots(self, x_points: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """(49,) bool: of the points ``rows`` (49,) bool, those in whose battery's reach
-        (:data:`HIDE_CLEAR_RADIUS`) no pixel has either robot colour of this set (within
-        :data:`FAR_COLOUR` of one, the patch blurred 3x3): no robot covers any of it now.
-        ``x_points``: (49, 3, P, P) the point patches' normalised log colour."""
+    def _clear_of_robots(self, x_points: np.ndarray, rows: np.ndarray, disc: np.ndarray = _CLEAR_POINT_DISC
+                         ) -> np.ndarray:
+        """(49,) bool: of the points ``rows`` (49,) bool, those in whose ``disc`` ((P, P) bool: a
+        battery's reach, :data:`HIDE_CLEAR_RADIUS`; or its middle, :data:`HIDE_SEEN_RADIUS`, for
+        :data:`MOVED_CLEAR`) no pixel has either robot colour of this set (within :data:`FAR_COLOUR` of
+        one, the patch blurred 3x3): no robot covers any of it. ``x_points``: (49, 3, P, P) the point
+        patches' normalised log colour (now, or the reference's)."""
         out = np.zeros(49, bool)
         idx = np.flatnonzero(rows)
         if not len(idx):
             return out
         # the reach lies 2 pixels off the patch's edge: the 3x3 average stays inside each patch
-        px = box_blurred(x_points[idx], 3)[:, :, _CLEAR_POINT_DISC].transpose(0, 2, 1)      # (n, k, 3)
+        px = box_blurred(x_points[idx], 3)[:, :, disc].transpose(0, 2, 1)                  # (n, k, 3)
         dist = self._cal.colours.fit_distance(px.reshape(-1, 3)).reshape(len(idx), -1)
         out[idx] = (dist > FAR_COLOUR).all(axis=1)
         return out
@@ -1040,20 +1042,9 @@ class BoardReader:
         big = middle > max(ARRIVED_MIN, ARRIVED_Z * noise)
         if MOVED_CLEAR and (big & ~quiet).any():
             rows = big & ~quiet
-            quiet = quiet | (self._middle_clear(fl.x_points, rows) & self._middle_clear(fl.x_ref_points, rows))
+            quiet = quiet | (self._clear_of_robots(fl.x_points, rows, _SEEN_POINT_DISC)
+                             & self._clear_of_robots(fl.x_ref_points, rows, _SEEN_POINT_DISC))
         return quiet & big
-
-    def _middle_clear(self, x_points: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """(49,) bool: of the points ``rows``, those in whose middle (:data:`HIDE_SEEN_RADIUS`) no pixel
-        has either robot colour of this set (within :data:`FAR_COLOUR`, the patch blurred 3x3)."""
-        out = np.zeros(49, bool)
-        idx = np.flatnonzero(rows)
-        if not len(idx):
-            return out
-        px = box_blurred(x_points[idx], 3)[:, :, _SEEN_POINT_DISC].transpose(0, 2, 1)
-        dist = self._cal.colours.fit_distance(px.reshape(-1, 3)).reshape(len(idx), -1)
-        out[idx] = (dist > FAR_COLOUR).all(axis=1)
-        return out
 
     def _arrived_unseen(self, moved: np.ndarray, read_empty: np.ndarray, vouched: np.ndarray) -> np.ndarray:
         """(49,) bool: the points the reference showed empty, read empty (``read_empty``) and not
