@@ -894,8 +894,15 @@ def test_a_field_that_changed_gets_no_help_from_the_reference(cal):
     same_s, same_p = reader._same_as_reference(fl)
     assert not same_s[src] and not same_s[dst]
     assert same_s.sum() == 34 and same_p.sum() >= 35
-    # the whole frame brighter in one channel than the normalisation makes up for: nothing is the same
-    assert not reader._same_as_reference(replace(fl, x_squares=fl.x_squares + 0.2, x_points=fl.x_points + 0.2))[0].any()
+    # the whole frame's colour shifted in one channel more than the normalisation made up for: the
+    # shift is taken off (colour_shift), the looks compare as before
+    shifted = fl.x_squares.copy()
+    shifted[:, 0] += 0.2
+    assert (reader._same_as_reference(replace(fl, x_squares=shifted))[0] == same_s).all()
+    # the light moved over a third of the board (a lamp's patch): those squares get no help
+    lit = fl.x_squares.copy()
+    lit[:12, 0] += 0.2
+    assert not reader._same_as_reference(replace(fl, x_squares=lit))[0][:12].any()
     # a robot of the other colour where the reference knew one: its colour is the colour model's word
     q = next(q for q in range(36) if cal.reference.square_colour[q] == COLOUR_WHITE and same_s[q])
     assert cal.reference.square_colour[[p for p in range(36) if START.squares[p].value == "black"]].tolist() == [COLOUR_BLACK] * 6
@@ -906,6 +913,36 @@ def test_a_field_that_changed_gets_no_help_from_the_reference(cal):
     after = _read_with(told, fl).square_probs[q]
     assert after[2] > before[2]                 # the reference's word moves the colour, the look still decides
     assert after.argmax() == 1 or after.max() < reader.min_confidence
+
+
+def test_a_noisy_camera_leaves_untouched_fields_looking_as_before(cal):
+    """vision/anyset/reader.py: NOISE_FLOOR: the camera's noise, twice in every difference of two
+    looks, is the frame's floor and is taken off: with noise of 0.08 log units on every pixel of the
+    frame (a dark board: a few grey levels), the untouched fields still look as before, the squares a
+    robot left and reached do not; without the floor no field would."""
+    from dataclasses import replace
+
+    from vision.anyset import reader as reader_module
+    from vision.anyset.fields import look
+
+    layout, src, dst = _moved_one_robot()
+    image = render(layout, SEED, design=DESIGN, markers=False, frame=3, printed=[True] * 49).image
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, image, cal.reference)
+    rng = np.random.default_rng(5)
+    noisy = replace(fl, x_squares=fl.x_squares + rng.normal(0, 0.08, fl.x_squares.shape).astype(np.float32),
+                    x_points=fl.x_points + rng.normal(0, 0.08, fl.x_points.shape).astype(np.float32))
+    same_s, same_p = reader._same_as_reference(noisy)
+    assert not same_s[src] and not same_s[dst]
+    assert same_s.sum() >= 30 and same_p.sum() >= 30
+    d = reader._differences(noisy)
+    assert d.floor_squares > 0.15 and d.floor_points > 0.15     # 3 channels of |N(0, 0.08)|: about 0.19
+    old = reader_module.NOISE_FLOOR
+    try:
+        reader_module.NOISE_FLOOR = False
+        assert not reader._same_as_reference(noisy)[0].any() and not reader._same_as_reference(noisy)[1].any()
+    finally:
+        reader_module.NOISE_FLOOR = old
 
 
 def test_the_reference_keeps_the_robots_colours_in_its_file(tmp_path, cal):

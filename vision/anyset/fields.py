@@ -114,13 +114,33 @@ def box_blurred(x: np.ndarray, blur: int) -> np.ndarray:
     return cv2.blur(flat, (blur, blur)).reshape(x.shape)
 
 
+def local_differences(x_now: np.ndarray, x_ref: np.ndarray, where: np.ndarray, blur: int,
+                      shift: np.ndarray | None = None) -> np.ndarray:
+    """(n, k): the local differences between two looks of each field ((n, 3, P, P) normalised log
+    colour) at the k pixels of ``where`` ((P, P) bool; kept ``blur // 2`` pixels off the patch's edge,
+    so the average never reaches into the next patch of the stack): the absolute difference summed
+    over the channels, averaged over ``blur`` pixels square; ``shift`` (3,), a change of every look's
+    colour to take off first (:func:`colour_shift`)."""
+    d = x_now - x_ref
+    if shift is not None:
+        d = d - np.asarray(shift, np.float32)[None, :, None, None]
+    return box_blurred(np.abs(d).sum(axis=1, dtype=np.float32), blur)[:, where]
+
+
+def colour_shift(x_now: np.ndarray, x_ref: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """(3,): how every field's look changed in colour, as the median over the fields' pixels in
+    ``where`` of the difference of each channel (the frame's light, or its mean colour that the
+    normalisation takes off, moved since the reference; a few fields' changes of content do not
+    move a median)."""
+    d = (x_now - x_ref)[:, :, where].transpose(1, 0, 2).reshape(3, -1)     # (3, n k)
+    half = d.shape[1] // 2                     # np.partition: a third of np.median's time
+    return np.partition(d, half, axis=1)[:, half].astype(np.float32)
+
+
 def largest_difference(x_now: np.ndarray, x_ref: np.ndarray, where: np.ndarray, blur: int) -> np.ndarray:
-    """(n,): the largest local difference between two looks of each field ((n, 3, P, P) normalised log
-    colour): the absolute difference summed over the channels, averaged over ``blur`` pixels square,
-    its largest value in ``where`` ((P, P) bool; kept ``blur // 2`` pixels off the patch's edge, so the
-    average never reaches into the next patch of the stack)."""
-    d = np.abs(x_now - x_ref).sum(axis=1, dtype=np.float32)
-    return box_blurred(d, blur)[:, where].max(axis=1)
+    """(n,): the largest local difference between two looks of each field (:func:`local_differences`)
+    in ``where``."""
+    return local_differences(x_now, x_ref, where, blur).max(axis=1)
 
 
 _INSIDE = np.zeros((PATCH, PATCH), bool)      # a patch but its rim (STILL_BLUR // 2 pixels)

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -48,7 +49,9 @@ from ..calibration import found_again
 from .calibration import Calibration, blank_reason, check_image
 from ..errors import VisionError
 from .fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN, TEMPERATURE
-from .fields import (FINE, OWN_FRAME, Answers, FieldLook, box_blurred, fine_look, largest_difference, look, own_frame_look,
+from .fields import (FINE, OWN_FRAME, Answers, FieldLook, box_blurred, colour_shift, fine_look, largest_difference,
+                     local_differences,
+                     look, own_frame_look,
                      square_distances, still)
 from .memory import FieldMemory
 from .sethead import SetHead, board_samples
@@ -138,6 +141,26 @@ SAME_POINT_RADIUS = 0.3
 SAME_SQUARE = 0.1
 SAME_POINT = 0.16
 SAME_ODDS = 50.0
+# The camera's noise is in every look twice (now and the reference), and an absolute difference keeps
+# it: averaged over SAME_BLUR pixels it stays at about 1.1 of the noise's spread in log colour, which is
+# larger the darker a channel (log(v + 8): a grey level of noise at v = 10 is 0.06, at v = 200 0.005).
+# On a dark felt board (design 14,500,002: (18, 51, 10), noisy) an untouched point differed by 0.21 in
+# the median, above SAME_POINT, and 61 of 70 untouched empty points left doubtful in the game frames of
+# fresh block 14,500,000 were that design's. The difference is therefore taken above the frame's
+# noise floor: the NOISE_QUANTILE quantile of the local differences (as above) in all the fields'
+# discs, at least a quarter of whose pixels no change touches (a turn moves a few pieces; a frame read
+# against the calibration frame changes at most two thirds of the squares, and a battery fills little
+# of its point's disc). The frame's colour shift (each channel's median difference over those pixels:
+# the light, or the mean colour the normalisation takes off, moved) is taken off before the absolute
+# value, else a shift could cancel a change of content the other way once the floor is off. Measured
+# (the floor alone) on games of 6 boards (training designs 3,900,000-039 and development
+# designs 5,000,200-219, 2 cameras): the floor was 0.016 (squares) and 0.034 (points) in the median, at
+# most 0.06 and 0.08; the smallest change of content fell from 0.367 / 0.458 to 0.350 / 0.435 (the
+# limits are still below half of it); untouched fields within the limits rose from 95.8% / 80.7% to
+# 96.5% / 84.2%, on design 14,500,002 from 85.8% / 7.8% to 96.6% / 71.7%. Statistics of the frame
+# itself, no look. NETZWERK_NOISE_FLOOR=0 takes the differences as they are (for measuring).
+NOISE_FLOOR = os.environ.get("NETZWERK_NOISE_FLOOR", "1") != "0"
+NOISE_QUANTILE = 0.25
 # A field read as holding something else than the reference showed (a robot or a battery arrived or
 # left) whose look changed by less than a change of content ever did is doubtful: the nets answer on a
 # look that is all but the reference's (a tiny battery beside its point read empty at 0.999, its look
@@ -397,6 +420,30 @@ _SAME_POINT_DISC = _disc(POINT_SPAN, SAME_POINT_RADIUS)
 _SEEN_POINT_DISC = _disc(POINT_SPAN, HIDE_SEEN_RADIUS)
 HIDE_CLEAR_RADIUS = SAME_POINT_RADIUS
 _CLEAR_POINT_DISC = _disc(POINT_SPAN, HIDE_CLEAR_RADIUS)
+
+
+class Differences(NamedTuple):
+    """How much each field's look differs from the reference's, above the frame's noise floor (see
+    :data:`NOISE_FLOOR`): ``squares`` (36,), ``points`` (49,); and the floors taken off, for comparing
+    the looks now with earlier ones (the same camera, the same noise)."""
+    squares: np.ndarray
+    points: np.ndarray
+    floor_squares: float = 0.0
+    floor_points: float = 0.0
+
+
+def _above_floor(x_now: np.ndarray, x_ref: np.ndarray, disc: np.ndarray) -> tuple[np.ndarray, float]:
+    """((n,) the largest local difference of each field's look now from the reference's in its
+    ``disc`` above the frame's noise floor, the floor) (:data:`NOISE_FLOOR`); the colour shift of the
+    whole frame taken off first (:func:`colour_shift`: with the floor taken off an absolute difference,
+    a shift would otherwise cancel a change of content the other way)."""
+    if not NOISE_FLOOR:
+        return largest_difference(x_now, x_ref, disc, SAME_BLUR), 0.0
+    local = local_differences(x_now, x_ref, disc, SAME_BLUR, colour_shift(x_now, x_ref, disc))
+    flat = local.ravel()
+    k = int(NOISE_QUANTILE * (flat.size - 1))
+    floor = float(np.partition(flat, k)[k])
+    return local.max(axis=1) - floor, floor
 
 
 def _square_difference(x_now: np.ndarray, x_ref: np.ndarray) -> np.ndarray:
@@ -789,15 +836,17 @@ class BoardReader:
         spread = 1.4826 * float(np.median(np.abs(change[alike] - med)))
         return alike & (change - med > max(CHANGED_Z * spread, CHANGED_MIN))
 
-    def _differences(self, fl: FieldLook) -> tuple[np.ndarray, np.ndarray] | None:
-        """((36,), (49,)): how much each square's and point's look differs from the reference's
-        (:func:`_square_difference`, :func:`_point_difference`); None without the reference's own looks."""
+    def _differences(self, fl: FieldLook) -> Differences | None:
+        """How much each square's and point's look differs from the reference's (as
+        :func:`_square_difference`, :func:`_point_difference`), above the frame's noise floor
+        (:data:`NOISE_FLOOR`); None without the reference's own looks."""
         if fl.x_ref_squares is None or fl.x_points is None or fl.x_ref_points is None:
             return None
-        return (_square_difference(fl.x_squares, fl.x_ref_squares),
-                _point_difference(fl.x_points, fl.x_ref_points))
+        ds, fs = _above_floor(fl.x_squares, fl.x_ref_squares, _SAME_SQUARE_DISC)
+        dp, fp = _above_floor(fl.x_points, fl.x_ref_points, _SAME_POINT_DISC)
+        return Differences(ds, dp, fs, fp)
 
-    def _changed_without_a_look(self, diffs: tuple[np.ndarray, np.ndarray] | None, taken_s: np.ndarray,
+    def _changed_without_a_look(self, diffs: Differences | None, taken_s: np.ndarray,
                                 taken_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """((36,), (49,)) bool: the fields read as holding something else than the reference showed
         (``taken_s`` / ``taken_p``: read occupied) whose look changed by less than a change of content
@@ -810,7 +859,7 @@ class BoardReader:
         other_p = ((rp == REF_EMPTY) & taken_p) | ((rp == REF_OCCUPIED) & ~taken_p)
         return other_s & (diffs[0] < CONTENT_SQUARE), other_p & (diffs[1] < CONTENT_POINT)
 
-    def _same_as_reference(self, fl: FieldLook, diffs: tuple[np.ndarray, np.ndarray] | None = None
+    def _same_as_reference(self, fl: FieldLook, diffs: Differences | None = None
                            ) -> tuple[np.ndarray, np.ndarray]:
         """((36,), (49,)) bool: the fields whose patch now looks just as in the reference (see
         :data:`SAME_SQUARE`)."""
@@ -819,13 +868,14 @@ class BoardReader:
             return np.zeros(36, bool), np.zeros(49, bool)
         return d[0] <= SAME_SQUARE, d[1] <= SAME_POINT
 
-    def _known_looks(self, fl: FieldLook, diffs: tuple[np.ndarray, np.ndarray] | None = None
+    def _known_looks(self, fl: FieldLook, diffs: Differences | None = None
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Where a field looks just as it did in a known board (the reference, or an earlier one the
         memory keeps): ((36,) +1 towards empty, -1 towards a robot, 0 no word; (36,) the robot's colour
         those looks agree on (COLOUR_*); (49,) +1 / -1 / 0 for the points). Looks that disagree (the
         field matched both empty and occupied) give no word."""
         ref = self._cal.reference
+        diffs = self._differences(fl) if diffs is None else diffs
         same_s, same_p = self._same_as_reference(fl, diffs)
         rs, rp = np.asarray(ref.square_state), np.asarray(ref.point_state)
         empty_s, robot = same_s & (rs == REF_EMPTY), same_s & (rs == REF_OCCUPIED)
@@ -834,13 +884,15 @@ class BoardReader:
         memory = self._memory_here()
         if memory is not None and fl.x_points is not None:
             ms, mp = memory
-            hit, state = ms.matching(fl.x_squares, _square_difference, SAME_SQUARE)
+            # the earlier looks are the same camera's: the same noise floor (0 without a reference of its own)
+            fs, fp = (diffs.floor_squares, diffs.floor_points) if diffs is not None else (0.0, 0.0)
+            hit, state = ms.matching(fl.x_squares, lambda a, b: _square_difference(a, b) - fs, SAME_SQUARE)
             was_robot = hit & (state == REF_OCCUPIED)
             empty_s = empty_s | (hit & (state == REF_EMPTY)).any(axis=0)
             robot = robot | was_robot.any(axis=0)
             white = white | (was_robot & (ms.colour == COLOUR_WHITE)).any(axis=0)
             black = black | (was_robot & (ms.colour == COLOUR_BLACK)).any(axis=0)
-            hit, state = mp.matching(fl.x_points, _point_difference, SAME_POINT)
+            hit, state = mp.matching(fl.x_points, lambda a, b: _point_difference(a, b) - fp, SAME_POINT)
             empty_p = empty_p | (hit & (state == REF_EMPTY)).any(axis=0)
             battery = battery | (hit & (state == REF_OCCUPIED)).any(axis=0)
         toward_s = empty_s.astype(np.float64) - robot
