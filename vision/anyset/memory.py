@@ -63,12 +63,20 @@ class FieldMemory:
         self.state[0, rows] = state[rows]
         self.colour[0, rows] = np.asarray(colour)[rows]
 
-    def matching(self, looks: np.ndarray, difference: Difference, limit: float) -> tuple[np.ndarray, np.ndarray]:
-        """Which kept looks the looks now match: ((KEEP, n) bool matched, (KEEP, n) state of each)."""
+    def distances(self, looks: np.ndarray, difference: Difference, among: np.ndarray | None = None) -> np.ndarray:
+        """(KEEP, n): how far the looks now (n, 3, P, P) lie from each kept look of their field
+        (``difference``); infinite where a slot is unused or the field is not ``among`` ((n,) bool; None:
+        every field)."""
         used = self.state != NONE
-        hit = np.zeros(used.shape, bool)
+        if among is not None:
+            used = used & np.asarray(among, bool)[None, :]
+        out = np.full(used.shape, np.inf)
         for k in range(KEEP):
             rows = np.flatnonzero(used[k])
             if len(rows):
-                hit[k, rows] = difference(looks[rows], self.looks[k, rows]) <= limit
-        return hit, self.state
+                out[k, rows] = difference(looks[rows], self.looks[k, rows])
+        return out
+
+    def matching(self, looks: np.ndarray, difference: Difference, limit: float) -> tuple[np.ndarray, np.ndarray]:
+        """Which kept looks the looks now match: ((KEEP, n) bool matched, (KEEP, n) state of each)."""
+        return self.distances(looks, difference) <= limit, self.state

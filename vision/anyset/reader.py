@@ -50,9 +50,7 @@ from .calibration import Calibration, blank_reason, check_image
 from ..errors import VisionError
 from .fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN, TEMPERATURE
 from .fields import (FINE, OWN_FRAME, Answers, FieldLook, box_blurred, colour_shift, fine_look, largest_difference,
-                     local_differences,
-                     look, own_frame_look,
-                     square_distances, still)
+                     local_differences, look, own_frame_look, square_distances, still)
 from .memory import FieldMemory
 from .sethead import SetHead, board_samples
 from ..geometry import field_neighbours, point_name, square_name, touching_groups
@@ -365,8 +363,8 @@ MOVED_CLEAR = os.environ.get("NETZWERK_MOVED_CLEAR", "1") != "0"
 # is doubtful: where its battery left, the point's middle looks as it did empty; where a battery still
 # stands and the nets do not see it, it does not. The middle, not the battery's whole reach: a robot's
 # edge or shadow beside the point changed the whole reach of 21 of 183 such points truly empty (games
-# of fresh block 14,500,000 and development designs 5,000,200-219, 2 cameras), their middles one. The nets can be sure and wrong on a battery turned over to a
-# side they do not see: design 13,300,019 camera 0, a battery turned from its blank side to its printed
+# of fresh block 14,500,000 and development designs 5,000,200-219, 2 cameras), their middles one. The
+# nets can be sure and wrong on a battery turned over to a side they do not see: design 13,300,019 camera 0, a battery turned from its blank side to its printed
 # one, read empty at 0.999 (the points net 1.000), its look 2.1 from the point's empty look of two boards
 # before. A point of which no empty look is known (a start battery not yet moved) is not judged. Only
 # doubts; NETZWERK_UNLIKE_EMPTY=0 leaves it out (for measuring); docs/readme-vision.md ("3 December,
@@ -470,10 +468,15 @@ def _point_difference(x_now: np.ndarray, x_ref: np.ndarray) -> np.ndarray:
     return largest_difference(x_now, x_ref, _SAME_POINT_DISC, SAME_BLUR)
 
 
+def _middle_difference(x_now: np.ndarray, x_ref: np.ndarray) -> np.ndarray:
+    """(n,): the largest local difference between two looks of each point (as :func:`_point_difference`)
+    in its middle, a battery's place (:data:`HIDE_SEEN_RADIUS`)."""
+    return largest_difference(x_now, x_ref, _SEEN_POINT_DISC, SAME_BLUR)
+
+
 def _middle_change(fl: FieldLook) -> np.ndarray:
-    """(49,): how much each point's middle, a battery's place (:data:`HIDE_SEEN_RADIUS`), changed since
-    the reference (the largest local difference, as :func:`_point_difference`)."""
-    return largest_difference(fl.x_points, fl.x_ref_points, _SEEN_POINT_DISC, SAME_BLUR)
+    """(49,): how much each point's middle changed since the reference (:func:`_middle_difference`)."""
+    return _middle_difference(fl.x_points, fl.x_ref_points)
 
 
 def _logit(p: np.ndarray) -> np.ndarray:
@@ -1149,16 +1152,10 @@ class BoardReader:
         if memory is None or diffs is None or fl.x_points is None or not todo.any():
             return np.zeros(49, bool)
         mp = memory[1]
-        known = np.zeros(49, bool)
-        nearest = np.full(49, np.inf)
-        for k in range(mp.state.shape[0]):
-            rows = np.flatnonzero(todo & (mp.state[k] == REF_EMPTY))
-            if len(rows):
-                d = (largest_difference(fl.x_points[rows], mp.looks[k, rows], _SEEN_POINT_DISC, SAME_BLUR)
-                     - diffs.floor_points)
-                nearest[rows] = np.minimum(nearest[rows], d)
-                known[rows] = True
-        return todo & known & (nearest >= CONTENT_POINT)
+        floor = diffs.floor_points
+        d = mp.distances(fl.x_points, lambda a, b: _middle_difference(a, b) - floor, among=todo)
+        nearest = np.where(mp.state == REF_EMPTY, d, np.inf).min(axis=0)     # inf: no empty look known
+        return todo & np.isfinite(nearest) & (nearest >= CONTENT_POINT)
 
     def _reading(self, fl: FieldLook, alignment: float, image: np.ndarray | None = None) -> BoardReading:
         colours = self._cal.colours
@@ -1257,7 +1254,7 @@ class BoardReader:
 
     def _doubt_causes(self, low_s, low_p, sp: np.ndarray, pp: np.ndarray, pc: np.ndarray, qc: np.ndarray,
                       unlike: np.ndarray, far: np.ndarray, hasty_s: np.ndarray, hasty_p: np.ndarray,
-                      hidden: np.ndarray, arrived: np.ndarray, left: np.ndarray, unlike_p: np.ndarray | None = None
+                      hidden: np.ndarray, arrived: np.ndarray, left: np.ndarray, unlike_p: np.ndarray
                       ) -> tuple[tuple[str | None, ...], tuple[str | None, ...]]:
         """Why each doubtful square (``low_s``) and point (``low_p``) is doubtful, in words for the
         players: the rule that made it so (a robot that may hide a point, a look that changed as no
@@ -1293,7 +1290,7 @@ class BoardReader:
             elif arrived[i]:
                 why_p[i] = ("read empty, but its middle changed as a battery arriving changes it, and no robot "
                             "beside it explains that (a battery the camera cannot make out?)")
-            elif unlike_p is not None and unlike_p[i]:
+            elif unlike_p[i]:
                 why_p[i] = ("read empty, but it looks unlike this point empty by as much as a battery changes it "
                             "(a battery turned over, or one the camera cannot make out?)")
             elif left[i]:
