@@ -1847,3 +1847,43 @@ def test_a_point_read_empty_that_looks_unlike_its_known_empty_look_is_doubtful(c
     assert q not in reading.low_confidence_points and reading.point_probs[q, 0] > 0.98
     monkeypatch.setattr(reader_module, "UNLIKE_EMPTY", False)
     assert q not in reader._reading(blind_at_q(turned), 1.0).low_confidence_points
+
+
+def test_a_small_covered_share_apart_from_any_covered_field_does_not_make_a_sure_field_doubtful(cal, monkeypatch):
+    """vision/anyset/reader.py: STRAY_COVER: nets that hedge on a look they were not trained on (the
+    blank side of a foreign set's batteries: covered 4-41% on every look, the field sure seen) leave
+    the field read as seen where no covered field touches it; beside a covered field (a hand's edge)
+    the share still counts, and so it does where the nets are not very sure of the field seen."""
+    from vision.anyset import reader as reader_module
+    from vision.anyset.fields import look
+    from vision.anyset.reader import _stray_cover_dropped
+    from vision.geometry import field_neighbours
+
+    for name in ("OWN_FRAME", "SET_HEAD", "FINE", "AGREE", "VACATED"):
+        monkeypatch.setattr(reader_module, name, False)      # the first look alone
+    reader = BoardReader(cal, adapt=False)
+    q = next(i for i in range(49) if START.points[i].value == "battery")
+    fl = look(reader._cutter, render(START, SEED, design=DESIGN, markers=False, frame=2).image,
+              reader.calibration.reference)
+
+    def hedged(square_covered: float = 0.0, sure: float = 1e-4):
+        points, squares = fl.points.copy(), fl.squares.copy()
+        points[q] = [sure * 0.85, (1 - sure) * 0.85, 0.15]   # a battery, sure seen; 15% covered
+        s = int(np.flatnonzero(field_neighbours()[36 + q, :36])[0])
+        squares[s] = squares[s] * (1 - square_covered) / squares[s].sum() + [0, 0, square_covered]
+        return replace(fl, points=points, squares=squares)
+
+    reading = reader._reading(hedged(), 1.0)
+    assert q not in reading.low_confidence_points and reading.point_probs[q, 1] > 0.999
+    assert q in reader._reading(hedged(square_covered=0.6), 1.0).low_confidence_points   # beside a covered field
+    assert q in reader._reading(hedged(sure=0.01), 1.0).low_confidence_points            # not very sure seen
+    monkeypatch.setattr(reader_module, "STRAY_COVER", False)
+    assert q in reader._reading(hedged(), 1.0).low_confidence_points
+
+    # the rule itself: a field covered (or more likely covered than seen) keeps its share
+    ze, zq = np.full(36, 9.0), np.full(49, -9.0)
+    pc, qc = np.zeros(36), np.full(49, 0.2)
+    qc[0] = 0.7
+    _, out = _stray_cover_dropped(ze, zq, pc, qc)
+    near = field_neighbours()[36, 36:]
+    assert out[0] == 0.7 and (out[near] == 0.2).all() and (out[~near & (np.arange(49) > 0)] == 0).all()

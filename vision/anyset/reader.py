@@ -29,7 +29,10 @@ looked at by the points net's last layer refitted on this set's own points
 (:mod:`vision.anyset.sethead`, :data:`SET_HEAD`), then, still unsure, at twice
 the resolution (:data:`FINE_LEAN`). A point every look leaves unsure but all
 four lean towards a battery, adding up to :data:`AGREE_BATTERY`, holds one (a square,
-where its three looks agree on a robot: :data:`AGREE_ROBOT`).
+where its three looks agree on a robot: :data:`AGREE_ROBOT`). A small share of
+"covered" the nets give a field very sure of it seen, with no covered field
+beside it, is their hedge on a look they were not trained on, not a hand
+(:data:`STRAY_COVER`).
 
 Frame-level refusals: a hand or an object over the board (fields covered), a
 board that is not where the calibration put it (the fields' structure no
@@ -370,6 +373,22 @@ MOVED_CLEAR = os.environ.get("NETZWERK_MOVED_CLEAR", "1") != "0"
 # doubts; NETZWERK_UNLIKE_EMPTY=0 leaves it out (for measuring); docs/readme-vision.md ("3 December,
 # evening")
 UNLIKE_EMPTY = os.environ.get("NETZWERK_UNLIKE_EMPTY", "1") != "0"
+# A field the nets call more likely seen than covered (covered below COVERED), that touches no covered
+# field, and whose state seen they are very sure of (log-odds STRAY_SURE, the second opinions' bar for
+# "empty") is read as seen: its covered share is the nets hedging on a look unlike any they were trained
+# on, not a hand (a hand or an object over the board covers a group of touching fields, HAND_GROUP, and
+# its edge lies beside the fields it covers). A covered share that large counted against the field
+# (BoardReading's probabilities mix in a covered field as every state alike), so that a share of 4%
+# made a field doubtful however sure the nets were of it seen. On our renderer's designs the share is
+# nil (development designs 5,000,200-239, 2 cameras, 6 single and 6 game frames: of 12,979 battery
+# point-frames, 9 with a share above 2%); on ../shared/vision-dev, a renderer not ours, the blank side
+# of its batteries (a plain disc, the start frame's examples all printed) had shares of 4-41% on
+# every look (30 fields of 48 frames doubtful for it alone, 23 points and 7 squares, every one right
+# seen). The rules after it (a point a robot may hide, a look changed as no empty field's, a battery
+# arrived or left unseen) still make a field doubtful. NETZWERK_STRAY_COVER=0 leaves it out (for
+# measuring); docs/readme-vision.md ("3 December, night")
+STRAY_COVER = os.environ.get("NETZWERK_STRAY_COVER", "1") != "0"
+STRAY_SURE = OWN_FRAME_EMPTY
 HIDE_HEIGHT = 0.6
 HIDE_RADIUS = 0.4
 HIDE_MARGIN = 0.1
@@ -416,7 +435,8 @@ HEAD_BOARDS = int(os.environ.get("NETZWERK_HEAD_BOARDS", "12"))
 # single and 6 game frames) 3 + 3 such points, at most 1 frame read right lost, that misread caught.
 # NETZWERK_HEAD_LEAN=0 leaves it out (for measuring)
 HEAD_LEAN = os.environ.get("NETZWERK_HEAD_LEAN", "1") != "0"
-_CORNERS = field_neighbours()[:36, 36:]          # (36, 49): the corner points of each square
+_NEIGHBOURS = field_neighbours()                 # (85, 85): the fields each field touches
+_CORNERS = _NEIGHBOURS[:36, 36:]                 # (36, 49): the corner points of each square
 
 
 def _disc(span: float, radius: float) -> np.ndarray:
@@ -557,6 +577,21 @@ def _under_a_hand(pc: np.ndarray, qc: np.ndarray) -> tuple[np.ndarray, np.ndarra
     fields = sorted(f for g in touching_groups(covered) if len(g) >= HAND_GROUP for f in g)
     f = np.array(fields, np.int64)
     return f[f < 36], f[f >= 36] - 36
+
+
+def _stray_cover_dropped(ze: np.ndarray, zq: np.ndarray, pc: np.ndarray, qc: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """The squares' and points' covered probabilities ``pc`` (36,) and ``qc`` (49,) (copies) with the
+    share of each field set to 0 that the nets call more likely seen (below :data:`COVERED`), that
+    touches no covered field, and whose state seen (``ze`` / ``zq``: log-odds of empty) they are sure
+    of to :data:`STRAY_SURE` either way (see there)."""
+    c = np.concatenate([pc, qc])
+    z = np.concatenate([ze, zq])
+    covered = c >= COVERED
+    beside = (_NEIGHBOURS & covered[None, :]).any(axis=1)
+    stray = (c > 0) & ~covered & ~beside & (np.abs(z) >= STRAY_SURE)
+    c = np.where(stray, 0.0, c)
+    return c[:36], c[36:]
 
 
 def _structure(patches: np.ndarray) -> np.ndarray:
@@ -1187,6 +1222,8 @@ class BoardReader:
             zq = self._agreed_battery(image, fl, zq, qc)
         if VACATED and FINE and image is not None:
             zq = self._vacated(image, fl, zq, qc)
+        if STRAY_COVER:
+            pc, qc = _stray_cover_dropped(ze, zq, pc, qc)
         pe_seen = _sigmoid(ze)
         sp = np.stack([pe_seen, (1 - pe_seen) * pw_given_robot, (1 - pe_seen) * (1 - pw_given_robot)], axis=1)
         sp = (1 - pc)[:, None] * sp + pc[:, None] / 3
