@@ -78,8 +78,16 @@ MAX_CANDIDATES = 4
 #: A state of an unsure field the camera gives less than this is not tried at all.
 TRY_FLOOR = 0.001
 #: A legal reading at least 1/DECISIVE as likely as the likeliest legal one rivals it (the players
-#: are asked), whatever the camera gave its fields' states (``Referee.decisive``).
-DECISIVE = 50.0
+#: are asked), whatever the camera gave its fields' states (``Referee.decisive``). The likelihood is
+#: the product of the doubtful fields' probabilities, and a doubtful field's leaning is no calibrated
+#: probability: on design 14,800,008 camera 0, turn 9, two doubtful points both leaned the wrong way
+#: (a battery at 81% where there was none, empty at 97.5% where one stood) and made the wrong board
+#: 160 times likelier than the true one; with 50 it was accepted. With 1000 (one doubtful field: every
+#: state tried, TRY_FLOOR, rivals) it is asked: benchmarks/referee_anyset.py --designs 25 --cameras 2
+#: --turns 20 on blocks 14,800,000 (791 turns) 783 / 3 / 4 / 1 -> 779 / 8 / 4 / 0 (right / asked /
+#: unreadable / wrong) and 15,100,000 (701 turns) 696 / 4 / 1 / 0 both (docs/readme-vision.md, "3
+#: December, night")
+DECISIVE = 1000.0
 #: A field the camera read in its state with less than this (but at least the reader's own limit, so
 #: not among the unsure fields) is tried in its other states too when the turn found needs an unsure
 #: field in the state the camera thought the less likely one (the reader's points at 0.98-0.99 were

@@ -213,15 +213,20 @@ def test_a_likely_enough_legal_reading_is_asked_about_not_dropped():
     assert v.points == (29, 31)                      # where the two readings differ: B5 and D5
 
 
-def test_a_legal_reading_far_less_likely_than_the_likeliest_is_no_reason_to_ask():
-    """b2 read empty at 0.975, White at 0.012: b1-b2 c1-c3 is legal too, but 90 times less likely than
-    c1-c3 (``decisive`` 50): c1-c3 is taken. Asked to be surer (``decisive`` 200), the referee asks."""
+def test_a_legal_reading_far_less_likely_than_the_likeliest_is_asked_about_unless_the_referee_may_weigh_it():
+    """b2 read empty at 0.975, White at 0.012: b1-b2 c1-c3 is legal too, 90 times less likely than
+    c1-c3. A doubtful field's leaning is no calibrated probability (``DECISIVE``): the referee asks.
+    Told to weigh such odds (``decisive`` 50), it takes c1-c3; a state the camera gives less than
+    ``TRY_FLOOR`` is not tried at all."""
     after = apply_turn(START, "c1-c3")
     r = reading_of(after, {7: [0.975, 0.012, 0.013], 1: [0.45, 0.5, 0.05]}, threshold=0.98)
     v = Referee().judge(r)
-    assert v.kind == ACCEPTED and str(v.turn) == "c1-c3"
-    v = Referee(decisive=200).judge(r)
     assert v.kind == QUESTION and [str(c.turn) for c in v.candidates] == ["c1-c3", "b1-b2 c1-c3"]
+    v = Referee(decisive=50).judge(r)
+    assert v.kind == ACCEPTED and str(v.turn) == "c1-c3"
+    r = reading_of(after, {7: [0.9745, 0.0005, 0.025], 1: [0.45, 0.5, 0.05]}, threshold=0.98)
+    v = Referee().judge(r)
+    assert v.kind == ACCEPTED and str(v.turn) == "c1-c3"
 
 
 def test_the_only_legal_reading_on_a_state_the_camera_thinks_unlikely_is_not_taken():
