@@ -1887,3 +1887,35 @@ def test_a_small_covered_share_apart_from_any_covered_field_does_not_make_a_sure
     _, out = _stray_cover_dropped(ze, zq, pc, qc)
     near = field_neighbours()[36, 36:]
     assert out[0] == 0.7 and (out[near] == 0.2).all() and (out[~near & (np.arange(49) > 0)] == 0).all()
+
+
+def test_a_board_coloured_near_a_robot_does_not_keep_a_point_beside_a_robot_doubtful(cal):
+    """vision/anyset/reader.py: BOARD_NEARER: a pixel within FAR_COLOUR of a robot colour counts as a
+    robot's only where it lies nearer that colour than the board's own (the squares read empty), once
+    the board's colour is told apart from both robots' (MIN_SEPARATION): a grey cone on a beige card
+    (vision-dev) no longer hides every point beside it. A pixel of the robot's colour still counts, and
+    so does every such pixel where the board's colour cannot be told from a robot's."""
+    from vision.anyset.colours import MIN_SEPARATION
+    from vision.anyset.reader import FAR_COLOUR, _board_colour
+
+    reader = BoardReader(cal, adapt=False)
+    m = cal.colours
+    white, black = np.array(m.white), np.array(m.black)
+    away = (white - black) / np.linalg.norm(white - black)
+    board = white + away * 3.0 / np.sqrt(away @ m._cov_inv() @ away)      # 3 apart: told apart, yet ...
+    assert m.separation_of(board) >= MIN_SEPARATION
+    assert m.fit_distance(board[None])[0] <= FAR_COLOUR                   # ... within FAR_COLOUR of White
+
+    P = 24
+    x_points = np.broadcast_to(board.astype(np.float32)[None, :, None, None], (49, 3, P, P)).copy()
+    rows = np.zeros(49, bool)
+    rows[[8, 9]] = True
+    x_points[9, :, P // 2 - 2:P // 2 + 2, P // 2 - 2:P // 2 + 2] = white[:, None, None]   # a robot's body at 9
+    x_squares = np.broadcast_to(board.astype(np.float32)[None, :, None, None], (36, 3, P, P))
+    found = _board_colour(x_squares, np.ones(36, bool))
+    assert np.allclose(found, board, atol=1e-5)
+    assert not reader._clear_of_robots(x_points, rows)[[8, 9]].any()            # without the board's colour
+    clear = reader._clear_of_robots(x_points, rows, board=found)
+    assert clear[8] and not clear[9]
+    near = white + away * 0.5 * MIN_SEPARATION / np.sqrt(away @ m._cov_inv() @ away)   # not told apart
+    assert not reader._clear_of_robots(x_points, rows, board=near)[8]

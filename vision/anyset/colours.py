@@ -181,6 +181,12 @@ class ColourModel:
         d = desc - np.array(mean)
         return np.einsum("ni,ij,nj->n", d, self._cov_inv(), d)
 
+    def separation_of(self, colour) -> float:
+        """How far ``colour`` (3,) lies from the nearer robot colour, in the units of
+        :attr:`separation` (:data:`MIN_SEPARATION`)."""
+        c = np.asarray(colour, np.float64)[None, :]
+        return float(np.sqrt(min(self._dist2(c, self.white)[0], self._dist2(c, self.black)[0])))
+
     @property
     def separation(self) -> float:
         d = np.array(self.white) - np.array(self.black)

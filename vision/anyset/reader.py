@@ -54,6 +54,7 @@ from ..errors import VisionError
 from .fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN, TEMPERATURE
 from .fields import (FINE, OWN_FRAME, Answers, FieldLook, box_blurred, colour_shift, fine_look, largest_difference,
                      local_differences, look, own_frame_look, square_distances, still)
+from .colours import MIN_SEPARATION
 from .memory import FieldMemory
 from .sethead import SetHead, board_samples
 from ..geometry import field_neighbours, point_name, square_name, touching_groups
@@ -395,6 +396,21 @@ HIDE_MARGIN = 0.1
 HIDE_SEEN_RADIUS = 0.12
 HIDE_REACH = True
 HIDE_CLEAR = os.environ.get("NETZWERK_HIDE_CLEAR", "1") != "0"
+# ... and a pixel counts as a robot's there only where it also lies nearer the robot's colour than the
+# board's own (the median colour of the squares read empty in the frame: BoardReader._clear_of_robots,
+# _board_colour), once the board's colour is told apart from both robots' (MIN_SEPARATION, the bar the
+# two robot colours must pass at calibration). A grey cone on a beige card (vision-dev set 5) had the card
+# itself within FAR_COLOUR of the cone's colour: every point beside such a robot stayed "the robot may
+# hide it", each plainly in view. A robot whose colour the board's cannot be told from keeps every pixel
+# within FAR_COLOUR (the rule as before). Colours only, no look. Measured (single / game frames read right,
+# confident misreads), NETZWERK_BOARD_NEARER=0 -> on: vision-dev 16 / 20 -> 17 / 21 of 48, 0 misreads;
+# development designs 5,000,200-239 (2 cameras) 309 / 442 -> 322 / 445 of 480, 0 misreads; fresh block
+# 15,300,000 (2 cameras) 196 / 361 -> 201 / 363 of 480, 0 + 1 misreads both (an empty point read a battery
+# at 0.991); block 15,000,000 251 / 397 -> 252 / 398; the hidden study (5,000,410-419) the same 56
+# doubtful, 33 sure and right, 0 sure and wrong of 89, a fresh tall block 15,200,000-009 148 / 114 / 1 both
+# (the one: a battery set down behind a start robot, 3% in view, as before); docs/readme-vision.md ("3
+# December, night")
+BOARD_NEARER = os.environ.get("NETZWERK_BOARD_NEARER", "1") != "0"
 # A point the nets leave unsure, or read empty with no known look vouching for it (it looks neither as
 # in a board told with it empty nor as in one with a battery: a battery arrived that the nets miss, or one
 # turned to a side they do not see), is looked at once more by the points net's last layer refitted on
@@ -594,6 +610,15 @@ def _stray_cover_dropped(ze: np.ndarray, zq: np.ndarray, pc: np.ndarray, qc: np.
     return c[:36], c[36:]
 
 
+def _board_colour(x_squares: np.ndarray, empty: np.ndarray) -> np.ndarray | None:
+    """(3,) the board's own colour in a frame: the median normalised log colour of the pixels of the
+    squares read empty (``empty``, (36,) bool; ``x_squares`` (36, 3, P, P)); None without one."""
+    idx = np.flatnonzero(empty)
+    if not len(idx):
+        return None
+    return np.median(x_squares[idx].transpose(1, 0, 2, 3).reshape(3, -1), axis=1)
+
+
 def _structure(patches: np.ndarray) -> np.ndarray:
     """(n, P*P): each patch's brightness pattern, zero mean and unit length (for a normalised
     cross-correlation between two looks of a field)."""
@@ -790,24 +815,34 @@ class BoardReader:
         if HIDE_REACH:
             hidden |= (robot[:, None] & (gaps <= reach)).any(axis=0) & read_empty
         if HIDE_CLEAR and hidden.any() and fl.x_points is not None:
-            hidden &= ~self._clear_of_robots(fl.x_points, hidden)
+            board = _board_colour(fl.x_squares, ~robot) if BOARD_NEARER and fl.x_squares is not None else None
+            hidden &= ~self._clear_of_robots(fl.x_points, hidden, board=board)
         return hidden
 
-    def _clear_of_robots(self, x_points: np.ndarray, rows: np.ndarray, disc: np.ndarray = _CLEAR_POINT_DISC
-                         ) -> np.ndarray:
+    def _clear_of_robots(self, x_points: np.ndarray, rows: np.ndarray, disc: np.ndarray = _CLEAR_POINT_DISC,
+                         board: np.ndarray | None = None) -> np.ndarray:
         """(49,) bool: of the points ``rows`` (49,) bool, those in whose ``disc`` ((P, P) bool: a
         battery's reach, :data:`HIDE_CLEAR_RADIUS`; or its middle, :data:`HIDE_SEEN_RADIUS`, for
         :data:`MOVED_CLEAR`) no pixel has either robot colour of this set (within :data:`FAR_COLOUR` of
         one, the patch blurred 3x3): no robot covers any of it. ``x_points``: (49, 3, P, P) the point
-        patches' normalised log colour (now, or the reference's)."""
+        patches' normalised log colour (now, or the reference's). ``board``: (3,) the board's own colour,
+        or None: where given and told apart from both robot colours, a pixel nearer it than the robot's
+        colour is not a robot's (:data:`BOARD_NEARER`)."""
         out = np.zeros(49, bool)
         idx = np.flatnonzero(rows)
         if not len(idx):
             return out
         # the reach lies 2 pixels off the patch's edge: the 3x3 average stays inside each patch
         px = box_blurred(x_points[idx], 3)[:, :, disc].transpose(0, 2, 1)                  # (n, k, 3)
-        dist = self._cal.colours.fit_distance(px.reshape(-1, 3)).reshape(len(idx), -1)
-        out[idx] = (dist > FAR_COLOUR).all(axis=1)
+        colours = self._cal.colours
+        flat = px.reshape(-1, 3)
+        dist = colours.fit_distance(flat).reshape(len(idx), -1)
+        robot = dist <= FAR_COLOUR
+        if board is not None:
+            if colours.separation_of(board) >= MIN_SEPARATION:          # the board told apart from both robot colours (see BOARD_NEARER)
+                to_board = np.sqrt(colours._dist2(flat, tuple(board)) / 3).reshape(len(idx), -1)
+                robot &= dist < to_board
+        out[idx] = ~robot.any(axis=1)
         return out
 
     # -- the last frame read ----------------------------------------------------------
