@@ -183,9 +183,13 @@ class ColourModel:
 
     def separation_of(self, colour) -> float:
         """How far ``colour`` (3,) lies from the nearer robot colour, in the units of
-        :attr:`separation` (:data:`MIN_SEPARATION`)."""
-        c = np.asarray(colour, np.float64)[None, :]
-        return float(np.sqrt(min(self._dist2(c, self.white)[0], self._dist2(c, self.black)[0])))
+        :attr:`separation` (:data:`MIN_SEPARATION`): :meth:`fit_distance` without its per-channel
+        scale."""
+        return float(self.fit_distance(np.asarray(colour, np.float64)[None, :])[0] * np.sqrt(3))
+
+    def distance_to(self, desc: np.ndarray, colour) -> np.ndarray:
+        """How far each descriptor (n, 3) lies from ``colour`` (3,), as :meth:`fit_distance` measures."""
+        return np.sqrt(self._dist2(desc, tuple(colour)) / 3)
 
     @property
     def separation(self) -> float:

@@ -605,7 +605,7 @@ def _stray_cover_dropped(ze: np.ndarray, zq: np.ndarray, pc: np.ndarray, qc: np.
     z = np.concatenate([ze, zq])
     covered = c >= COVERED
     beside = (_NEIGHBOURS & covered[None, :]).any(axis=1)
-    stray = (c > 0) & ~covered & ~beside & (np.abs(z) >= STRAY_SURE)
+    stray = ~covered & ~beside & (np.abs(z) >= STRAY_SURE)
     c = np.where(stray, 0.0, c)
     return c[:36], c[36:]
 
@@ -838,10 +838,9 @@ class BoardReader:
         flat = px.reshape(-1, 3)
         dist = colours.fit_distance(flat).reshape(len(idx), -1)
         robot = dist <= FAR_COLOUR
-        if board is not None:
-            if colours.separation_of(board) >= MIN_SEPARATION:          # the board told apart from both robot colours (see BOARD_NEARER)
-                to_board = np.sqrt(colours._dist2(flat, tuple(board)) / 3).reshape(len(idx), -1)
-                robot &= dist < to_board
+        # the board's own colour, told apart from both robots' (see BOARD_NEARER): a pixel nearer it is the board's
+        if board is not None and colours.separation_of(board) >= MIN_SEPARATION:
+            robot &= dist < colours.distance_to(flat, board).reshape(len(idx), -1)
         out[idx] = ~robot.any(axis=1)
         return out
 
