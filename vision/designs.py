@@ -35,6 +35,7 @@ BATTERY_SYMBOLS = ("bolt", "plus", "ring", "dot")
 BATTERY_SHAPES = ("cylinder", "dome")
 TABLES = ("wood", "cloth", "laminate")
 
+BLANK_OTHER_SHARE = 0.3      # designs whose batteries' blank side has a colour of its own
 MIN_ROBOT_DELTA_E = 25.0     # the two players' robot colours differ at least this much (CIE76, Lab)
 
 
@@ -90,6 +91,10 @@ class Design:
     # -- later axes (defaults: the looks before them)
     battery_shape: str = "cylinder"   # cylinder | dome (a rounded stone, its symbol on a small flat top)
     field_outline: RGB | None = None  # disc fields: a thin ring of this colour round each disc
+    # the blank side's top face: None (the battery's own colour, its symbol left off) or another
+    # colour (a token whose printed face is a coloured disc on a body of this colour, a wooden stone
+    # with a painted face): the start frame shows only printed sides, so the reader never learns it
+    blank_color: RGB | None = None
 
     def __post_init__(self) -> None:
         checks = (
@@ -133,8 +138,9 @@ class Design:
         robots = (f"robots {self.robot_shape} {color_name(self.white_color)}/{color_name(self.black_color)} "
                   f"r{self.robot_radius:.2f} h{self.robot_height:.2f}")
         shape = "" if self.battery_shape == "cylinder" else f" {self.battery_shape}s"
+        blank = "" if self.blank_color is None else f", blank side {color_name(self.blank_color)}"
         batteries = (f"batteries{shape} {color_name(self.battery_color)} r{self.battery_radius:.2f} "
-                     f"({color_name(self.symbol_color)} {self.battery_symbol})")
+                     f"({color_name(self.symbol_color)} {self.battery_symbol}{blank})")
         return f"{self.name}: {board}, {color_name(self.line_color)} lines, {fields}, {robots}, {batteries}"
 
 
@@ -252,6 +258,7 @@ _DARK_INKS = ((30, 28, 28), (60, 40, 30), (28, 36, 80), (30, 70, 40), (110, 24, 
 _LIGHT_INKS = ((240, 240, 236), (236, 226, 190), (220, 190, 90), (250, 220, 60), (170, 200, 240), (200, 200, 200))
 _LIGHT_PLASTIC = ((236, 228, 208), (244, 244, 240), (230, 216, 176), (200, 200, 204), (214, 196, 160), (250, 240, 200))
 _DARK_PLASTIC = ((36, 34, 38), (70, 44, 30), (30, 40, 90), (110, 24, 28), (28, 70, 40), (72, 72, 76))
+_BLANK_BODIES = ((196, 156, 108), (150, 110, 70), (238, 232, 214), (34, 32, 34), (128, 128, 130))
 _TABLE_WOODS = ((92, 64, 44), (70, 52, 40), (110, 84, 60), (150, 112, 74), (176, 140, 100), (52, 36, 28))
 _CLOTHS = ((96, 104, 98), (120, 112, 100), (70, 84, 92), (40, 90, 60), (40, 50, 80), (120, 40, 40), (180, 170, 150), (40, 40, 42))
 _LAMINATES = ((228, 228, 224), (200, 200, 196), (60, 60, 62), (210, 200, 180))
@@ -403,6 +410,25 @@ def sample_design(seed: int) -> Design:
         battery_radius = float(vrng.uniform(0.06, 0.1))
     battery_shape = "dome" if vrng.random() < 0.4 else "cylinder"
 
+    # the blank side in a colour of its own (a stream of its own again): the printed side, all the
+    # start frame shows, says nothing of it
+    brng = _rng("design-blank-side", int(seed))
+    blank_color = None
+    if brng.random() < BLANK_OTHER_SHARE:
+        k = brng.random()
+        if k < 0.35:        # an unpainted body: wood, ivory, black or grey plastic
+            def blank():
+                return _jitter(brng, _BLANK_BODIES[int(brng.integers(len(_BLANK_BODIES)))], 14)
+        elif k < 0.6:       # the same colour, much lighter or darker
+            def blank():
+                return _rgb(np.asarray(battery) * brng.uniform(0.45, 0.7) if brng.random() < 0.5
+                            else 255 - (255 - np.asarray(battery)) * brng.uniform(0.3, 0.6))
+        else:               # any colour
+            def blank():
+                return _hsv(brng, s=(0.0, 1.0), v=(0.2, 1.0))
+        under_blank = [(board, 15), (checker, 12), (battery, 18)] + ([(field, 15)] if style != "none" else [])
+        blank_color = _pick(brng, blank, far_from=under_blank, tries=120)
+
     return Design(
         name=f"design {int(seed)}",
         board_color=board, board_texture=texture, texture_strength=round(strength, 3), checker_color=checker,
@@ -417,7 +443,7 @@ def sample_design(seed: int) -> Design:
         battery_symbol=symbol, symbol_color=symbol_color,
         table=table_kind, table_color=table,
         square_print=square_print, square_print_size=square_print_size, square_print_color=square_print_color,
-        battery_shape=battery_shape, field_outline=field_outline,
+        battery_shape=battery_shape, field_outline=field_outline, blank_color=blank_color,
     )
 
 

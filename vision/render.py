@@ -640,6 +640,11 @@ def _draw_battery(img, cam, cx, cy, light, printed, turn, d: Design = CLASSIC):
         _draw_cylinder(img, cam, cx, cy, 0.0, d.battery_height, d.battery_radius, color, light, n=24, gloss=0.25)
         rb = d.battery_radius
     if not printed:
+        if d.blank_color is not None:   # the blank face has a colour of its own (the body's sides keep theirs)
+            face = (profile[-1, 0] if d.battery_shape == "dome" else d.battery_radius) * 0.96
+            top, _ = _ring(cx, cy, face, d.battery_height + 0.001, 24)
+            shade = _shade(np.array([0, 0, 1.0]), light) * 1.04
+            _fill(img, cam.project(top), np.clip(np.array(d.blank_color, np.float32) * shade, 0, 255))
         return
     z = d.battery_height + 0.002
     ink = (np.array(d.symbol_color, np.float32) * 0.95).tolist()

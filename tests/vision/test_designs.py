@@ -214,3 +214,27 @@ def test_a_piece_nobody_moved_stands_where_it_stood():
             assert max(diffs) > 3.0, diffs
     moved = render(after, 9, design=23, **plain)
     assert np.abs(_disc(moved, 0.5, 0.5) - _disc(render(before, 9, design=23, **plain), 0.5, 0.5)).mean() > 10  # a1 emptied
+
+
+def test_some_designs_give_the_blank_side_a_colour_of_its_own():
+    """A token with a painted face, a stone with a sticker: the blank side need not be the printed
+    side's colour. The start frame shows printed sides only, so the reader never learns it."""
+    other = [d for d in DESIGNS if d.blank_color is not None]
+    assert 30 < len(other) < 100
+    assert sum(delta_e(d.blank_color, d.battery_color) >= 18 for d in other) >= 0.9 * len(other)
+    assert "blank side" in other[0].summary() and "blank side" not in CLASSIC.summary()
+    for shape in BATTERY_SHAPES:
+        look = replace(sample_design(3), board_texture="plain", texture_strength=0.1, checker_color=None,
+                       square_print="none", field_style="none", battery_shape=shape, battery_color=(200, 30, 30),
+                       battery_radius=0.15, symbol_color=(250, 250, 250), blank_color=(20, 200, 40))
+        points = [17, 24, 31]                   # C3, D4, D5: near the middle, seen from almost straight above
+        layout = BoardLayout.from_sets(white=[], black=[35], batteries=points)
+        kw = dict(design=look, markers=False, tilt=0.0, rotation=0.0, glare=0.0, shadow=0.0, offset=0.0, size=(640, 480))
+        printed = render(layout, 5, printed=[True] * 49, **kw)
+        blank = render(layout, 5, printed=[False] * 49, **kw)
+        plain = render(layout, 5, printed=[False] * 49, **{**kw, "design": replace(look, blank_color=None)})
+        for p in points:
+            x, y = p % 7, p // 7
+            for frame, green in ((printed, False), (blank, True), (plain, False)):
+                top = _disc(frame, x, y, 0.04).mean(axis=0)        # green is channel 1 in RGB and BGR alike
+                assert (top[1] > top[0] + 60) == green, (shape, p, top)
