@@ -818,7 +818,7 @@ def test_a_point_beside_a_robot_is_sure_where_no_robot_colour_shows_within_a_bat
             fl = look(reader._cutter, shot.image, calibration.reference)
             xp = fl.x_points.copy()
             c = ((np.arange(xp.shape[-1]) + 0.5) / xp.shape[-1] - 0.5) * POINT_SPAN
-            blob = (c[None, :] ** 2 + (c[:, None] - 0.8 * HIDE_CLEAR_RADIUS) ** 2) <= 0.06 ** 2
+            blob = (c[None, :] ** 2 + (c[:, None] - 0.7 * HIDE_CLEAR_RADIUS) ** 2) <= 0.09 ** 2   # half a battery's worth
             xp[i][:, blob] = np.array(calibration.colours.white, np.float32)[:, None]
             painted = _read_with(reader, replace(fl, x_points=xp))
             assert int(i) in painted.low_confidence_points
@@ -1290,7 +1290,7 @@ def _benchmark_first_frame(design: int, camera: int):
     """(calibration, board, shot): benchmarks/vision_anyset.py's set-up of ``design`` under camera
     ``camera``, calibrated marker-less on its start frame, and its first single frame (the board its
     random_layout draws first, rendered as frame 1), the design's look as it was before its blank
-    side could have a colour of its own (``blank_color``, 3 December, evening), when these cases were
+    side could have a colour of its own (``blank_color``, 3 December, fifth session), when these cases were
     taken down."""
     from dataclasses import replace as _replace
 
@@ -1925,3 +1925,34 @@ def test_a_board_coloured_near_a_robot_does_not_keep_a_point_beside_a_robot_doub
     assert clear[8] and not clear[9]
     near = white + away * 0.5 * MIN_SEPARATION / np.sqrt(away @ m._cov_inv() @ away)   # not told apart
     assert not reader._clear_of_robots(x_points, rows, board=near)[8]
+
+
+def test_a_point_is_hidden_only_where_robot_pixels_could_cover_half_a_battery_in_reach(cal):
+    """vision/anyset/reader.py: HIDE_COVER: the nets see a battery half in view, so a robot hides a
+    point only where its pixels could cover HIDE_COVER_SHARE of a battery standing within the reach
+    (the smallest battery, HIDE_BATTERY_RADIUS). A few robot-coloured pixels at the reach's rim (the
+    next robot's edge) leave the point clear; a patch of them inside the reach, or the robot's edge
+    reaching well into it, does not."""
+    from vision.anyset.patches import POINT_SPAN
+    from vision.anyset.reader import HIDE_CLEAR_RADIUS
+
+    reader = BoardReader(cal, adapt=False)
+    m = cal.colours
+    white, black = np.array(m.white), np.array(m.black)
+    board = white + 3.0 * (white - black)                     # far from both robots' colours
+    P = 24
+    x_points = np.broadcast_to(board.astype(np.float32)[None, :, None, None], (49, 3, P, P)).copy()
+    c = ((np.arange(P) + 0.5) / P - 0.5) * POINT_SPAN
+    r = np.hypot(c[None, :], c[:, None])
+    rim = np.broadcast_to(c[None, :] > HIDE_CLEAR_RADIUS - 0.05, (P, P))
+    x_points[3][:, rim] = white[:, None]                      # 3: the next robot's edge, just into the reach
+    edge = (r <= HIDE_CLEAR_RADIUS) & (c[None, :] > 0.12)
+    x_points[4][:, edge] = white[:, None]                     # 4: the robot reaches well into the reach
+    x_points[5, :, 10:14, 10:14] = black[:, None, None]       # 5: a patch of its colour in the middle
+    rows = np.zeros(49, bool)
+    rows[[2, 3, 4, 5]] = True
+    assert 2 <= (rim & (r <= HIDE_CLEAR_RADIUS)).sum() <= 20
+    before = reader._clear_of_robots(x_points, rows)
+    assert before[2] and not before[[3, 4, 5]].any()          # any robot pixel: hidden (the rule before)
+    clear = reader._clear_of_robots(x_points, rows, cover=True)
+    assert clear[2] and clear[3] and not clear[4] and not clear[5]

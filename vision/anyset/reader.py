@@ -46,6 +46,7 @@ import os
 from dataclasses import replace
 from typing import NamedTuple
 
+import cv2
 import numpy as np
 
 from ..calibration import found_again
@@ -411,6 +412,17 @@ HIDE_CLEAR = os.environ.get("NETZWERK_HIDE_CLEAR", "1") != "0"
 # (the one: a battery set down behind a start robot, 3% in view, as before); docs/readme-vision.md ("3
 # December, night")
 BOARD_NEARER = os.environ.get("NETZWERK_BOARD_NEARER", "1") != "0"
+# ... and a robot hides a battery there only where its pixels could cover half of one: the nets are taught
+# that a battery half in view is seen (pt_view, docs/readme-training.md), so a point is clear unless some
+# battery standing within the reach (its centre within HIDE_CLEAR_RADIUS - HIDE_BATTERY_RADIUS of the
+# point) would have at least HIDE_COVER of its footprint under robot-coloured pixels. HIDE_BATTERY_RADIUS
+# is the smallest battery the nets are trained to see (the renderer's range, vision/designs.py): a
+# smaller one could hide behind fewer pixels, and is not seen anyway. A few robot-coloured pixels at the
+# reach's rim (the next robot's edge, a stray pixel or two) hide no battery. Geometry only, no look. NETZWERK_HIDE_COVER=0: any such pixel keeps the
+# point hidden, as before (for measuring); figures in docs/readme-vision.md ("3 December, fifth session")
+HIDE_COVER_SHARE = 0.5
+HIDE_BATTERY_RADIUS = 0.06
+HIDE_COVER = os.environ.get("NETZWERK_HIDE_COVER", "1") != "0"
 # A point the nets leave unsure, or read empty with no known look vouching for it (it looks neither as
 # in a board told with it empty nor as in one with a battery: a battery arrived that the nets miss, or one
 # turned to a side they do not see), is looked at once more by the points net's last layer refitted on
@@ -467,6 +479,10 @@ _SAME_POINT_DISC = _disc(POINT_SPAN, SAME_POINT_RADIUS)
 _SEEN_POINT_DISC = _disc(POINT_SPAN, HIDE_SEEN_RADIUS)
 HIDE_CLEAR_RADIUS = SAME_POINT_RADIUS
 _CLEAR_POINT_DISC = _disc(POINT_SPAN, HIDE_CLEAR_RADIUS)
+_BATTERY_CENTRES = _disc(POINT_SPAN, HIDE_CLEAR_RADIUS - HIDE_BATTERY_RADIUS)   # where a battery in reach stands
+_FOOT_PX = HIDE_BATTERY_RADIUS / POINT_SPAN * PATCH                                 # its radius in patch pixels
+_FOOT_AT = np.arange(-int(np.ceil(_FOOT_PX)), int(np.ceil(_FOOT_PX)) + 1)
+_BATTERY_FOOT = ((_FOOT_AT[None, :] ** 2 + _FOOT_AT[:, None] ** 2) <= _FOOT_PX ** 2).astype(np.float32)  # its footprint
 
 
 class Differences(NamedTuple):
@@ -816,18 +832,19 @@ class BoardReader:
             hidden |= (robot[:, None] & (gaps <= reach)).any(axis=0) & read_empty
         if HIDE_CLEAR and hidden.any() and fl.x_points is not None:
             board = _board_colour(fl.x_squares, ~robot) if BOARD_NEARER and fl.x_squares is not None else None
-            hidden &= ~self._clear_of_robots(fl.x_points, hidden, board=board)
+            hidden &= ~self._clear_of_robots(fl.x_points, hidden, board=board, cover=HIDE_COVER)
         return hidden
 
     def _clear_of_robots(self, x_points: np.ndarray, rows: np.ndarray, disc: np.ndarray = _CLEAR_POINT_DISC,
-                         board: np.ndarray | None = None) -> np.ndarray:
+                         board: np.ndarray | None = None, cover: bool = False) -> np.ndarray:
         """(49,) bool: of the points ``rows`` (49,) bool, those in whose ``disc`` ((P, P) bool: a
         battery's reach, :data:`HIDE_CLEAR_RADIUS`; or its middle, :data:`HIDE_SEEN_RADIUS`, for
         :data:`MOVED_CLEAR`) no pixel has either robot colour of this set (within :data:`FAR_COLOUR` of
         one, the patch blurred 3x3): no robot covers any of it. ``x_points``: (49, 3, P, P) the point
         patches' normalised log colour (now, or the reference's). ``board``: (3,) the board's own colour,
         or None: where given and told apart from both robot colours, a pixel nearer it than the robot's
-        colour is not a robot's (:data:`BOARD_NEARER`)."""
+        colour is not a robot's (:data:`BOARD_NEARER`). ``cover``: a point is clear unless the robot's pixels
+        could cover :data:`HIDE_COVER_SHARE` of a battery standing within the reach (:data:`HIDE_COVER`)."""
         out = np.zeros(49, bool)
         idx = np.flatnonzero(rows)
         if not len(idx):
@@ -841,7 +858,15 @@ class BoardReader:
         # the board's own colour, told apart from both robots' (see BOARD_NEARER): a pixel nearer it is the board's
         if board is not None and colours.separation_of(board) >= MIN_SEPARATION:
             robot &= dist < colours.distance_to(flat, board).reshape(len(idx), -1)
-        out[idx] = ~robot.any(axis=1)
+        if not cover:
+            out[idx] = ~robot.any(axis=1)
+            return out
+        foot = _BATTERY_FOOT / _BATTERY_FOOT.sum()
+        for k, i in enumerate(idx):
+            mask = np.zeros(disc.shape, np.float32)
+            mask[disc] = robot[k]
+            share = cv2.filter2D(mask, -1, foot, borderType=cv2.BORDER_CONSTANT)
+            out[i] = float(share[_BATTERY_CENTRES].max()) < HIDE_COVER_SHARE
         return out
 
     # -- the last frame read ----------------------------------------------------------
