@@ -41,6 +41,7 @@ from vision.render import render  # noqa: E402
 START = BoardLayout.from_sets(white=range(6), black=range(30, 36), batteries=list(range(7, 14)) + list(range(35, 42)))
 FRAMES_PER_SETUP = 5      # frames after the first
 HAND_SHARE = 0.08
+HARD_NEAR_BOARD = 8.0   # hard_design: the least Delta E of a robot colour pushed towards the board's (15 before 3 December)
 COVERED = 0.2          # share of a field's central patch under the hand that makes it "covered"
 
 
@@ -104,7 +105,8 @@ def hard_design(design: Design, rng: np.random.Generator) -> Design:
     """``design`` pushed into a corner the sampler reaches only now and then (each with even odds,
     at least one): batteries in the energy fields' own colour, on fields larger than they are;
     small batteries; one player's robots close to the board's colour (pale on pale, dark on dark,
-    still at least ``far`` Delta E from it and the two players apart as the sampler keeps them)."""
+    still at least ``far`` Delta E from it, from HARD_NEAR_BOARD on, and the two players apart as the
+    sampler keeps them)."""
     while True:
         pushes = rng.random(3) < 0.5
         if pushes.any():
@@ -120,7 +122,7 @@ def hard_design(design: Design, rng: np.random.Generator) -> Design:
     if pushes[1]:
         d = replace(d, battery_radius=round(float(rng.uniform(0.06, 0.1)), 3))
     if pushes[2]:
-        far = float(rng.uniform(15, 26))
+        far = float(rng.uniform(HARD_NEAR_BOARD, 26))
         which = "white_color" if rng.random() < 0.5 else "black_color"
         other = d.black_color if which == "white_color" else d.white_color
         board = np.asarray(d.board_color, np.float64)

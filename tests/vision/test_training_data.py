@@ -17,3 +17,19 @@ def test_tall_designs_have_the_tallest_robots_and_a_tilted_camera():
         # a Design checks its own ranges when made (dataclasses.replace makes a new one)
         hd, tilt = tall_design(hard_design(base, _rng("hard", seed)), np.random.default_rng(seed))
         assert hd.name.endswith("(hard) (tall)") and 0.55 <= hd.robot_height <= 0.6
+
+
+def test_hard_designs_push_robots_close_to_the_board_but_keep_the_players_apart():
+    from training.fielddata import HARD_NEAR_BOARD
+    from vision.designs import MIN_ROBOT_DELTA_E, delta_e
+
+    gaps = []
+    for seed in range(3_032_000, 3_032_200):
+        base = sample_design(seed)
+        d = hard_design(base, _rng("fielddata-hard", seed))
+        assert delta_e(d.white_color, d.black_color) >= MIN_ROBOT_DELTA_E
+        for side in ("white_color", "black_color"):
+            if getattr(d, side) != getattr(base, side):
+                gaps.append(delta_e(getattr(d, side), d.board_color))
+    assert len(gaps) > 20
+    assert min(gaps) >= HARD_NEAR_BOARD - 1e-9 and sum(g < 15 for g in gaps) >= 5   # closer than the sampler goes
