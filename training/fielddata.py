@@ -43,6 +43,8 @@ FRAMES_PER_SETUP = 5      # frames after the first
 HAND_SHARE = 0.08
 HARD_NEAR_BOARD = 8.0   # hard_design: the least Delta E of a robot colour pushed towards the board's (15 before 3 December)
 COVERED = 0.2          # share of a field's central patch under the hand that makes it "covered"
+BLANK_TURNED = 0.5     # blank-heavy set-ups (--blank): the share of the first board's batteries a game frame turns
+BLANK_RANDOM = 0.3     # ... and P(printed) of a battery on a random board (0.8 and 0.5 in the others)
 
 
 def _rng(*parts: object) -> np.random.Generator:
@@ -145,7 +147,7 @@ def tall_design(design: Design, rng: np.random.Generator) -> tuple[Design, float
 
 
 def setup_samples(seed: int, size=(960, 720), hard: float = 0.0, tall: float = 0.0,
-                  point_patch: int = POINT_PATCH) -> dict[str, np.ndarray]:
+                  point_patch: int = POINT_PATCH, blank: float = 0.0) -> dict[str, np.ndarray]:
     """All frames of one set-up (seed), rendered at 960x720: the patches are resampled to a fixed
     scale anyway (a board fills 60-110 px per square at the camera's 1280x960, 45-80 here, both
     above the patches' 32 px per square), and it renders twice as fast.
@@ -174,6 +176,8 @@ def setup_samples(seed: int, size=(960, 720), hard: float = 0.0, tall: float = 0
     # board under a desk lamp; the renderer's own reflections of a set-up are weaker
     static = {"glare": float(rng.uniform(0.35, 0.7))} if rng.random() < 0.125 else {}
     static.update(view)
+    blank_heavy = bool(_rng("fielddata-blank", seed).random() < blank)   # its own stream as well
+    turned, random_printed = (BLANK_TURNED, BLANK_RANDOM) if blank_heavy else (0.2, 0.5)
     ref = render(first, seed, design=design, markers=markers, size=size, printed=first_printed, **static)
     H = _jitter(ref.homography, rng, 0.7)
     cutter = PatchCutter(H, size, point_patch)
@@ -199,10 +203,10 @@ def setup_samples(seed: int, size=(960, 720), hard: float = 0.0, tall: float = 0
         pick = rng.random()
         if pick < 0.4:         # a game: the board one or two turns after the first
             lay = changed_layout(rng, first)
-            printed = [p if rng.random() < 0.8 else not p for p in first_printed]
+            printed = [p if rng.random() < 1 - turned else not p for p in first_printed]
         else:
             lay = START if pick < 0.47 else random_layout(rng)
-            printed = list(rng.random(49) < 0.5)
+            printed = list(rng.random(49) < random_printed)
         cond = dict(static)
         if rng.random() < 0.3:   # the light changed since the first frame
             cond["light"] = float(ref.conditions.light * rng.uniform(0.7, 1.3))
@@ -227,10 +231,11 @@ def setup_samples(seed: int, size=(960, 720), hard: float = 0.0, tall: float = 0
 
 
 def generate(seed: int, setups: int, workers: int = 2, first: int = 0, hard: float = 0.0,
-             tall: float = 0.0, point_patch: int = POINT_PATCH) -> dict[str, np.ndarray]:
+             tall: float = 0.0, point_patch: int = POINT_PATCH, blank: float = 0.0) -> dict[str, np.ndarray]:
     seeds = [seed * 1_000_000 + first + k for k in range(setups)]
     with Pool(workers) as pool:
-        parts = pool.map(partial(setup_samples, hard=hard, tall=tall, point_patch=point_patch), seeds, chunksize=4)
+        parts = pool.map(partial(setup_samples, hard=hard, tall=tall, point_patch=point_patch, blank=blank),
+                         seeds, chunksize=4)
     return {k: np.stack([p[k] for p in parts]) for k in parts[0]}
 
 
@@ -244,18 +249,20 @@ def main(argv=None) -> int:
                     help="share of the random-design set-ups pushed into a hard corner (hard_design): 0..1")
     ap.add_argument("--tall", type=float, default=0.0,
                     help="share of the random-design set-ups with the tallest robots and a tilted camera (tall_design): 0..1")
+    ap.add_argument("--blank", type=float, default=0.0,
+                    help="share of the set-ups whose later frames show many more blank sides: 0..1")
     ap.add_argument("--point-patch", type=int, choices=(POINT_PATCH, FINE_POINT_PATCH), default=POINT_PATCH,
                     help=f"pixels a side of the point patches: {FINE_POINT_PATCH} for a points net trained with --fine")
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
-    for name in ("hard", "tall"):
+    for name in ("hard", "tall", "blank"):
         if not 0.0 <= getattr(a, name) <= 1.0:
             ap.error(f"--{name} {getattr(a, name)}: a share from 0 to 1")
     out = Path(a.out)       # checked before the minutes of rendering, not after
     if out.is_dir() or not out.parent.is_dir():
         ap.error(f"--out {a.out}: a file in an existing folder (the data is written there as .npz)")
     t = time.time()
-    data = generate(a.seed, a.setups, a.workers, a.first, a.hard, a.tall, a.point_patch)
+    data = generate(a.seed, a.setups, a.workers, a.first, a.hard, a.tall, a.point_patch, a.blank)
     np.savez(a.out, **data)
     print(f"{a.setups} set-ups, {data['sq'].shape[0] * data['sq'].shape[1]} frames -> {a.out} in {time.time() - t:.0f} s")
     return 0

@@ -33,3 +33,22 @@ def test_hard_designs_push_robots_close_to_the_board_but_keep_the_players_apart(
                 gaps.append(delta_e(getattr(d, side), d.board_color))
     assert len(gaps) > 20
     assert min(gaps) >= HARD_NEAR_BOARD - 1e-9 and sum(g < 15 for g in gaps) >= 5   # closer than the sampler goes
+
+
+def test_blank_heavy_set_ups_show_more_blank_sides_on_the_same_boards():
+    from training.fielddata import setup_samples
+
+    blank = {0.0: 0, 1.0: 0}
+    batteries = 0
+    for seed in (3_036_000, 3_036_001, 3_036_002):
+        plain = setup_samples(seed, size=(480, 360))
+        assert all(np.array_equal(plain[k], v) for k, v in setup_samples(seed, size=(480, 360), blank=0.0).items())
+        heavy = setup_samples(seed, size=(480, 360), blank=1.0)
+        assert np.array_equal(plain["pt_lab"], heavy["pt_lab"])        # the same boards, only the sides differ
+        assert np.array_equal(plain["printed"][0], heavy["printed"][0])  # the first board as it was
+        on = plain["pt_lab"][1:] == 1
+        batteries += int(on.sum())
+        for share, data in ((0.0, plain), (1.0, heavy)):
+            blank[share] += int((~data["printed"][1:] & on).sum())
+    assert batteries > 50
+    assert blank[1.0] > blank[0.0] + 0.1 * batteries
