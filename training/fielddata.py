@@ -43,8 +43,10 @@ FRAMES_PER_SETUP = 5      # frames after the first
 HAND_SHARE = 0.08
 HARD_NEAR_BOARD = 8.0   # hard_design: the least Delta E of a robot colour pushed towards the board's (15 before 3 December)
 COVERED = 0.2          # share of a field's central patch under the hand that makes it "covered"
-BLANK_TURNED = 0.5     # blank-heavy set-ups (--blank): the share of the first board's batteries a game frame turns
-BLANK_RANDOM = 0.3     # ... and P(printed) of a battery on a random board (0.8 and 0.5 in the others)
+TURNED = 0.2           # the share of the first board's batteries a game frame turns over
+RANDOM_PRINTED = 0.5   # P(printed) of a battery on a random board
+BLANK_TURNED = 0.5     # the same two in the blank-heavy set-ups (--blank)
+BLANK_RANDOM = 0.3
 
 
 def _rng(*parts: object) -> np.random.Generator:
@@ -177,7 +179,7 @@ def setup_samples(seed: int, size=(960, 720), hard: float = 0.0, tall: float = 0
     static = {"glare": float(rng.uniform(0.35, 0.7))} if rng.random() < 0.125 else {}
     static.update(view)
     blank_heavy = bool(_rng("fielddata-blank", seed).random() < blank)   # its own stream as well
-    turned, random_printed = (BLANK_TURNED, BLANK_RANDOM) if blank_heavy else (0.2, 0.5)
+    turned, random_printed = (BLANK_TURNED, BLANK_RANDOM) if blank_heavy else (TURNED, RANDOM_PRINTED)
     ref = render(first, seed, design=design, markers=markers, size=size, printed=first_printed, **static)
     H = _jitter(ref.homography, rng, 0.7)
     cutter = PatchCutter(H, size, point_patch)
