@@ -618,6 +618,54 @@ def test_a_field_read_as_changed_whose_look_changed_less_than_a_content_does_is_
     assert 1 - sure.square_probs[s, 0] > 0.98
 
 
+def test_a_robot_read_gone_whose_middle_mostly_did_not_change_is_doubtful(start, cal, monkeypatch):
+    """vision/anyset/reader.py: ROBOT_MIDDLE. A battery set down at a corner of a square whose robot
+    stands still changes the edge of the square's middle only; the largest local difference counts that
+    as a change of content, and the nets once read such a robot gone at 1.000. A square read as holding
+    something else than the reference showed, most of whose middle (the median of its local
+    differences) did not change, is doubtful, named; with the whole middle changed (the robot gone) the
+    nets' answer stands; with the rule off, the edge's change alone lets the nets' word through."""
+    from dataclasses import replace
+
+    import vision.anyset.reader as reader_module
+    from vision.anyset.fields import look
+    from vision.anyset.patches import SQUARE_SPAN
+    from vision.anyset.reader import _SAME_SQUARE_DISC, CONTENT_SQUARE, SAME_SQUARE_RADIUS
+    from vision.geometry import square_name
+
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, start.image, cal.reference)
+    assert _read_with(reader, fl).readable
+    q = int(np.flatnonzero(np.asarray(cal.reference.square_state) == 1)[0])      # a start robot
+    squares = fl.squares.copy()
+    squares[q] = (0.999, 0.001, 0.0)                 # the nets: gone
+    P = fl.x_squares.shape[-1]
+    c = ((np.arange(P) + 0.5) / P - 0.5) * SQUARE_SPAN
+    r = np.sqrt(c[None, :] ** 2 + c[:, None] ** 2)
+    # a battery's worth just outside the disc, on one side (as a battery at the square's corner, seen
+    # leaning in): the local differences' blur carries it into the disc's edge
+    edge = (r > SAME_SQUARE_RADIUS) & (r <= SAME_SQUARE_RADIUS + 0.25) & (c[:, None] > 0.15)
+    assert not (edge & _SAME_SQUARE_DISC).any() and edge.any()
+
+    def changed(where):
+        xs = fl.x_squares.copy()
+        xs[q][:, where] += 3 * CONTENT_SQUARE      # summed over the channels: many times a content's worth
+        return replace(fl, x_squares=xs, squares=squares)
+
+    diffs = reader._differences(changed(edge))
+    assert diffs.squares[q] >= CONTENT_SQUARE > diffs.square_middles[q]
+    edge_only = _read_with(reader, changed(edge))
+    assert not edge_only.readable and square_name(q) in (edge_only.reason or "")
+    assert edge_only.doubts[square_name(q)].startswith("read as changed, but its look changed less than a robot")
+    assert edge_only.square_probs[q].max() < reader.min_confidence
+    # the whole middle changed: the robot is gone, as the nets say
+    gone = _read_with(reader, changed(np.ones((P, P), bool)))
+    assert gone.square_probs[q, 0] > reader.min_confidence and square_name(q) not in gone.doubts
+    # without the rule the edge's change is a content's worth: the nets' answer stands, sure
+    monkeypatch.setattr(reader_module, "ROBOT_MIDDLE", False)
+    assert _read_with(reader, changed(edge)).square_probs[q, 0] > reader.min_confidence
+
+
 def test_a_robot_can_hide_only_corner_points_behind_it_as_the_camera_sees_it():
     """Which corner points a robot could hide is geometry: behind it as the camera looks (where its
     top leans), more of them the taller it is, none when the camera looks straight down from high."""
