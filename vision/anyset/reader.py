@@ -508,25 +508,17 @@ class Differences(NamedTuple):
     square_middles: np.ndarray | None = None
 
 
-def _above_floor(x_now: np.ndarray, x_ref: np.ndarray, disc: np.ndarray, middles: bool = False
-                 ) -> tuple[np.ndarray, float] | tuple[np.ndarray, float, np.ndarray]:
-    """((n,) the largest local difference of each field's look now from the reference's in its
-    ``disc`` above the frame's noise floor, the floor) (:data:`NOISE_FLOOR`); the colour shift of the
-    whole frame taken off first (:func:`colour_shift`: with the floor taken off an absolute difference,
-    a shift would otherwise cancel a change of content the other way). With ``middles``, also (n,) the
-    median local difference of each field over the disc above the floor."""
+def _local_above_floor(x_now: np.ndarray, x_ref: np.ndarray, disc: np.ndarray) -> tuple[np.ndarray, float]:
+    """((n, k) the local differences of each field's look now from the reference's at the k pixels of
+    its ``disc``, the frame's noise floor to take off them) (:data:`NOISE_FLOOR`); the colour shift of
+    the whole frame taken off first (:func:`colour_shift`: with the floor taken off an absolute
+    difference, a shift would otherwise cancel a change of content the other way)."""
     if not NOISE_FLOOR:
-        local = local_differences(x_now, x_ref, disc, SAME_BLUR)
-        floor = 0.0
-    else:
-        local = local_differences(x_now, x_ref, disc, SAME_BLUR, colour_shift(x_now, x_ref, disc))
-        flat = local.ravel()
-        k = int(NOISE_QUANTILE * (flat.size - 1))
-        floor = float(np.partition(flat, k)[k])
-    if middles:
-        half = local.shape[1] // 2
-        return local.max(axis=1) - floor, floor, np.partition(local, half, axis=1)[:, half] - floor
-    return local.max(axis=1) - floor, floor
+        return local_differences(x_now, x_ref, disc, SAME_BLUR), 0.0
+    local = local_differences(x_now, x_ref, disc, SAME_BLUR, colour_shift(x_now, x_ref, disc))
+    flat = local.ravel()
+    k = int(NOISE_QUANTILE * (flat.size - 1))
+    return local, float(np.partition(flat, k)[k])
 
 
 def _square_difference(x_now: np.ndarray, x_ref: np.ndarray) -> np.ndarray:
@@ -972,9 +964,11 @@ class BoardReader:
         (:data:`NOISE_FLOOR`); None without the reference's own looks."""
         if fl.x_ref_squares is None or fl.x_points is None or fl.x_ref_points is None:
             return None
-        ds, fs, ms = _above_floor(fl.x_squares, fl.x_ref_squares, _SAME_SQUARE_DISC, middles=True)
-        dp, fp = _above_floor(fl.x_points, fl.x_ref_points, _SAME_POINT_DISC)
-        return Differences(ds, dp, fs, fp, ms)
+        ls, fs = _local_above_floor(fl.x_squares, fl.x_ref_squares, _SAME_SQUARE_DISC)
+        lp, fp = _local_above_floor(fl.x_points, fl.x_ref_points, _SAME_POINT_DISC)
+        half = ls.shape[1] // 2                        # the median of each square's (see ROBOT_MIDDLE)
+        return Differences(ls.max(axis=1) - fs, lp.max(axis=1) - fp, fs, fp,
+                           np.partition(ls, half, axis=1)[:, half] - fs)
 
     def _changed_without_a_look(self, diffs: Differences | None, taken_s: np.ndarray,
                                 taken_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -987,10 +981,9 @@ class BoardReader:
         rs, rp = np.asarray(ref.square_state), np.asarray(ref.point_state)
         other_s = ((rs == REF_EMPTY) & taken_s) | ((rs == REF_OCCUPIED) & ~taken_s)
         other_p = ((rp == REF_EMPTY) & taken_p) | ((rp == REF_OCCUPIED) & ~taken_p)
-        little = diffs[0] < CONTENT_SQUARE
-        if ROBOT_MIDDLE and diffs.square_middles is not None:
-            little = little | (diffs.square_middles < CONTENT_SQUARE)
-        return other_s & little, other_p & (diffs[1] < CONTENT_POINT)
+        # a square's median difference is at most its largest: below the limit wherever the largest is
+        changed_s = diffs.square_middles if ROBOT_MIDDLE and diffs.square_middles is not None else diffs.squares
+        return other_s & (changed_s < CONTENT_SQUARE), other_p & (diffs.points < CONTENT_POINT)
 
     def _same_as_reference(self, fl: FieldLook, diffs: Differences | None = None
                            ) -> tuple[np.ndarray, np.ndarray]:
