@@ -18,3 +18,13 @@ def start_frame():
 @pytest.fixture(scope="session")
 def calibration(start_frame):
     return calibrate(start_frame.image, START)
+
+
+@pytest.fixture
+def first_stage(monkeypatch):
+    """The any-set reader without its verdict (NETZWERK_VERDICT=0): each look in turn, each check making a
+    field doubtful. The tests of a check use it: the check's own word, which the verdict then weighs as
+    evidence among the others (tests/vision/test_verdict.py tests the verdict's readings)."""
+    import vision.anyset.reader as reader_module
+
+    monkeypatch.setattr(reader_module, "VERDICT", False)

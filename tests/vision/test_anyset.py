@@ -467,7 +467,17 @@ def test_the_second_examples_are_the_second_nearest_fields_of_each_kind(cal):
 
 
 def _read_with(reader: BoardReader, fl):
-    return reader._reading(fl, 1.0)
+    """The reading of the field look ``fl`` as the first stage gives it (each look in turn, each check
+    making a field doubtful: what NETZWERK_VERDICT=0 reads): the checks' own behaviour, which the
+    verdict then weighs as evidence (tests/vision/test_verdict.py tests the verdict's readings)."""
+    import vision.anyset.reader as module
+
+    saved = module.VERDICT
+    module.VERDICT = False
+    try:
+        return reader._reading(fl, 1.0)
+    finally:
+        module.VERDICT = saved
 
 
 def test_a_hand_covers_touching_fields_a_covered_field_apart_is_doubtful(start, cal):
@@ -566,11 +576,11 @@ def test_a_square_read_empty_whose_centre_changed_far_more_than_the_others_is_do
     assert _read_with(reader, replace(fl, x_squares=small, squares=squares)).readable
     # (the whole frame's light: every square's centre changed alike; the robots' colours are not this
     # check's business, and a patch shifted against its own background is no frame a camera makes)
-    assert not reader._unlike_reference(replace(fl, x_squares=fl.x_squares + 0.4, squares=squares)).any()
+    assert not (reader._unlike_reference_z(replace(fl, x_squares=fl.x_squares + 0.4, squares=squares)) > 1).any()
     # a square the classifier reads as taken is its business, not this check's
     taken = fl.squares.copy()
     taken[q] = (0.001, 0.999, 0.0)
-    assert not reader._unlike_reference(replace(fl, x_squares=x, squares=taken)).any()
+    assert not (reader._unlike_reference_z(replace(fl, x_squares=x, squares=taken)) > 1).any()
 
 
 def test_a_field_read_as_changed_whose_look_changed_less_than_a_content_does_is_doubtful(start, cal):
@@ -827,7 +837,7 @@ def test_a_point_covered_by_a_robot_that_stood_there_already_is_doubtful_once_th
     assert _read_with(reader, same).point_probs[i, 0] > 0.98
 
 
-def test_a_point_beside_a_robot_is_sure_where_no_robot_colour_shows_within_a_batterys_reach(monkeypatch):
+def test_a_point_beside_a_robot_is_sure_where_no_robot_colour_shows_within_a_batterys_reach(monkeypatch, first_stage):
     """The hidden-point rule assumes the largest robot the issue names; a flat, slim robot hides
     nothing. A battery of the start taken from a corner point of the square a short robot moved on to,
     the camera tilted 25 degrees: the geometry says the robot could hide the point and the start showed
@@ -1111,7 +1121,7 @@ def test_the_memory_of_earlier_looks_keeps_the_last_different_ones():
     assert hit[:, 0].tolist() == [v == 2 for v in range(KEEP, 0, -1)] and not hit[:, 1].any()
 
 
-def test_calibration_looks_at_every_field_every_way(monkeypatch):
+def test_calibration_looks_at_every_field_every_way(monkeypatch, first_stage):
     """Checking a frame against a layout (calibration) looks at every field every way (beside both
     pairs of examples, plain and mirrored), not only the unsure ones: one sure look can be wrong.
     Design 5,000,401 at a 25-degree tilt: beside its nearest examples (A1 empty, B2 a small dome set
@@ -1357,7 +1367,7 @@ def _benchmark_first_frame(design: int, camera: int):
     return calibration, board, render(board, seed, design=design, markers=False, frame=1)
 
 
-def test_the_fine_look_makes_a_small_battery_left_unsure_sure_and_the_frame_is_read(monkeypatch):
+def test_the_fine_look_makes_a_small_battery_left_unsure_sure_and_the_frame_is_read(monkeypatch, first_stage):
     """vision/anyset/reader.py: a frame of development design 5,000,224 (camera 1) whose only doubtful
     field is the battery at point 39, which the 24-px looks leave at about 0.95: the fine second
     look (48 px) makes it sure and the frame is claimed, every field right. Without it
@@ -1445,7 +1455,7 @@ def test_an_unsure_point_is_a_battery_only_where_all_four_looks_lean_so_and_add_
     assert not asked
 
 
-def test_a_battery_every_look_leans_to_but_none_surely_is_read_by_their_agreement(monkeypatch):
+def test_a_battery_every_look_leans_to_but_none_surely_is_read_by_their_agreement(monkeypatch, first_stage):
     """vision/anyset/reader.py: a single frame of development design 5,000,227 (camera 1) whose only
     doubtful field is the battery at G1 (6): each look leans towards a battery, none surely; with
     their agreement (AGREE) the frame is claimed, every field right. Without it the frame is held back
@@ -1521,7 +1531,7 @@ def test_an_unsure_square_is_a_robot_only_where_its_three_looks_lean_so_and_add_
     assert np.array_equal(np.delete(out, 10), np.delete(ze, 10)) and ze[10] == -2.0
 
 
-def test_a_robot_every_look_leans_to_but_none_surely_is_read_by_their_agreement(monkeypatch):
+def test_a_robot_every_look_leans_to_but_none_surely_is_read_by_their_agreement(monkeypatch, first_stage):
     """vision/anyset/reader.py: a single frame of development design 5,000,203 (camera 0) whose only
     doubtful field is the robot on square 28 (the study of the three looks found their log-odds adding
     up to about -8): with their agreement (AGREE) the frame is claimed, every field right; without it
@@ -1601,7 +1611,7 @@ def test_a_point_whose_battery_left_is_empty_only_where_all_four_looks_lean_so_s
     assert np.array_equal(np.delete(out, todo[0]), np.delete(zq, todo[0])) and zq[todo[0]] == 2.0
 
 
-def test_a_frame_held_back_by_a_point_its_battery_left_is_read_with_the_rule(monkeypatch):
+def test_a_frame_held_back_by_a_point_its_battery_left_is_read_with_the_rule(monkeypatch, first_stage):
     """vision/anyset/reader.py: a single frame of development design 5,000,202 (camera 1) whose only
     doubtful field without the rule (VACATED) is E2, a start battery gone; with it the frame is
     claimed, every field right. (The case of the points net of stage 7 was design 5,000,237 camera 1,
@@ -1682,7 +1692,7 @@ def test_a_point_read_empty_whose_middle_changed_as_an_arriving_batterys_with_no
 
 
 def test_a_battery_arriving_beside_a_robot_that_left_is_doubtful_where_no_robots_colour_shows_over_its_middle(
-        monkeypatch):
+        monkeypatch, first_stage):
     """vision/anyset/reader.py: MOVED_CLEAR: single frame 1 of design 13,300,020 camera 2 (a block
     looked at on 3 December): a tiny dark battery in a black printed ring at D7, beside a start robot
     that left, is read empty at 0.998 by the nets. Its middle changed as an arriving battery's does, but
@@ -1707,7 +1717,7 @@ def test_a_battery_arriving_beside_a_robot_that_left_is_doubtful_where_no_robots
 @pytest.mark.parametrize("own_lean, fine_lean, doubtful", [(3.0, 3.0, True), (3.0, -4.0, False), (-6.0, 3.0, False),
                                                            (0.5, 3.0, False)])
 def test_a_point_read_a_battery_whose_middle_changed_as_a_leaving_batterys_is_doubtful_where_the_frames_looks_see_none(
-        start, cal, monkeypatch, own_lean, fine_lean, doubtful):
+        start, cal, monkeypatch, own_lean, fine_lean, doubtful, first_stage):
     """vision/anyset/reader.py: _left_unseen: a point the reference showed holding a battery, read
     holding one, whose middle changed as _arrived_unseen's do (ARRIVED_Z, nothing moved beside it), is
     doubtful where the own-frame look and the fine look (the frame's own sure points as examples, the
@@ -1822,7 +1832,7 @@ def test_a_board_whose_squares_alternate_is_told_from_its_empty_squares_and_exam
     assert fields.square_distances(reference(True)) is fields._SQUARE_DIST
 
 
-def test_a_checkered_board_is_read_where_the_squares_see_examples_of_their_own_colour(monkeypatch):
+def test_a_checkered_board_is_read_where_the_squares_see_examples_of_their_own_colour(monkeypatch, first_stage):
     """vision/anyset/fields.py: PARITY: single frame 1 of design 13,300,031 camera 0 (a checkered board
     with flat discs, a block looked at on 3 December): shown the nearest empty square, always of the
     other colour, the squares net leaves three empty squares unsure; shown a square of their own
@@ -1867,7 +1877,7 @@ def test_a_square_looks_as_before_though_the_next_squares_robot_reaches_its_edge
     assert not reader._same_as_reference(replace(fl, x_squares=middle))[0][s]
 
 
-def test_a_point_read_empty_that_looks_unlike_its_known_empty_look_is_doubtful(cal, monkeypatch):
+def test_a_point_read_empty_that_looks_unlike_its_known_empty_look_is_doubtful(cal, monkeypatch, first_stage):
     """vision/anyset/reader.py: UNLIKE_EMPTY: a point the reference showed holding a battery, read empty
     by nets that do not see the battery's other side, is doubtful where its look is unlike the point's
     empty look the memory keeps (a battery turned over: design 13,300,019 camera 0 read one empty at
@@ -1905,7 +1915,7 @@ def test_a_point_read_empty_that_looks_unlike_its_known_empty_look_is_doubtful(c
     assert q not in reader._reading(blind_at_q(turned), 1.0).low_confidence_points
 
 
-def test_a_small_covered_share_apart_from_any_covered_field_does_not_make_a_sure_field_doubtful(cal, monkeypatch):
+def test_a_small_covered_share_apart_from_any_covered_field_does_not_make_a_sure_field_doubtful(cal, monkeypatch, first_stage):
     """vision/anyset/reader.py: STRAY_COVER: nets that hedge on a look they were not trained on (the
     blank side of a foreign set's batteries: covered 4-41% on every look, the field sure seen) leave
     the field read as seen where no covered field touches it; beside a covered field (a hand's edge)

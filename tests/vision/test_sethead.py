@@ -57,7 +57,7 @@ def blind_set():
 
 
 def test_a_set_whose_batteries_the_net_cannot_see_surely_is_read_once_the_head_is_fitted_on_its_start(
-        blind_set, monkeypatch):
+        blind_set, monkeypatch, first_stage):
     start, cal = blind_set
     monkeypatch.setattr(reader_module, "SET_HEAD", False)
     without = BoardReader(cal).read(start.image)
@@ -66,6 +66,9 @@ def test_a_set_whose_batteries_the_net_cannot_see_surely_is_read_once_the_head_i
     reading = BoardReader(cal).read(start.image)
     assert reading.readable, reading.reason
     assert reading.layout == START
+    monkeypatch.setattr(reader_module, "VERDICT", True)      # and the verdict, the head's look among the others
+    reading = BoardReader(cal).read(start.image)
+    assert reading.readable and reading.layout == START, reading.reason
 
 
 def test_a_still_frame_keeps_the_heads_corrections_and_a_new_reference_asks_again(blind_set, monkeypatch):
@@ -82,13 +85,14 @@ def test_a_still_frame_keeps_the_heads_corrections_and_a_new_reference_asks_agai
     reader = BoardReader(cal)
     first = reader.read(start.image)
     assert asked and asked[0] > 0
+    n_first = len(asked)
     again = reader.read(start.image.copy())        # the same picture in a new buffer: every point still
-    assert asked[1:] == [0]                         # every point asked before is still: nothing asked
+    assert len(asked) > n_first and not any(asked[n_first:])    # every point asked before is still: nothing asked
     np.testing.assert_array_equal(first.point_probs, again.point_probs)
     reader.learn_bare(start.image, START)
     n = len(asked)
     reader.read(start.image)
-    assert len(asked) > n and asked[-1] > 0         # a new reference: its examples differ, asked afresh
+    assert any(asked[n:])                           # a new reference: its examples differ, asked afresh
 
 
 def test_the_heads_learn_from_every_board_told_beside_the_calibrations(blind_set, monkeypatch):
@@ -253,7 +257,7 @@ def test_the_squares_head_is_asked_about_unsure_squares_not_covered_and_not_doub
     np.testing.assert_allclose(np.delete(out, [0, 1]), np.delete(ze, [0, 1]))
 
 
-def test_a_set_whose_robots_the_squares_net_leaves_unsure_is_read_once_the_squares_head_is_fitted(monkeypatch):
+def test_a_set_whose_robots_the_squares_net_leaves_unsure_is_read_once_the_squares_head_is_fitted(monkeypatch, first_stage):
     """Design 5,000,203 camera 1 (a development design): two of White's robots the squares net reads unsure
     (0.89-0.97) on the first board of a game; the squares net's last layer refitted on the start's
     twelve robots and 24 empty squares reads them surely."""

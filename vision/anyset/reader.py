@@ -34,6 +34,16 @@ where its three looks agree on a robot: :data:`AGREE_ROBOT`). A small share of
 beside it, is their hedge on a look they were not trained on, not a hand
 (:data:`STRAY_COVER`).
 
+Since 5 December 2026 all of that is **evidence** and one learned step weighs it:
+:meth:`BoardReader._evidence` gathers, per field, every look's log-odds (the
+second opinions asked of every field the first look leaves less than sure,
+whether or not they agree), the known looks, the colours, the differences, the
+field's likeness to this set's fields in the reference, the robots beside it
+and each check's doubt, and the verdict (:mod:`vision.anyset.verdict`,
+gradient-boosted trees trained on many frames of random designs) gives the
+probabilities. ``NETZWERK_VERDICT=0`` reads as before (the first stage, each
+look and each check in turn: :meth:`BoardReader._first_stage`).
+
 Frame-level refusals: a hand or an object over the board (fields covered), a
 board that is not where the calibration put it (the fields' structure no
 longer matches the reference: camera or board moved; markers find a nudged
@@ -43,7 +53,7 @@ board again), a black or blank frame.
 from __future__ import annotations
 
 import os
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import cv2
@@ -58,11 +68,12 @@ from .fields import (FINE, OWN_FRAME, Answers, FieldLook, box_blurred, colour_sh
 from .colours import MIN_SEPARATION
 from .memory import FieldMemory
 from .sethead import SetHead, board_samples
-from ..geometry import field_neighbours, point_name, square_name, touching_groups
+from ..geometry import field_neighbours, point_name, square_centers, square_name, touching_groups
 from ..layout import BoardLayout, POINT_STATES, SQUARE_STATES
 from .patches import PATCH, POINT_SPAN, SQUARE_SPAN, PatchCutter, corner_gaps
 from .reference import COLOUR_BLACK, COLOUR_UNKNOWN, COLOUR_WHITE
 from ..reading import BoardReading, unreadable
+from .verdict import POINT_FEATURES, SQUARE_FEATURES, shared_verdict
 
 MIN_ALIGNMENT = 0.4          # fields' structure matching the reference below this: the board moved
 MAX_NUDGE = 1.5              # squares: a board found again farther than this from the calibration's is not a nudge
@@ -473,8 +484,24 @@ HEAD_BOARDS = int(os.environ.get("NETZWERK_HEAD_BOARDS", "12"))
 # single and 6 game frames) 3 + 3 such points, at most 1 frame read right lost, that misread caught.
 # NETZWERK_HEAD_LEAN=0 leaves it out (for measuring)
 HEAD_LEAN = os.environ.get("NETZWERK_HEAD_LEAN", "1") != "0"
+# The verdict (vision/anyset/verdict.py): the probabilities of every field come from a model learned
+# on many frames of random designs, weighing all the evidence below (the looks, the known looks, the
+# colours, the differences, the neighbours, and each check that raises a doubt) instead of the checks
+# each setting a doubtful field's probabilities by hand. NETZWERK_VERDICT=0: the first stage's
+# probabilities, as the reader gave them before the verdict (for measuring)
+VERDICT = os.environ.get("NETZWERK_VERDICT", "1") != "0"
+# the verdict's own looks (BoardReader._verdict_looks): every field the first look leaves less sure than
+# SURE_LOOK (log-odds, about 0.9995) is looked at by the set head, beside the frame's own fields and, a
+# point, at twice the resolution, each look's answer a feature of its own; the frame's fields the first
+# look is sure of to EXAMPLE_SURE (log-odds of 0.98, as the first stage's second opinions) are their examples
+SURE_LOOK = 7.6
+EXAMPLE_SURE = float(np.log(0.98 / 0.02))
+GAP_CAP = 5.0                # board units: a point's gap to a robot's camera shadow beyond this is "far"
 _NEIGHBOURS = field_neighbours()                 # (85, 85): the fields each field touches
 _CORNERS = _NEIGHBOURS[:36, 36:]                 # (36, 49): the corner points of each square
+_SQ = square_centers()
+_SQUARES_BESIDE = np.hypot(*(_SQ[:, None, :] - _SQ[None, :, :]).transpose(2, 0, 1)) < 1.5   # (36, 36): the up
+np.fill_diagonal(_SQUARES_BESIDE, False)                                                    # to 8 squares around each
 
 
 def _disc(span: float, radius: float) -> np.ndarray:
@@ -484,11 +511,15 @@ def _disc(span: float, radius: float) -> np.ndarray:
 
 
 _CENTRE = _disc(SQUARE_SPAN, CHANGED_RADIUS)     # the disc at a square patch's centre (the change check)
+LIKE_SQUARE_RADIUS = 0.45                         # board units: the part of a square its likeness to others is taken on
+_EVERY_OTHER = (np.add.outer(np.arange(PATCH), np.arange(PATCH)) % 2 == 0)   # a checkerboard of the patch's pixels
+_LIKE_SQUARE_SAMPLE = _disc(SQUARE_SPAN, LIKE_SQUARE_RADIUS) & _EVERY_OTHER
 _SAME_SQUARE_DISC = _disc(SQUARE_SPAN, SAME_SQUARE_RADIUS)
 _SAME_POINT_DISC = _disc(POINT_SPAN, SAME_POINT_RADIUS)
 _SEEN_POINT_DISC = _disc(POINT_SPAN, HIDE_SEEN_RADIUS)
 HIDE_CLEAR_RADIUS = SAME_POINT_RADIUS
 _CLEAR_POINT_DISC = _disc(POINT_SPAN, HIDE_CLEAR_RADIUS)
+_LIKE_POINT_SAMPLE = _CLEAR_POINT_DISC & _EVERY_OTHER     # a point's likeness to others: its battery reach
 _BATTERY_CENTRES = _disc(POINT_SPAN, HIDE_CLEAR_RADIUS - HIDE_BATTERY_RADIUS)   # where a battery in reach stands
 _FOOT_PX = HIDE_BATTERY_RADIUS / POINT_SPAN * PATCH                                 # its radius in patch pixels
 _FOOT_AT = np.arange(-int(np.ceil(_FOOT_PX)), int(np.ceil(_FOOT_PX)) + 1)
@@ -656,6 +687,42 @@ def _structure(patches: np.ndarray) -> np.ndarray:
     return g
 
 
+def _square_probs(ze: np.ndarray, pw_given_robot: np.ndarray, pc: np.ndarray) -> np.ndarray:
+    """(36, 3) P(empty, White, Black) from the log-odds of empty (the square seen), P(White | a robot)
+    and P(covered): a covered square is any of the three."""
+    pe = _sigmoid(ze)
+    sp = np.stack([pe, (1 - pe) * pw_given_robot, (1 - pe) * (1 - pw_given_robot)], axis=1)
+    return (1 - pc)[:, None] * sp + pc[:, None] / 3
+
+
+def _point_probs(zq: np.ndarray, qc: np.ndarray) -> np.ndarray:
+    """(49, 2) P(empty, battery) from the log-odds of empty (the point seen) and P(covered)."""
+    pe = _sigmoid(zq)
+    return (1 - qc)[:, None] * np.stack([pe, 1 - pe], axis=1) + qc[:, None] / 2
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the reader saw of every field of one frame (:meth:`BoardReader._evidence`)."""
+
+    squares: np.ndarray            # (36, len(SQUARE_FEATURES)) the verdict's features of each square
+    points: np.ndarray             # (49, len(POINT_FEATURES)) and of each point
+    # the probabilities before the verdict: the first stage's (NETZWERK_VERDICT=0: the reading's), or with
+    # the verdict the provisional ones its checks start from (each field's looks averaged)
+    stage_squares: np.ndarray      # (36, 3) P(empty, White, Black)
+    stage_points: np.ndarray       # (49, 2) P(empty, battery)
+    covered_squares: np.ndarray    # (36,) P(covered): a hand or an object over it
+    covered_points: np.ndarray     # (49,)
+    unlike: np.ndarray             # (36,) bool: each check's doubt (the words of _doubt_causes)
+    far: np.ndarray                # (36,) bool: a colour of neither robot
+    hasty_squares: np.ndarray      # (36,) bool
+    hasty_points: np.ndarray       # (49,) bool
+    hidden: np.ndarray             # (49,) bool
+    arrived: np.ndarray            # (49,) bool
+    left: np.ndarray               # (49,) bool
+    unlike_points: np.ndarray      # (49,) bool
+
+
 class BoardReader:
     """Reads frames of one camera set-up.
 
@@ -665,12 +732,16 @@ class BoardReader:
     becomes the reference and nudges the robot colours.
     """
 
-    def __init__(self, calibration: Calibration, *, min_confidence: float = 0.98, adapt: bool = True, **_ignored) -> None:
+    def __init__(self, calibration: Calibration, *, min_confidence: float = 0.98, adapt: bool = True,
+                 judge: bool = True, **_ignored) -> None:
         if not isinstance(calibration, Calibration):
             raise VisionError("BoardReader needs a Calibration (see vision.calibration.calibrate / Calibration.load)")
         self._cal = calibration
         self.min_confidence = float(min_confidence)
         self.adapt = adapt
+        # False: the evidence is gathered but the verdict not asked; the probabilities are the
+        # provisional ones the checks start from (training/verdictdata.py makes the verdict's data so)
+        self.judge = bool(judge)
         self._cutter = PatchCutter(calibration.H, calibration.image_size)
         self._ref_structure = None     # (reference, its fields' structure): computed once per reference
         self._last = None              # (frame's fingerprint, reference, its field look): the last frame read
@@ -681,6 +752,7 @@ class BoardReader:
         # the boards the set heads learn from: (reference, kind -> its samples, sethead.board_samples)
         self._head_boards = [(calibration.reference, {})]
         self._head_answers = {}        # kind -> [reference, cutter, patches looked at, their corrections]
+        self._like_cache = None        # (reference, kind -> its fields' middles as _likeness compares them)
 
     @property
     def calibration(self) -> Calibration:
@@ -946,17 +1018,21 @@ class BoardReader:
         ncc = (a * b).sum(axis=1)
         return float(np.quantile(ncc, ALIGN_QUANTILE))
 
-    def _unlike_reference(self, fl: FieldLook) -> np.ndarray:
-        """(36,) bool: the squares the reference showed empty and the classifier reads empty, whose
-        centre has changed far more than the other such squares' (see :data:`CHANGED_Z`)."""
+    def _unlike_reference_z(self, fl: FieldLook) -> np.ndarray:
+        """(36,) how far each square's centre changed beyond the frame's other squares that the
+        reference showed empty and the classifier reads empty, in units of the limit of
+        :data:`CHANGED_Z` (above 1 for such a square: it is doubtful; 0 for the others where the
+        limit is not passed, NaN without a sample to compare with)."""
         alike = (np.asarray(self._cal.reference.square_state) == REF_EMPTY) & (fl.squares[:, 0] >= fl.squares[:, 1])
         if fl.x_background is None or alike.sum() < CHANGED_SAMPLE:
-            return np.zeros(36, bool)
+            return np.full(36, np.nan)
         # where the reference showed a square empty, its background is that square's own reference patch
         change = np.abs(fl.x_squares[:, :, _CENTRE] - fl.x_background[:, :, _CENTRE]).sum(axis=1).mean(axis=1)
         med = float(np.median(change[alike]))
         spread = 1.4826 * float(np.median(np.abs(change[alike] - med)))
-        return alike & (change - med > max(CHANGED_Z * spread, CHANGED_MIN))
+        ratio = (change - med) / max(CHANGED_Z * spread, CHANGED_MIN)
+        # only a square alike in the reference and now can be doubtful so: the others stay below 1
+        return np.where(alike, ratio, np.minimum(ratio, 1.0))
 
     def _differences(self, fl: FieldLook) -> Differences | None:
         """How much each square's and point's look differs from the reference's (as
@@ -1267,22 +1343,122 @@ class BoardReader:
         nearest = np.where(mp.state == REF_EMPTY, d, np.inf).min(axis=0)     # inf: no empty look known
         return todo & np.isfinite(nearest) & (nearest >= CONTENT_POINT)
 
-    def _reading(self, fl: FieldLook, alignment: float, image: np.ndarray | None = None) -> BoardReading:
+    def _evidence(self, fl: FieldLook, image: np.ndarray | None) -> Evidence:
+        """Everything the reader sees of each field of this frame (:class:`Evidence`). With the
+        verdict (:data:`VERDICT`): the nets' first look, the known looks, the robot colours, the
+        other looks at every field the first leaves less than sure (:meth:`_verdict_looks`), the
+        differences from the reference, the likeness to this set's fields, the neighbours and the
+        checks that raise a doubt, taken on a provisional reading (each field's looks averaged).
+        Without it: the first stage (each look in turn, a second opinion taken where it agrees and is
+        surer, the checks making a field doubtful), the reader before the verdict."""
         colours = self._cal.colours
+        ref = self._cal.reference
+        rs, rp = np.asarray(ref.square_state), np.asarray(ref.point_state)
         diffs = self._differences(fl)
         toward_s, colour, toward_p = self._known_looks(fl, diffs)
         odds = np.log(SAME_ODDS)
         desc = colours.describe(fl.x_squares, self._cutter.square_lean, fl.x_background)
         llr = np.clip(colours.llr(desc), -30, 30)
-        far = colours.fit_distance(desc) > FAR_COLOUR
-        llr[far] = 0.0                                         # of neither colour (see FAR_COLOUR)
+        fit = colours.fit_distance(desc)
+        far = fit > FAR_COLOUR
+        llr_seen = llr.copy()
+        llr_seen[far] = 0.0                                    # of neither colour (see FAR_COLOUR)
         if np.abs(np.subtract(colours.white, colours.black)).sum() >= 2 * SAME_SQUARE:
-            llr = llr + odds * (colour == COLOUR_WHITE) - odds * (colour == COLOUR_BLACK)
-        pw_given_robot = _sigmoid(llr)
+            llr_seen = llr_seen + odds * (colour == COLOUR_WHITE) - odds * (colour == COLOUR_BLACK)
+        pw_given_robot = _sigmoid(llr_seen)
         pc, qc = fl.squares[:, 2], fl.points[:, 2]
-        ze = _seen_logodds(fl.squares) + odds * toward_s    # log-odds of empty, the square seen
-        unlike = self._unlike_reference(fl)
-        zq = _seen_logodds(fl.points) + odds * toward_p     # log-odds of empty, the point seen
+        s_net, p_net = _seen_logodds(fl.squares), _seen_logodds(fl.points)
+        ze = s_net + odds * toward_s                        # log-odds of empty, the square seen
+        zq = p_net + odds * toward_p                        # log-odds of empty, the point seen
+        unlike_z = self._unlike_reference_z(fl)
+        unlike = np.nan_to_num(unlike_z, nan=0.0) > 1.0
+        if not VERDICT:
+            return self._first_stage(image, fl, diffs, toward_p, pw_given_robot, ze, zq, pc, qc, unlike, far)
+
+        # -- the verdict's evidence -------------------------------------------------------------
+        looks = self._verdict_looks(image, fl, s_net, p_net, ze, zq, pc, qc, unlike)
+        s_prov = np.nanmean(np.stack([ze, looks["s_own"], looks["s_head"]]), axis=0)
+        p_prov = np.nanmean(np.stack([zq, looks["p_own"], looks["p_head"], looks["p_fine"]]), axis=0)
+        if STRAY_COVER:
+            pc, qc = _stray_cover_dropped(s_prov, p_prov, pc, qc)
+        sp = _square_probs(s_prov, pw_given_robot, pc)
+        pp = _point_probs(p_prov, qc)
+        robot_now = sp[:, 0] < 0.5
+        battery_now = pp[:, 1] > 0.5
+        hasty_s, hasty_p = self._changed_without_a_look(diffs, robot_now, battery_now)
+        hidden = self._maybe_hidden(fl, robot_now, ~battery_now, toward_p > 0)
+        moved = self._moved_middles(fl, robot_now, ~battery_now) if ARRIVED or LEFT else np.zeros(49, bool)
+        arrived = self._arrived_unseen(moved, ~battery_now, toward_p > 0) if ARRIVED else np.zeros(49, bool)
+        # a battery still read where its middle changed as a leaving one's, the frame's own looks (the
+        # own-frame and the fine look) leaning empty (LEFT_LEAN): as _left_unseen, with the looks taken
+        left = ((rp == REF_OCCUPIED) & battery_now & (qc < COVERED) & moved
+                & (np.nan_to_num(looks["p_own"], nan=-np.inf) >= LEFT_LEAN)
+                & (np.nan_to_num(looks["p_fine"], nan=-np.inf) >= LEFT_LEAN)) if LEFT else np.zeros(49, bool)
+        unlike_p = self._unlike_empty(fl, diffs, ~battery_now) if UNLIKE_EMPTY else np.zeros(49, bool)
+
+        nan_s, nan_p = np.full(36, np.nan), np.full(49, np.nan)
+        s_changed = np.where(rs == REF_EMPTY, robot_now, np.where(rs == REF_OCCUPIED, ~robot_now, True))
+        p_changed = np.where(rp == REF_EMPTY, battery_now, np.where(rp == REF_OCCUPIED, ~battery_now, True))
+        board = _board_colour(fl.x_squares, ~robot_now) if fl.x_squares is not None else None
+        sep_board = colours.separation_of(board) if board is not None else np.nan
+        s_board = colours.distance_to(desc, board) if board is not None else nan_s
+        gaps = self._hiding_here()[1].T                      # (49, 36): each point's gap to a tall robot's shadow
+        corners = _CORNERS.T                                   # (49, 36): the squares each point is a corner of
+        s_diff = diffs.squares if diffs is not None else nan_s
+        ref_colour = np.where(ref.square_colour == COLOUR_WHITE, 1.0,
+                              np.where(ref.square_colour == COLOUR_BLACK, -1.0, 0.0))
+        middle = _middle_change(fl) if fl.x_points is not None and fl.x_ref_points is not None else nan_p
+        untouched = ((rp == REF_EMPTY) & ~battery_now) | ((rp == REF_OCCUPIED) & battery_now)
+        noise = float(np.median(middle[untouched])) if untouched.any() and np.isfinite(middle).all() else np.nan
+        like = self._likeness(fl)
+
+        def asked(z: np.ndarray, look: np.ndarray) -> np.ndarray:
+            """A look's log-odds, the first look's where it was not asked (the first look was sure)."""
+            return np.where(np.isfinite(look), look, z)
+
+        squares = {
+            "s_net": s_net, "s_cov": fl.squares[:, 2], "s_toward": toward_s,
+            "s_known_colour": np.where(colour == COLOUR_WHITE, 1.0, np.where(colour == COLOUR_BLACK, -1.0, 0.0)),
+            "s_llr": llr, "s_fit": fit, "s_board": s_board, "s_lean": self._cutter.square_lean, "s_diff": s_diff,
+            "s_mid": diffs.square_middles if diffs is not None and diffs.square_middles is not None else nan_s,
+            "s_floor": np.full(36, diffs.floor_squares if diffs is not None else np.nan), "s_unlike_z": unlike_z,
+            "s_z0": ze, "s_own": asked(ze, looks["s_own"]), "s_head": asked(ze, looks["s_head"]), "s_prov": s_prov,
+            "s_asked": np.isfinite(looks["s_own"]), "s_pc": pc, "s_hasty": hasty_s, "s_far": far,
+            "s_ref_empty": rs == REF_EMPTY, "s_ref_robot": rs == REF_OCCUPIED, "s_ref_colour": ref_colour,
+            "s_adj_robot": (_SQUARES_BESIDE & robot_now[None, :]).sum(axis=1),
+            "s_adj_changed": (_SQUARES_BESIDE & s_changed[None, :]).sum(axis=1),
+            "s_corner_battery": (_CORNERS & battery_now[None, :]).sum(axis=1),
+            "s_corner_changed": (_CORNERS & p_changed[None, :]).sum(axis=1),
+            "sep_colours": np.full(36, colours.separation), "sep_board": np.full(36, sep_board),
+            "s_d_empty": like["s_d_empty"], "s_d_white": like["s_d_white"], "s_d_black": like["s_d_black"],
+        }
+        points = {
+            "p_net": p_net, "p_cov": fl.points[:, 2], "p_toward": toward_p, "p_printed": fl.printed,
+            "p_lean": self._cutter.point_lean, "p_diff": diffs.points if diffs is not None else nan_p,
+            "p_floor": np.full(49, diffs.floor_points if diffs is not None else np.nan), "p_middle": middle,
+            "p_middle_z": middle / max(noise, 1e-3) if np.isfinite(noise) else nan_p,
+            "p_z0": zq, "p_own": asked(zq, looks["p_own"]), "p_head": asked(zq, looks["p_head"]),
+            "p_fine": asked(zq, looks["p_fine"]), "p_prov": p_prov, "p_asked": np.isfinite(looks["p_own"]),
+            "p_qc": qc, "p_hasty": hasty_p, "p_hidden": hidden, "p_moved": moved, "p_arrived": arrived,
+            "p_left": left, "p_unlike": unlike_p, "p_ref_empty": rp == REF_EMPTY, "p_ref_battery": rp == REF_OCCUPIED,
+            "p_sq_robot": (corners & robot_now[None, :]).sum(axis=1),
+            "p_sq_robot_ref": (corners & (rs == REF_OCCUPIED)[None, :]).sum(axis=1),
+            "p_sq_changed": (corners & s_changed[None, :]).sum(axis=1),
+            "p_gap_robot": np.minimum(np.where(corners & robot_now[None, :], gaps, np.inf).min(axis=1), GAP_CAP),
+            "p_gap_changed": np.minimum(np.where(corners & s_changed[None, :], gaps, np.inf).min(axis=1), GAP_CAP),
+            "p_adj_sdiff": np.where(corners, s_diff[None, :], -1.0).max(axis=1), "sep_board": np.full(49, sep_board),
+            "p_d_empty": like["p_d_empty"], "p_d_battery": like["p_d_battery"],
+        }
+        S = np.stack([np.asarray(squares[k], np.float64) for k in SQUARE_FEATURES], axis=1)
+        P = np.stack([np.asarray(points[k], np.float64) for k in POINT_FEATURES], axis=1)
+        return Evidence(S, P, sp, pp, pc, qc, unlike, far, hasty_s, hasty_p, hidden, arrived, left, unlike_p)
+
+    def _first_stage(self, image: np.ndarray | None, fl: FieldLook, diffs: Differences | None, toward_p: np.ndarray,
+                     pw_given_robot: np.ndarray, ze: np.ndarray, zq: np.ndarray, pc: np.ndarray, qc: np.ndarray,
+                     unlike: np.ndarray, far: np.ndarray) -> Evidence:
+        """The reader before the verdict (``NETZWERK_VERDICT=0``, for measuring): each look in turn, a
+        second opinion taken where it agrees and is surer, the checks making a field doubtful. The
+        evidence it returns has no features (the verdict is not asked)."""
         if OWN_FRAME:
             ze, zq, pc, qc = self._own_frame_opinion(fl, ze, zq, pc, qc, unlike)
         if SET_HEAD:
@@ -1299,13 +1475,9 @@ class BoardReader:
             zq = self._vacated(image, fl, zq, qc)
         if STRAY_COVER:
             pc, qc = _stray_cover_dropped(ze, zq, pc, qc)
-        pe_seen = _sigmoid(ze)
-        sp = np.stack([pe_seen, (1 - pe_seen) * pw_given_robot, (1 - pe_seen) * (1 - pw_given_robot)], axis=1)
-        sp = (1 - pc)[:, None] * sp + pc[:, None] / 3
+        sp = _square_probs(ze, pw_given_robot, pc)
         sp[unlike] = 0.5 * sp[unlike] + 0.5 / 3      # doubtful: the referee's rules prior or a question settles it
-        qe_seen = _sigmoid(zq)
-        pp = np.stack([qe_seen, 1 - qe_seen], axis=1)
-        pp = (1 - qc)[:, None] * pp + qc[:, None] / 2
+        pp = _point_probs(zq, qc)
         hasty_s, hasty_p = self._changed_without_a_look(diffs, sp[:, 0] < 0.5, pp[:, 1] > 0.5)
         sp[hasty_s] = 0.5 * sp[hasty_s] + 0.5 / 3     # doubtful (see CONTENT_SQUARE)
         pp[hasty_p] = 0.5 * pp[hasty_p] + 0.5 / 2
@@ -1322,6 +1494,97 @@ class BoardReader:
         pp[left] = 0.5 * pp[left] + 0.5 / 2           # doubtful (see LEFT_LEAN)
         unlike_p = (self._unlike_empty(fl, diffs, pp[:, 0] > 0.5) if UNLIKE_EMPTY else np.zeros(49, bool))
         pp[unlike_p] = 0.5 * pp[unlike_p] + 0.5 / 2   # doubtful (see UNLIKE_EMPTY)
+        return Evidence(None, None, sp, pp, pc, qc, unlike, far, hasty_s, hasty_p, hidden, arrived, left, unlike_p)
+
+    def _verdict_looks(self, image: np.ndarray | None, fl: FieldLook, s_net: np.ndarray, p_net: np.ndarray,
+                       ze: np.ndarray, zq: np.ndarray, pc: np.ndarray, qc: np.ndarray, unlike: np.ndarray
+                       ) -> dict[str, np.ndarray]:
+        """The other looks at every field the first look (with the known looks: ``ze`` / ``zq``, the
+        log-odds of empty) leaves less sure than :data:`SURE_LOOK`, not covered (``pc`` / ``qc``), each
+        as it answers, whether or not it agrees with the first (the verdict weighs them all): the set
+        head's (the nets' first answer ``s_net`` / ``p_net`` corrected by the set's own last layer), the
+        own-frame look's (the frame's fields the first look is sure of, :data:`EXAMPLE_SURE`, as its
+        examples) and, for the points, the fine look's (the same examples, at twice the resolution).
+        Keys ``s_own``, ``s_head``, ``p_own``, ``p_head``, ``p_fine``: (36,) or (49,) log-odds of empty,
+        NaN where not asked."""
+        out = {k: np.full(36, np.nan) for k in ("s_own", "s_head")}
+        out.update({k: np.full(49, np.nan) for k in ("p_own", "p_head", "p_fine")})
+        ask_s = (np.abs(ze) < SURE_LOOK) & (pc < COVERED)
+        ask_p = (np.abs(zq) < SURE_LOOK) & (qc < COVERED)
+        if fl.x_points is None:
+            ask_p[:] = False
+        rows_s, rows_p = np.flatnonzero(ask_s), np.flatnonzero(ask_p)
+        if not len(rows_s) and not len(rows_p):
+            return out
+        # the examples: the fields the first look is sure of, not covered (a square not doubtful by the
+        # change check either)
+        states_s = _frame_states(ze, (np.abs(ze) < EXAMPLE_SURE) | (pc >= COVERED) | unlike)
+        states_p = _frame_states(zq, (np.abs(zq) < EXAMPLE_SURE) | (qc >= COVERED))
+        own_s, own_p = own_frame_look(self._cutter, fl, states_s, states_p, rows_s, rows_p,
+                                      square_dist=square_distances(self._cal.reference))
+        if len(rows_s):
+            out["s_own"][rows_s] = -own_s[:, 0]
+            corr = self._head_correction("squares", fl, rows_s) if SQUARE_HEAD else None
+            if corr is not None:
+                out["s_head"][rows_s] = s_net[rows_s] - corr[rows_s] / TEMPERATURE
+        if len(rows_p):
+            out["p_own"][rows_p] = -own_p[:, 0]
+            corr = self._head_correction("points", fl, rows_p) if SET_HEAD else None
+            if corr is not None:
+                out["p_head"][rows_p] = p_net[rows_p] - corr[rows_p] / TEMPERATURE
+            if FINE and image is not None:
+                out["p_fine"][rows_p] = -fine_look(self._cutter, image, fl, states_p, rows_p)[:, 0]
+        return out
+
+    def _likeness(self, fl: FieldLook) -> dict[str, np.ndarray]:
+        """How like each field now is to the reference's fields of each kind, the field itself left out
+        (the verdict's ``s_d_empty``, ``s_d_white``, ``s_d_black``, ``p_d_empty``, ``p_d_battery``): the
+        least mean absolute difference of the normalised log colour (summed over the channels, blurred
+        3x3, every other pixel) over the field's middle (a square's :data:`LIKE_SQUARE_RADIUS`, a
+        point's battery reach) between its patch now and the reference patch of any other field the
+        reference showed empty / holding a robot of each colour / a battery: this set's own looks
+        under this light, beside the nets' examples (the nearest field of each kind only). NaN where
+        the reference shows none of a kind or has no patches of its own."""
+        ref = self._cal.reference
+        out = {}
+        cache = self._like_cache if self._like_cache is not None and self._like_cache[0] is ref else None
+        refs = {} if cache is None else cache[1]
+        for kind, x_now, x_ref, disc, n in (("s", fl.x_squares, fl.x_ref_squares, _LIKE_SQUARE_SAMPLE, 36),
+                                            ("p", fl.x_points, fl.x_ref_points, _LIKE_POINT_SAMPLE, 49)):
+            if kind == "s":
+                state = np.asarray(ref.square_state)
+                groups = {"empty": state == REF_EMPTY,
+                          "white": (state == REF_OCCUPIED) & (ref.square_colour == COLOUR_WHITE),
+                          "black": (state == REF_OCCUPIED) & (ref.square_colour == COLOUR_BLACK)}
+            else:
+                state = np.asarray(ref.point_state)
+                groups = {"empty": state == REF_EMPTY, "battery": state == REF_OCCUPIED}
+            if x_now is None or x_ref is None:
+                for name in groups:
+                    out[f"{kind}_d_{name}"] = np.full(n, np.nan)
+                continue
+            if kind not in refs:             # the reference's side: once per reference
+                refs[kind] = np.ascontiguousarray(box_blurred(x_ref, 3)[:, :, disc].reshape(n, -1), np.float32)
+            a = box_blurred(x_now, 3)[:, :, disc].reshape(n, -1).astype(np.float32)
+            b = refs[kind]
+            d = np.abs(a[:, None, :] - b[None, :, :]).mean(axis=2) * 3      # (n, n): summed over the channels
+            np.fill_diagonal(d, np.inf)
+            for name, members in groups.items():
+                best = np.where(members[None, :], d, np.inf).min(axis=1)
+                out[f"{kind}_d_{name}"] = np.where(np.isfinite(best), best, np.nan)
+        self._like_cache = (ref, refs)
+        return out
+
+    def _reading(self, fl: FieldLook, alignment: float, image: np.ndarray | None = None) -> BoardReading:
+        ev = self._evidence(fl, image)
+        self.last_evidence = ev
+        sp, pp, pc, qc = ev.stage_squares, ev.stage_points, ev.covered_squares, ev.covered_points
+        if ev.squares is not None and self.judge:
+            vs, vp = shared_verdict().judge(ev.squares, ev.points)
+            sp = (1 - pc)[:, None] * vs + pc[:, None] / 3
+            pp = (1 - qc)[:, None] * vp + qc[:, None] / 2
+        unlike, far, hasty_s, hasty_p = ev.unlike, ev.far, ev.hasty_squares, ev.hasty_points
+        hidden, arrived, left, unlike_p = ev.hidden, ev.arrived, ev.left, ev.unlike_points
         printed = np.where(pp[:, 1] > 0.5, fl.printed, np.nan)
         side_why = tuple(None if not (pp[i, 1] > 0.5) or not (1 - SIDE_SURE < fl.printed[i] < SIDE_SURE)
                          else "the camera cannot tell the side" for i in range(49))
