@@ -52,3 +52,38 @@ def test_blank_heavy_set_ups_show_more_blank_sides_on_the_same_boards():
             blank[share] += int((~data["printed"][1:] & on).sum())
     assert batteries > 50
     assert blank[1.0] > blank[0.0] + 0.1 * batteries
+
+
+def test_the_verdict_data_keeps_the_readers_evidence_and_the_truth_of_every_frame():
+    """training/verdictdata.py: one set-up's single frames and game frames, each with the reader's
+    evidence (the verdict's features, as the shipped reader gathers them) and what stands where."""
+    from training.verdictdata import setup_rows
+    from vision.anyset.verdict import POINT_FEATURES, SQUARE_FEATURES
+
+    rows = setup_rows((20_000_001, 0, 2, 0.0, 0.0))
+    assert rows is not None
+    assert rows["S"].shape == (4, 36, len(SQUARE_FEATURES)) and rows["P"].shape == (4, 49, len(POINT_FEATURES))
+    assert rows["mode"].tolist() == [0, 0, 1, 1]             # two single frames, two boards of a game
+    assert rows["robot"].shape == (4, 36) and rows["battery"].shape == (4, 49)
+    assert 1 <= rows["robot"][2].sum() <= 12 and rows["battery"][2].sum() == 14     # a turn after the start
+    assert np.isfinite(rows["S"][:, :, SQUARE_FEATURES.index("s_net")]).all()
+    again = setup_rows((20_000_001, 0, 2, 0.0, 0.0))
+    assert all(np.array_equal(rows[k], again[k], equal_nan=True) for k in rows)     # the same from the same seeds
+
+
+def test_lightgbms_trees_are_written_as_the_arrays_the_reader_walks():
+    """training/train_verdict.py: a model dump (the nested form LightGBM writes) becomes Forest arrays
+    giving the same sums, a one-leaf tree included."""
+    from training.train_verdict import forest_from_dump
+
+    dump = {"tree_info": [
+        {"tree_structure": {"split_feature": 1, "threshold": 0.5, "decision_type": "<=",
+                            "left_child": {"leaf_value": -1.0},
+                            "right_child": {"split_feature": 0, "threshold": 2.0, "decision_type": "<=",
+                                            "left_child": {"leaf_value": 0.5}, "right_child": {"leaf_value": 3.0}}}},
+        {"tree_structure": {"leaf_value": 0.25}},
+    ]}
+    f = forest_from_dump(dump)
+    x = np.array([[0.0, 0.0], [1.0, 1.0], [5.0, 1.0], [5.0, 0.5]])
+    assert f.log_odds(x).tolist() == [-0.75, 0.75, 3.25, -0.75]
+    assert f.depth == 2
