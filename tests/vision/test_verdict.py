@@ -108,3 +108,47 @@ def test_the_derived_features_are_differences_of_the_likenesses():
     assert s2[1, like_empty] == pytest.approx(0.6) and s2[1, like_white] == pytest.approx(0.2)
     assert s2[0, like_empty] == pytest.approx(0.6) and np.isnan(s2[0, like_white])
     assert p2[0, -1] == pytest.approx(-0.5)
+
+
+class _SureEmpty:
+    """A verdict that is sure every field is empty, whatever the evidence."""
+
+    def judge(self, squares, points):
+        return (np.tile([1.0, 0.0, 0.0], (len(squares), 1)), np.tile([1.0, 0.0], (len(points), 1)))
+
+
+@pytest.fixture(scope="module")
+def anyset_reader():
+    from vision.anyset.calibration import calibrate, white_side_of
+    from vision.anyset.reader import BoardReader
+    from vision.render import render
+
+    from vision_kit import START
+
+    design = 5_000_005                     # a development design (tests/vision/test_anyset.py's)
+    start = render(START, design * 16, design=design, markers=False, printed=[True] * 49)
+    cal = calibrate(start.image, START, white_side=white_side_of(start.homography))
+    return BoardReader(cal, adapt=False), start
+
+
+def test_the_reader_keeps_a_covered_fields_share_on_top_of_the_verdict_and_leaves_a_small_one_to_it(
+        anyset_reader, monkeypatch):
+    """vision/anyset/reader.py, BoardReader._reading: the verdict weighs the nets' covered share itself
+    (trained with a field under a hand as "cannot tell"); a field the nets see covered (COVERED or more)
+    stays doubtful whatever the verdict says, a smaller share (a foreign set's glare, JPEG noise) is left
+    to the verdict and does not make a sure field doubtful."""
+    from dataclasses import replace
+
+    from vision.anyset import reader as reader_module
+    from vision.anyset.fields import look
+
+    reader, start = anyset_reader
+    monkeypatch.setattr(reader_module, "shared_verdict", lambda: _SureEmpty())
+    fl = look(reader._cutter, start.image, reader.calibration.reference)
+    points, squares = fl.points.copy(), fl.squares.copy()
+    points[0], points[1] = [0.3, 0.1, reader_module.COVERED + 0.1], [0.85, 0.05, 0.1]
+    squares[0], squares[1] = [0.2, 0.2, reader_module.COVERED + 0.1], [0.8, 0.1, 0.1]
+    reading = reader._reading(replace(fl, points=points, squares=squares), 1.0)
+    assert 0 in reading.low_confidence_points and 0 in reading.low_confidence_squares
+    assert 1 not in reading.low_confidence_points and 1 not in reading.low_confidence_squares
+    assert reading.point_probs[1, 0] == 1.0 and reading.square_probs[1, 0] == 1.0

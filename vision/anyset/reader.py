@@ -1580,9 +1580,13 @@ class BoardReader:
         self.last_evidence = ev
         sp, pp, pc, qc = ev.stage_squares, ev.stage_points, ev.covered_squares, ev.covered_points
         if ev.squares is not None and self.judge:
+            # the verdict weighs the covered share itself (s_cov / p_qc among its evidence, a field under a
+            # hand trained towards "cannot tell"); only a field the nets see covered (COVERED) keeps its
+            # share on top, so that it stays doubtful whatever the verdict says
             vs, vp = shared_verdict().judge(ev.squares, ev.points)
-            sp = (1 - pc)[:, None] * vs + pc[:, None] / 3
-            pp = (1 - qc)[:, None] * vp + qc[:, None] / 2
+            cs, cq = np.where(pc >= COVERED, pc, 0.0), np.where(qc >= COVERED, qc, 0.0)
+            sp = (1 - cs)[:, None] * vs + cs[:, None] / 3
+            pp = (1 - cq)[:, None] * vp + cq[:, None] / 2
         unlike, far, hasty_s, hasty_p = ev.unlike, ev.far, ev.hasty_squares, ev.hasty_points
         hidden, arrived, left, unlike_p = ev.hidden, ev.arrived, ev.left, ev.unlike_points
         printed = np.where(pp[:, 1] > 0.5, fl.printed, np.nan)
