@@ -201,12 +201,26 @@ def run_hidden(design_base: int, designs: int, cameras: int, frames: int, worker
             print(f"    refused design {r['design']} camera {r['camera']}: {r['why'][:150]}")
 
 
+LIMITS = (0.98, 0.99, 0.995, 0.998, 0.999)    # the confidence thresholds the figures are also shown at
+
+
 def _judge(reading, truth: BoardLayout) -> dict:
+    """A frame's status at the reader's own threshold, and what it needs to count it at any other
+    (:data:`LIMITS`): its least sure field's probability, whether it is refused for another reason
+    (the board moved, a hand over it) and how many fields the likeliest reading has wrong."""
     s = reading.square_probs.argmax(axis=1)
     p = reading.point_probs.argmax(axis=1)
     ws = [("empty", "white", "black").index(v.value) for v in truth.squares]
     wp = [("empty", "battery").index(v.value) for v in truth.points]
     wrong = int((s != np.array(ws)).sum() + (p != np.array(wp)).sum())
+    least = float(min(reading.square_probs.max(axis=1).min(), reading.point_probs.max(axis=1).min()))
+    blocked = not reading.readable and not (reading.reason or "").startswith("low confidence")
+    base = {"least": least, "blocked": blocked}
+    out = _status(reading, truth, s, p, ws, wp, wrong)
+    return {**base, **out}
+
+
+def _status(reading, truth: BoardLayout, s, p, ws, wp, wrong: int) -> dict:
     if reading.readable:
         if wrong == 0:
             return {"status": "right", "wrong": 0}
@@ -244,7 +258,20 @@ def report_frames(results: list[dict], key: str, title: str) -> dict:
             for i, f in enumerate(r[key]):
                 if f["status"] == "MISREAD":
                     print(f"    misread: design {r['design']} camera {r['camera']} frame {i}: {'; '.join(f['fields'])}")
+        report_limits(fr)
     return {"frames": n, "right": right, "misreads": mis}
+
+
+def report_limits(frames: list[dict]) -> None:
+    """The same frames counted as if the reader's threshold were each of :data:`LIMITS` (the
+    probabilities do not depend on it): read right / confident misreads."""
+    cells = []
+    for limit in LIMITS:
+        claimed = [f for f in frames if not f["blocked"] and f["least"] >= limit]
+        refused_right = sum(1 for f in frames if f.get("occluded") and (f["blocked"] or f["least"] < limit))
+        cells.append(f"{limit}: {sum(f['wrong'] == 0 for f in claimed) + refused_right} / "
+                     f"{sum(f['wrong'] > 0 for f in claimed)}")
+    print("  at other thresholds (read right / confident misreads): " + "; ".join(cells))
 
 
 def run_designs(design_base: int, designs: int, cameras: int, frames: int, game: bool, workers: int) -> None:
@@ -335,6 +362,7 @@ def run_dev(folder: Path) -> None:
                 w, b = parse_robots(r["position"].split()[0])
                 truth = BoardLayout.from_sets(w, b, parse_batteries(r["position"].split()[1]))
                 j = _judge(reader.read(cv2.imread(str(folder / r["image"]))), truth)
+                j["occluded"] = bool(r.get("occluded"))
                 if r.get("occluded") and j["status"] == "not read":
                     j["status"] = "right"       # an occluded frame must be refused (or read right)
                 judged.append(j)
@@ -344,6 +372,7 @@ def run_dev(folder: Path) -> None:
                 print(f"  {mode} {r['image']}: {j['status']} ({j['wrong']} fields wrong by argmax) {j.get('why') or '; '.join(j.get('fields', []))}")
         print(f"vision-dev, {mode}: set-ups accepted {acc} of 8; frames {n}: read right {right}, "
               f"confident misreads {mis}, not read {n - right - mis}")
+        report_limits(judged)
         for r in refused:
             print("    refused " + r)
         report_causes([j for j in judged if j["status"] == "not read"], f"vision-dev frames ({mode})")
