@@ -775,6 +775,29 @@ def test_a_point_a_tall_robot_hides_is_doubtful_not_empty(hidden_battery):
     assert i in again.low_confidence_points and again.point_probs[i].max() < reader.min_confidence
 
 
+def test_a_point_the_hidden_check_flags_stays_doubtful_whatever_the_verdict_says(hidden_battery, monkeypatch):
+    """vision/anyset/reader.py: HIDDEN_VETO. The verdict weighs the hidden check's flag among the
+    evidence, but a point it flags stays doubtful even where the verdict is sure of "empty" (issue #20:
+    a field a robot hides is reported doubtful, never guessed); without the veto the verdict's word
+    stands."""
+    from vision.anyset import reader as reader_module
+
+    class SureEmpty:
+        def judge(self, squares, points):
+            sp = np.tile([1e-6, 1 - 2e-6, 1e-6], (36, 1))        # a robot everywhere: the hidden check's premise
+            return sp, np.tile([1.0, 0.0], (49, 1))
+
+    i = hidden_battery.point
+    reader = BoardReader(hidden_battery.calibration, adapt=False)
+    monkeypatch.setattr(reader_module, "shared_verdict", lambda: SureEmpty())
+    reading = reader.read(hidden_battery.shot.image)
+    assert reader.last_evidence.hidden[i]
+    assert i in reading.low_confidence_points and reading.point_probs[i].max() <= 0.75
+    monkeypatch.setattr(reader_module, "HIDDEN_VETO", False)
+    reading = reader.read(hidden_battery.shot.image)
+    assert i not in reading.low_confidence_points and reading.point_probs[i, 0] == 1.0
+
+
 def test_vision_read_says_why_each_doubtful_field_is_doubtful(hidden_battery, tmp_path, capsys):
     """`netzwerk vision read` on a frame it cannot read names the doubtful fields and, one a line, why:
     here the point a tall robot hides, with the robot that may hide it (a user can then raise the
