@@ -1710,8 +1710,21 @@ def test_a_point_read_empty_whose_middle_changed_as_an_arriving_batterys_with_no
         reader._moved_middles(replace(fl_changed, x_ref_points=over), beside, empty), empty, vouched).any()
     vouched[q] = True                                         # it looks as in a board told it empty
     assert not reader._arrived_unseen(reader._moved_middles(fl_changed, robot, empty), empty, vouched).any()
+    # under the verdict (ARRIVED_VETO): the flagged point stays doubtful even where the verdict is sure
+    monkeypatch.setattr(reader_module, "shared_verdict", lambda: _SureEmptyVerdict())
+    reading = reader._reading(fl_changed, 1.0)
+    assert reader.last_evidence.arrived[q] and reading.low_confidence_points == (q,), reading.reason
+    monkeypatch.setattr(reader_module, "ARRIVED_VETO", False)
+    assert reader._reading(fl_changed, 1.0).readable
     monkeypatch.setattr(reader_module, "ARRIVED", False)
     assert _read_with(reader, middle(3 * ARRIVED_MIN)).readable
+
+
+class _SureEmptyVerdict:
+    """A verdict sure every square and point is empty, whatever the evidence."""
+
+    def judge(self, squares, points):
+        return np.tile([1.0, 0.0, 0.0], (36, 1)), np.tile([1.0, 0.0], (49, 1))
 
 
 def test_a_battery_arriving_beside_a_robot_that_left_is_doubtful_where_no_robots_colour_shows_over_its_middle(

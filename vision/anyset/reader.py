@@ -496,6 +496,12 @@ VERDICT = os.environ.get("NETZWERK_VERDICT", "1") != "0"
 # reported doubtful, never guessed; the verdict alone read 5 of 89 hidden point-frames of the hidden study
 # (designs 5,000,410-419) sure and wrong. NETZWERK_HIDDEN_VETO=0 leaves it to the verdict (for measuring).
 HIDDEN_VETO = os.environ.get("NETZWERK_HIDDEN_VETO", "1") != "0"
+# So does a point the arrival check flags (read empty, its middle changed as a battery arriving changes it,
+# nothing moved beside it that explains that: BoardReader._arrived_unseen): on fresh block 16,800,000 the
+# verdict overrode it twice (a battery read empty at 0.986-0.993, design 16,800,036 camera 2), the first
+# stage's doubt there being right; it costs about 2% of the frames read (held-out verdict data).
+# NETZWERK_ARRIVED_VETO=0 leaves it to the verdict (for measuring).
+ARRIVED_VETO = os.environ.get("NETZWERK_ARRIVED_VETO", "1") != "0"
 # the verdict's own looks (BoardReader._verdict_looks): every field the first look leaves less sure than
 # SURE_LOOK (log-odds, about 0.9995) is looked at by the set head, beside the frame's own fields and, a
 # point, at twice the resolution, each look's answer a feature of its own; the frame's fields the first
@@ -1593,8 +1599,9 @@ class BoardReader:
             cs, cq = np.where(pc >= COVERED, pc, 0.0), np.where(qc >= COVERED, qc, 0.0)
             sp = (1 - cs)[:, None] * vs + cs[:, None] / 3
             pp = (1 - cq)[:, None] * vp + cq[:, None] / 2
-            if HIDDEN_VETO and ev.hidden.any():
-                pp = np.where(ev.hidden[:, None], 0.5 * pp + 0.25, pp)
+            veto = (ev.hidden if HIDDEN_VETO else False) | (ev.arrived if ARRIVED_VETO else False)
+            if np.any(veto):
+                pp = np.where(np.asarray(veto)[:, None], 0.5 * pp + 0.25, pp)
         unlike, far, hasty_s, hasty_p = ev.unlike, ev.far, ev.hasty_squares, ev.hasty_points
         hidden, arrived, left, unlike_p = ev.hidden, ev.arrived, ev.left, ev.unlike_points
         printed = np.where(pp[:, 1] > 0.5, fl.printed, np.nan)
