@@ -36,20 +36,21 @@ import hashlib
 import os
 import sys
 import time
-from dataclasses import replace
 from multiprocessing import Pool
 from pathlib import Path
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")     # one thread a worker: the workers are the parallelism
 
-import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+# the benchmark's render seed of a design's camera, its check of a found grid and its model of the
+# batteries' sides in a game (R-23): the verdict's data is made as the benchmark's frames are
+from benchmarks.vision_anyset import _corner_error, camera_seed, game_sides  # noqa: E402
 from training.fielddata import START, _covered, changed_layout, hard_design, random_layout, tall_design  # noqa: E402
 from vision.anyset.calibration import calibrate, white_side_of  # noqa: E402
 from vision.anyset.patches import PatchCutter  # noqa: E402
@@ -60,7 +61,6 @@ from vision.errors import VisionError  # noqa: E402
 from vision.render import render  # noqa: E402
 
 CAMERAS = 2            # cameras (and lamps) per design
-TURNED = 0.25          # share of the batteries left standing that a game turn turns over (R-23), as the benchmark
 LIGHT_CHANGE = 0.2     # share of the frames whose light changed since the calibration frame
 GLARE = 0.05           # ... with a new lamp reflection
 BLUR = 0.05            # ... out of focus a little
@@ -71,11 +71,6 @@ HIDDEN_SQUARE = 0.5    # a square whose middle the camera sees less than half of
 
 def _rng(*parts: object) -> np.random.Generator:
     return np.random.default_rng(int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:8], "little"))
-
-
-def setup_seed(design: int, camera: int) -> int:
-    """The render seed of a design's camera (as benchmarks/vision_anyset.py's camera_seed)."""
-    return design * 16 + camera
 
 
 def _look(design: int, hard: float, tall: float):
@@ -91,13 +86,6 @@ def _look(design: int, hard: float, tall: float):
     return d, view
 
 
-def _corner_error(H_found: np.ndarray, H_true: np.ndarray) -> float:
-    pts = np.array([[[x, y]] for x in range(7) for y in range(7)], np.float64)
-    a = cv2.perspectiveTransform(pts, H_found).reshape(-1, 2)
-    b = cv2.perspectiveTransform(pts, H_true).reshape(-1, 2)
-    return float(np.abs(a - b).max())
-
-
 def _conditions(rng: np.random.Generator, base) -> dict:
     """Changes of a frame against the calibration frame: the light, a lamp reflection, the focus."""
     cond = {}
@@ -111,23 +99,12 @@ def _conditions(rng: np.random.Generator, base) -> dict:
     return cond
 
 
-def game_sides(rng: np.random.Generator, before, sides: list[bool], board) -> list[bool]:
-    """The batteries' sides a turn later: a battery left standing keeps its side unless turned (a
-    share :data:`TURNED`), one set down anew shows either side."""
-    out = []
-    for i, p in enumerate(board.points):
-        stayed = p.value == "battery" and before.points[i].value == "battery"
-        flip = bool(rng.random() < TURNED)
-        fresh = bool(rng.random() < 0.5)
-        out.append((sides[i] != flip) if stayed else fresh)
-    return out
-
 
 def setup_rows(args: tuple[int, int, int, float, float]) -> dict[str, np.ndarray] | None:
     """The evidence and truth of every frame one set-up's reader reads; None where the set-up's
     calibration is refused or finds the wrong grid (no frame of it is read)."""
     design, camera, frames, hard, tall = args
-    seed = setup_seed(design, camera)
+    seed = camera_seed(design, camera)
     look, view = _look(design, hard, tall)
     rng = _rng("verdict-frames", seed)
     start = render(START, seed, design=look, markers=False, printed=[True] * 49, **view)
