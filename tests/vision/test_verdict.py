@@ -32,7 +32,7 @@ def test_a_missing_feature_goes_where_the_trees_learned_missing_values_go():
     """The trees were trained with MISSING in place of what the reader could not compute (no reference
     of its own, a look not asked): NaN is handed over as MISSING, below every real value."""
     f = _stump(0, -5.0, -2.0, 2.0)
-    arrays = _model_arrays(robot=f, white=_stump(0, 0.0, 0.0, 0.0), battery=_stump(0, -5.0, -3.0, 3.0))
+    arrays = verdict.model_arrays(robot=f, white=_stump(0, 0.0, 0.0, 0.0), battery=_stump(0, -5.0, -3.0, 3.0))
     v = Verdict(arrays)
     s = np.zeros((36, len(SQUARE_FEATURES)))
     p = np.zeros((49, len(POINT_FEATURES)))
@@ -46,20 +46,9 @@ def test_a_missing_feature_goes_where_the_trees_learned_missing_values_go():
     assert np.allclose(sp.sum(axis=1), 1) and np.allclose(pp.sum(axis=1), 1)
 
 
-def _model_arrays(robot: Forest, white: Forest, battery: Forest, **meta) -> dict:
-    arrays = {"square_features": np.array(SQUARE_FEATURES + SQUARE_DERIVED),
-              "point_features": np.array(POINT_FEATURES + POINT_DERIVED)}
-    for prefix, f in (("robot", robot), ("white", white), ("battery", battery)):
-        for k in ("feature", "threshold", "left", "right", "leaf"):
-            arrays[f"{prefix}_{k}"] = getattr(f, k)
-        arrays[f"{prefix}_depth"] = np.array(f.depth)
-    arrays.update(meta)
-    return arrays
-
-
 def test_a_model_made_for_other_evidence_is_refused_by_name(tmp_path):
     f = _stump(0, 0.0, 0.0, 0.0)
-    arrays = _model_arrays(f, f, f)
+    arrays = verdict.model_arrays(f, f, f)
     arrays["point_features"] = np.array(POINT_FEATURES[:-1] + ("something_else",) + POINT_DERIVED)
     with pytest.raises(VisionError, match="other evidence"):
         Verdict(arrays)

@@ -218,8 +218,9 @@ def shared_verdict() -> Verdict:
     return _loaded(os.environ.get(ENV_MODEL, ""))
 
 
-def save(path, robot: Forest, white: Forest, battery: Forest, **meta) -> None:
-    """Write the three forests (and ``meta``: arrays or scalars, e.g. the training's seed) to ``path``."""
+def model_arrays(robot: Forest, white: Forest, battery: Forest, **meta) -> dict[str, np.ndarray]:
+    """The three forests as the named arrays of a model file (what :class:`Verdict` takes), with the
+    feature names this reader gives and ``meta`` (arrays or scalars, e.g. the training's seed)."""
     arrays = {"square_features": np.array(SQUARE_FEATURES + SQUARE_DERIVED),
               "point_features": np.array(POINT_FEATURES + POINT_DERIVED)}
     for prefix, f in (("robot", robot), ("white", white), ("battery", battery)):
@@ -227,4 +228,9 @@ def save(path, robot: Forest, white: Forest, battery: Forest, **meta) -> None:
             arrays[f"{prefix}_{k}"] = getattr(f, k)
         arrays[f"{prefix}_depth"] = np.array(f.depth)
     arrays.update({k: np.asarray(v) for k, v in meta.items()})
-    np.savez_compressed(path, **arrays)
+    return arrays
+
+
+def save(path, robot: Forest, white: Forest, battery: Forest, **meta) -> None:
+    """Write the three forests (and ``meta``, see :func:`model_arrays`) to ``path``."""
+    np.savez_compressed(path, **model_arrays(robot, white, battery, **meta))
