@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from vision.anyset.reader import COVERED  # noqa: E402
+from vision.anyset.reader import covered_on_top  # noqa: E402
 from vision.anyset.verdict import (MISSING, POINT_DERIVED, POINT_FEATURES, SQUARE_DERIVED, SQUARE_FEATURES,  # noqa: E402
                                    Forest, derived, save)
 
@@ -173,14 +173,11 @@ def frame_figures(data: dict[str, np.ndarray], frames: np.ndarray, robot: Forest
     pr = robot.probability(S.reshape(-1, S.shape[2])).reshape(n, 36)
     pw = white.probability(S.reshape(-1, S.shape[2])).reshape(n, 36)
     pb = battery.probability(P.reshape(-1, P.shape[2])).reshape(n, 49)
-    sp = np.stack([1 - pr, pr * pw, pr * (1 - pw)], axis=2)
-    pp = np.stack([1 - pb, pb], axis=2)
     # as the reader (BoardReader._reading): a field the nets see covered keeps its covered share on top
     pc = data["S"][frames][:, :, SQUARE_FEATURES.index("s_pc")].astype(np.float64)
     qc = data["P"][frames][:, :, POINT_FEATURES.index("p_qc")].astype(np.float64)
-    cs, cq = np.where(pc >= COVERED, pc, 0.0)[:, :, None], np.where(qc >= COVERED, qc, 0.0)[:, :, None]
-    sp = (1 - cs) * sp + cs / 3
-    pp = (1 - cq) * pp + cq / 2
+    sp, pp = covered_on_top(np.stack([1 - pr, pr * pw, pr * (1 - pw)], axis=2), np.stack([1 - pb, pb], axis=2),
+                            pc, qc)
     truth_s = np.where(data["robot"][frames], np.where(data["white"][frames], 1, 2), 0)
     truth_p = data["battery"][frames].astype(int)
     seen = data["seen_s"][frames].all(axis=1) & data["seen_p"][frames].all(axis=1)

@@ -702,18 +702,31 @@ def _structure(patches: np.ndarray) -> np.ndarray:
     return g
 
 
+def _with_covered(probs: np.ndarray, covered: np.ndarray) -> np.ndarray:
+    """``probs`` (..., K) of a field seen, with its share ``covered`` (...) of being covered: a
+    covered field is any of the K states."""
+    return (1 - covered)[..., None] * probs + covered[..., None] / probs.shape[-1]
+
+
+def covered_on_top(sp: np.ndarray, pp: np.ndarray, pc: np.ndarray, qc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The verdict's probabilities (squares ``sp`` (..., 36, 3), points ``pp`` (..., 49, 2)) as the
+    reader gives them: the verdict weighs the nets' covered share itself (among its evidence, a field
+    under a hand trained towards "cannot tell"); only a field the nets see covered (``pc`` / ``qc`` at
+    least :data:`COVERED`) keeps its share on top, so that it stays doubtful whatever the verdict says."""
+    return (_with_covered(sp, np.where(pc >= COVERED, pc, 0.0)), _with_covered(pp, np.where(qc >= COVERED, qc, 0.0)))
+
+
 def _square_probs(ze: np.ndarray, pw_given_robot: np.ndarray, pc: np.ndarray) -> np.ndarray:
     """(36, 3) P(empty, White, Black) from the log-odds of empty (the square seen), P(White | a robot)
-    and P(covered): a covered square is any of the three."""
+    and P(covered)."""
     pe = _sigmoid(ze)
-    sp = np.stack([pe, (1 - pe) * pw_given_robot, (1 - pe) * (1 - pw_given_robot)], axis=1)
-    return (1 - pc)[:, None] * sp + pc[:, None] / 3
+    return _with_covered(np.stack([pe, (1 - pe) * pw_given_robot, (1 - pe) * (1 - pw_given_robot)], axis=1), pc)
 
 
 def _point_probs(zq: np.ndarray, qc: np.ndarray) -> np.ndarray:
     """(49, 2) P(empty, battery) from the log-odds of empty (the point seen) and P(covered)."""
     pe = _sigmoid(zq)
-    return (1 - qc)[:, None] * np.stack([pe, 1 - pe], axis=1) + qc[:, None] / 2
+    return _with_covered(np.stack([pe, 1 - pe], axis=1), qc)
 
 
 @dataclass(frozen=True)
@@ -1595,13 +1608,7 @@ class BoardReader:
         self.last_evidence = ev
         sp, pp, pc, qc = ev.stage_squares, ev.stage_points, ev.covered_squares, ev.covered_points
         if ev.squares is not None and self.judge:
-            # the verdict weighs the covered share itself (s_cov / p_qc among its evidence, a field under a
-            # hand trained towards "cannot tell"); only a field the nets see covered (COVERED) keeps its
-            # share on top, so that it stays doubtful whatever the verdict says
-            vs, vp = shared_verdict().judge(ev.squares, ev.points)
-            cs, cq = np.where(pc >= COVERED, pc, 0.0), np.where(qc >= COVERED, qc, 0.0)
-            sp = (1 - cs)[:, None] * vs + cs[:, None] / 3
-            pp = (1 - cq)[:, None] * vp + cq[:, None] / 2
+            sp, pp = covered_on_top(*shared_verdict().judge(ev.squares, ev.points), pc, qc)
             veto = (ev.hidden if HIDDEN_VETO else False) | (ev.arrived if ARRIVED_VETO else False)
             if np.any(veto):
                 pp = np.where(np.asarray(veto)[:, None], 0.5 * pp + 0.25, pp)
