@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import sys
 import time
 from pathlib import Path
@@ -30,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from fileio.paths import FileRefused, read_bytes, writable_output  # noqa: E402
 from vision.anyset.reader import covered_on_top  # noqa: E402
 from vision.anyset.verdict import (MISSING, POINT_DERIVED, POINT_FEATURES, SQUARE_DERIVED, SQUARE_FEATURES,  # noqa: E402
                                    Forest, derived, save)
@@ -52,8 +54,23 @@ HELD_OUT = 0.1            # share of the designs held out for validation
 LIMITS = (0.98, 0.99, 0.995, 0.998, 0.999)
 
 
+def _part(path: str) -> dict[str, np.ndarray]:
+    """One data part (training.verdictdata's .npz), or a clear exit naming what is wrong with it."""
+    try:
+        with np.load(io.BytesIO(read_bytes(path, "--data")), allow_pickle=False) as d:
+            part = dict(d)
+    except FileRefused as exc:
+        raise SystemExit(str(exc)) from None
+    except (ValueError, OSError, EOFError) as exc:
+        raise SystemExit(f"--data {path}: not a data part of training.verdictdata ({exc})") from None
+    missing = [k for k in ("square_features", "point_features", "S", "P", "design") if k not in part]
+    if missing:
+        raise SystemExit(f"--data {path}: not a data part of training.verdictdata (no {', '.join(missing)})")
+    return part
+
+
 def load(paths: list[str]) -> dict[str, np.ndarray]:
-    parts = [dict(np.load(p, allow_pickle=False)) for p in paths]
+    parts = [_part(p) for p in paths]
     for p, d in zip(paths, parts):
         for key, names in (("square_features", SQUARE_FEATURES), ("point_features", POINT_FEATURES)):
             if tuple(str(v) for v in d[key]) != names:
@@ -205,15 +222,18 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--all", action="store_true", help="train on every design (no validation figures)")
     a = ap.parse_args(argv)
-    out = Path(a.out)
-    if out.is_dir() or not out.parent.is_dir():
-        ap.error(f"--out {a.out}: a file in an existing folder")
+    try:
+        out = writable_output(a.out, "--out", inputs=a.data, suffixes=(".npz",))
+    except FileRefused as exc:
+        ap.error(str(exc))
     t = time.time()
     data = load(a.data)
     val = held_out(data["design"]) if not a.all else np.zeros(len(data["design"]), bool)
     train = ~val
     print(f"{len(data['design'])} frames of {len(np.unique(data['design']))} designs; "
           f"training on {int(train.sum())}, {int(val.sum())} held out")
+    if not train.any():
+        raise SystemExit("every design of the data is held out: give more designs, or --all")
     models = []
     for name, (x, y) in zip(("robot", "white", "battery"), targets(data, train)):
         _, f = fit(x, y, a.rounds, a.seed, a.threads, name)

@@ -51,6 +51,7 @@ if str(ROOT) not in sys.path:
 # the benchmark's render seed of a design's camera, its check of a found grid and its model of the
 # batteries' sides in a game (R-23): the verdict's data is made as the benchmark's frames are
 from benchmarks.vision_anyset import _corner_error, camera_seed, game_sides  # noqa: E402
+from fileio.paths import FileRefused, writable_output  # noqa: E402
 from training.fielddata import START, _covered, changed_layout, hard_design, random_layout, tall_design  # noqa: E402
 from vision.anyset.calibration import calibrate, white_side_of  # noqa: E402
 from vision.anyset.patches import PatchCutter  # noqa: E402
@@ -195,9 +196,10 @@ def main(argv=None) -> int:
     for name in ("designs", "cameras", "frames", "workers"):
         if getattr(a, name) < 1:
             ap.error(f"--{name} {getattr(a, name)}: at least 1")
-    out = Path(a.out)
-    if out.is_dir() or not out.parent.is_dir():
-        ap.error(f"--out {a.out}: a file in an existing folder (the data is written there as .npz)")
+    try:
+        out = writable_output(a.out, "--out", suffixes=(".npz",))
+    except FileRefused as exc:
+        ap.error(str(exc))
     t = time.time()
     data, refused = generate(a.seed_base, a.designs, a.first, a.frames, a.cameras, a.hard, a.tall, a.workers)
     np.savez_compressed(out, **data)

@@ -2,6 +2,7 @@
 and leave every other set-up as it was (tests never train; they only check the data generator)."""
 
 import numpy as np
+import pytest
 
 from training.fielddata import _rng, hard_design, tall_design
 from vision.designs import sample_design
@@ -87,3 +88,28 @@ def test_lightgbms_trees_are_written_as_the_arrays_the_reader_walks():
     x = np.array([[0.0, 0.0], [1.0, 1.0], [5.0, 1.0], [5.0, 0.5]])
     assert f.log_odds(x).tolist() == [-0.75, 0.75, 3.25, -0.75]
     assert f.depth == 2
+
+
+def test_the_verdict_trainer_refuses_bad_data_and_never_writes_over_an_input(tmp_path):
+    """training/train_verdict.py: a data part that is no data part, a pipe, a missing file: a clear
+    exit naming it; --out onto one of its --data parts, a folder or another suffix: refused before
+    any work, the input left as it was (fileio.paths)."""
+    import os
+
+    from training.train_verdict import main
+
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not numpy")
+    fifo = tmp_path / "fifo.npz"
+    os.mkfifo(fifo)
+    for data, words in ((junk, "not a data part of training.verdictdata"), (fifo, "pipe (FIFO)"),
+                        (tmp_path / "missing.npz", "does not exist")):
+        with pytest.raises(SystemExit) as exc:
+            main(["--data", str(data), "--out", str(tmp_path / "model.npz")])
+        assert words in str(exc.value)
+    for out in (junk, tmp_path, tmp_path / "model.txt"):
+        with pytest.raises(SystemExit) as exc:
+            main(["--data", str(junk), "--out", str(out)])
+        assert exc.value.code == 2                       # argparse's error: refused before any work
+    assert junk.read_bytes() == b"not numpy"
+    assert not (tmp_path / "model.npz").exists()

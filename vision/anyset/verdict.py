@@ -36,6 +36,8 @@ from importlib import resources
 
 import numpy as np
 
+from fileio.paths import FileRefused, read_bytes
+
 from ..errors import VisionError
 
 # the features of a square and of a point, in the order of the columns the reader hands over
@@ -193,10 +195,9 @@ def _model_bytes() -> bytes:
     path = os.environ.get(ENV_MODEL)
     if path:
         try:
-            with open(path, "rb") as fh:
-                return fh.read()
-        except OSError as exc:
-            raise VisionError(f"cannot read the verdict model {path!r} ({ENV_MODEL}): {exc.strerror or exc}") from None
+            return read_bytes(path, f"the verdict model ({ENV_MODEL})")
+        except FileRefused as exc:
+            raise VisionError(f"cannot read {exc}") from None
     try:
         return resources.files("vision.anyset").joinpath("models", MODEL_FILE).read_bytes()
     except (FileNotFoundError, OSError) as exc:
