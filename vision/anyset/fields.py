@@ -62,6 +62,12 @@ def _looked_again(views, x: np.ndarray, below: float = MIRROR_BELOW, todo: np.nd
     development designs: about 7% of the fields looked at again). ``below`` above 1: every field is
     looked at every way (calibration, where time does not count and a sure first look can be wrong)."""
     xt = x if todo is None else np.ascontiguousarray(x[todo])
+    if MIRROR and below > 1 and hasattr(views[0], "inputs"):
+        # every field every way: the first look and the others in one run of the net
+        xm = np.ascontiguousarray(xt[..., ::-1])
+        looks = _batched([(view, x_, m) for view in views for x_, m in ((xt, False), (xm, True))],
+                         np.arange(len(xt)) if todo is None else todo)
+        return sum(looks) / len(looks)
     z = views[0](xt, todo, False)
     if not MIRROR:
         return z
@@ -445,8 +451,13 @@ def fine_look(cutter: PatchCutter, image: np.ndarray, fl: FieldLook, point_state
     todo = np.asarray(todo, np.int64)
     if not len(todo):
         return np.empty((0, 2))
-    patches = cutter.fine_points(image)
-    x = np.zeros((len(patches), 3) + patches.shape[1:3], np.float32)     # only the points asked about are read
+    # only the points asked about and their examples are cut and read
+    states = np.asarray(point_states)
+    needed = [todo] + [example_fields(np.broadcast_to(states, (len(todo), len(states))), todo, _POINT_DIST, r).ravel()
+                       for r in OWN_FRAME_RANKS]
+    rows = np.unique(np.concatenate(needed))
+    patches = cutter.fine_points(image, rows[rows >= 0])
+    x = np.zeros((len(patches), 3) + patches.shape[1:3], np.float32)
     x[todo] = normalise(patches[todo], fl.level)[0]
     return _own_frame_kind(shared_net(), "fine", patches, x, fl.level, np.asarray(point_states), _POINT_DIST,
                            cutter.point_lean, todo, temperature)

@@ -182,13 +182,24 @@ class _Group:
         self.n = n
         self.inside = (px >= 0) & (px <= w - 1) & (py >= 0) & (py <= h - 1)
 
-    def cut(self, image: np.ndarray) -> np.ndarray:
+    def cut(self, image: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+        """(n, patch, patch, channels) the patches of ``image``; ``rows``: only those patches are cut
+        (the others left zero; each pixel is sampled alone, so a patch is the same either way)."""
         x0, y0, x1, y1 = self.roi
         roi = image[y0:y1, x0:x1]
         if self.factor > 1:
             roi = cv2.resize(roi, self.small, interpolation=cv2.INTER_AREA)
-        out = cv2.remap(roi, self.mapx, self.mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return out.reshape(self.n, self.patch, self.patch, -1)
+        if rows is None:
+            out = cv2.remap(roi, self.mapx, self.mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            return out.reshape(self.n, self.patch, self.patch, -1)
+        rows = np.asarray(rows, np.int64)
+        p = self.patch
+        mx = np.ascontiguousarray(self.mapx.reshape(self.n, p, p)[rows].reshape(-1, p))
+        my = np.ascontiguousarray(self.mapy.reshape(self.n, p, p)[rows].reshape(-1, p))
+        part = cv2.remap(roi, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        out = np.zeros((self.n, p, p) + part.shape[2:], part.dtype)
+        out[rows] = part.reshape((len(rows), p, p) + part.shape[2:])
+        return out
 
 
 class PatchCutter:
@@ -226,15 +237,16 @@ class PatchCutter:
         """(49, PATCH, PATCH, 3) uint8: the point patches at the squares' resolution."""
         return self._coarse_points.cut(image)
 
-    def fine_points(self, image: np.ndarray) -> np.ndarray:
+    def fine_points(self, image: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
         """(49, FINE_POINT_PATCH, FINE_POINT_PATCH, 3) uint8: the point patches at twice the
-        resolution of the nets' grid (the same span; the reader's fine second look)."""
+        resolution of the nets' grid (the same span; the reader's fine second look); ``rows``: only
+        those points' patches are cut, the others left zero."""
         if self.point_patch == FINE_POINT_PATCH:
-            return self.points(image)
+            return self._points.cut(image, rows)
         if self._fine is None:
             pt, e1, e2 = self._fine_args
             self._fine = _Group(self.H, self.size, pt, e1, e2, POINT_SPAN, FINE_POINT_PATCH, 2.0)
-        return self._fine.cut(image)
+        return self._fine.cut(image, rows)
 
     def cut(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return self.squares(image), self.points(image)

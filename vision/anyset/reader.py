@@ -69,6 +69,7 @@ from .fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN, TEMPERATURE
 from .fields import (FINE, OWN_FRAME, Answers, FieldLook, box_blurred, colour_shift, fine_look, largest_difference,
                      local_differences, look, own_frame_look, square_distances, still)
 from .colours import MIN_SEPARATION
+from .jit import compiled, mean_abs_distances_numpy
 from .memory import FieldMemory
 from .sethead import SetHead, board_samples
 from ..geometry import field_neighbours, point_name, square_centers, square_name, touching_groups
@@ -696,7 +697,9 @@ def _board_colour(x_squares: np.ndarray, empty: np.ndarray) -> np.ndarray | None
 def _structure(patches: np.ndarray) -> np.ndarray:
     """(n, P*P): each patch's brightness pattern, zero mean and unit length (for a normalised
     cross-correlation between two looks of a field)."""
-    g = patches.reshape(len(patches), -1, 3).sum(axis=2, dtype=np.float32)
+    p = patches.reshape(len(patches), -1, 3)
+    # the channels' sum of 8-bit values, exact in 16 bits (numpy's sum over a 3-long axis is slow)
+    g = (p[..., 0].astype(np.uint16) + p[..., 1] + p[..., 2]).astype(np.float32)
     g -= g.mean(axis=1, keepdims=True)
     g /= np.sqrt((g * g).sum(axis=1, keepdims=True) + 1e-6)
     return g
@@ -781,6 +784,7 @@ class BoardReader:
         self._head_boards = [(calibration.reference, {})]
         self._head_answers = {}        # kind -> [reference, cutter, patches looked at, their corrections]
         self._like_cache = None        # (reference, kind -> its fields' middles as _likeness compares them)
+        self._ref_clear_cache = None   # (reference, colours, (49,) its points' middles clear of robots)
 
     @property
     def calibration(self) -> Calibration:
@@ -1302,19 +1306,21 @@ class BoardReader:
         out[todo[left]] = looks[left].sum(axis=1)
         return out
 
-    def _moved_middles(self, fl: FieldLook, robot: np.ndarray, read_empty: np.ndarray) -> np.ndarray:
+    def _moved_middles(self, fl: FieldLook, robot: np.ndarray, read_empty: np.ndarray,
+                       middle: np.ndarray | None = None) -> np.ndarray:
         """(49,) bool: the points whose middle (a battery's place) changed by more than :data:`ARRIVED_Z`
         times the frame's untouched points' middles (read as the reference showed them: ``read_empty``,
         (49,) read empty) and by :data:`ARRIVED_MIN`, while no square they are a corner of changed
         (``robot``: (36,) read holding a robot) or their middle shows no robot's colour in the reference
         nor now (:data:`MOVED_CLEAR`); none without the reference's own looks or with fewer than
-        :data:`CHANGED_SAMPLE` untouched points."""
+        :data:`CHANGED_SAMPLE` untouched points. ``middle``: :func:`_middle_change` of ``fl`` where
+        the caller has it."""
         none = np.zeros(49, bool)
         if fl.x_ref_points is None or fl.x_points is None:
             return none
         ref = self._cal.reference
         rs, rp = np.asarray(ref.square_state), np.asarray(ref.point_state)
-        middle = _middle_change(fl)
+        middle = _middle_change(fl) if middle is None else middle
         untouched = ((rp == REF_EMPTY) & read_empty) | ((rp == REF_OCCUPIED) & ~read_empty)
         if untouched.sum() < CHANGED_SAMPLE:
             return none
@@ -1325,8 +1331,18 @@ class BoardReader:
         if MOVED_CLEAR and (big & ~quiet).any():
             rows = big & ~quiet
             quiet = quiet | (self._clear_of_robots(fl.x_points, rows, _SEEN_POINT_DISC)
-                             & self._clear_of_robots(fl.x_ref_points, rows, _SEEN_POINT_DISC))
+                             & self._reference_clear(fl.x_ref_points) & rows)
         return quiet & big
+
+    def _reference_clear(self, x_ref_points: np.ndarray) -> np.ndarray:
+        """(49,) bool: the reference's points whose middle shows no robot's colour
+        (:meth:`_clear_of_robots` of every point, ``_SEEN_POINT_DISC``), once per reference and robot colours."""
+        ref, colours = self._cal.reference, self._cal.colours
+        c = self._ref_clear_cache
+        if c is None or c[0] is not ref or c[1] is not colours:
+            c = self._ref_clear_cache = (ref, colours, self._clear_of_robots(x_ref_points, np.ones(49, bool),
+                                                                             _SEEN_POINT_DISC))
+        return c[2]
 
     def _arrived_unseen(self, moved: np.ndarray, read_empty: np.ndarray, vouched: np.ndarray) -> np.ndarray:
         """(49,) bool: the points the reference showed empty, read empty (``read_empty``) and not
@@ -1415,7 +1431,8 @@ class BoardReader:
         battery_now = pp[:, 1] > 0.5
         hasty_s, hasty_p = self._changed_without_a_look(diffs, robot_now, battery_now)
         hidden = self._maybe_hidden(fl, robot_now, ~battery_now, toward_p > 0)
-        moved = self._moved_middles(fl, robot_now, ~battery_now) if ARRIVED or LEFT else np.zeros(49, bool)
+        middle = _middle_change(fl) if fl.x_points is not None and fl.x_ref_points is not None else None
+        moved = self._moved_middles(fl, robot_now, ~battery_now, middle) if ARRIVED or LEFT else np.zeros(49, bool)
         arrived = self._arrived_unseen(moved, ~battery_now, toward_p > 0) if ARRIVED else np.zeros(49, bool)
         # a battery still read where its middle changed as a leaving one's, the frame's own looks (the
         # own-frame and the fine look) leaning empty (LEFT_LEAN): as _left_unseen, with the looks taken
@@ -1435,7 +1452,7 @@ class BoardReader:
         s_diff = diffs.squares if diffs is not None else nan_s
         ref_colour = np.where(ref.square_colour == COLOUR_WHITE, 1.0,
                               np.where(ref.square_colour == COLOUR_BLACK, -1.0, 0.0))
-        middle = _middle_change(fl) if fl.x_points is not None and fl.x_ref_points is not None else nan_p
+        middle = nan_p if middle is None else middle
         untouched = ((rp == REF_EMPTY) & ~battery_now) | ((rp == REF_OCCUPIED) & battery_now)
         noise = float(np.median(middle[untouched])) if untouched.any() and np.isfinite(middle).all() else np.nan
         like = self._likeness(fl)
@@ -1595,7 +1612,8 @@ class BoardReader:
                 refs[kind] = np.ascontiguousarray(box_blurred(x_ref, 3)[:, :, disc].reshape(n, -1), np.float32)
             a = box_blurred(x_now, 3)[:, :, disc].reshape(n, -1).astype(np.float32)
             b = refs[kind]
-            d = np.abs(a[:, None, :] - b[None, :, :]).mean(axis=2) * 3      # (n, n): summed over the channels
+            dist = compiled("mean_abs_distances") or mean_abs_distances_numpy
+            d = dist(a, b) * 3                                                # (n, n): summed over the channels
             np.fill_diagonal(d, np.inf)
             for name, members in groups.items():
                 best = np.where(members[None, :], d, np.inf).min(axis=1)

@@ -39,6 +39,7 @@ import numpy as np
 from fileio.paths import FileRefused, read_bytes
 
 from ..errors import VisionError
+from .jit import compiled
 
 # the features of a square and of a point, in the order of the columns the reader hands over
 # (vision/anyset/reader.py, BoardReader._evidence says what each is)
@@ -97,7 +98,7 @@ class Forest:
         """(n,) the model's log-odds for the rows of ``x`` (n, features): compiled by numba where it
         is installed (a fraction of a millisecond for a frame's fields), else all trees at once in numpy."""
         x = np.ascontiguousarray(x, np.float64)
-        walk = _compiled_walk()
+        walk = compiled("forest_walk")
         if walk is not None:
             return walk(x, self.feature, self.threshold, self.left, self.right, self.leaf)
         return self._log_odds_numpy(x)
@@ -116,43 +117,6 @@ class Forest:
 
     def probability(self, x: np.ndarray) -> np.ndarray:
         return 1.0 / (1.0 + np.exp(-np.clip(self.log_odds(x), -40.0, 40.0)))
-
-
-def _walk(x, feature, threshold, left, right, leaf):      # pragma: no cover - run compiled
-    n, trees = x.shape[0], feature.shape[0]
-    out = np.zeros(n)
-    for i in range(n):
-        total = 0.0
-        for t in range(trees):
-            node = 0
-            while node >= 0:
-                if x[i, feature[t, node]] <= threshold[t, node]:
-                    node = left[t, node]
-                else:
-                    node = right[t, node]
-            total += leaf[t, -node - 1]
-        out[i] = total
-    return out
-
-
-@lru_cache(maxsize=1)
-def _compiled_walk():
-    """:func:`_walk` compiled by numba (cached on disk where a cache can be written), or None without
-    numba (32-bit Raspberry Pi OS) or with ``NETZWERK_NO_JIT=1``."""
-    if os.environ.get("NETZWERK_NO_JIT") == "1":
-        return None
-    try:
-        from numba import njit
-    except ImportError:          # pragma: no cover - numba is a dependency where it has wheels
-        return None
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return njit(cache=True, nogil=True)(_walk)
-        except Exception:        # pragma: no cover - no writable cache location
-            return njit(cache=False, nogil=True)(_walk)
 
 
 def _forest(arrays, prefix: str) -> Forest:

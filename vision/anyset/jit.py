@@ -1,0 +1,79 @@
+"""The any-set reader's few loops that numpy runs slowly, compiled by numba where it is installed.
+
+Each kernel is plain Python over numpy arrays; :func:`compiled` gives it compiled (numba's cache on
+disk where one can be written), or None without numba (32-bit Raspberry Pi OS has no wheel) or with
+``NETZWERK_NO_JIT=1``: the caller then takes its numpy way, which gives the same answers.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from functools import lru_cache
+
+import numpy as np
+
+
+def forest_walk(x, feature, threshold, left, right, leaf):      # pragma: no cover - run compiled
+    """(n,) the summed leaf values of every tree for each row of ``x`` (n, features). A tree's nodes
+    are walked for every row before the next tree (they stay in the cache); each row's sum takes
+    the trees in order, as the numpy way does."""
+    n, trees = x.shape[0], feature.shape[0]
+    out = np.zeros(n)
+    for t in range(trees):
+        for i in range(n):
+            node = 0
+            while node >= 0:
+                if x[i, feature[t, node]] <= threshold[t, node]:
+                    node = left[t, node]
+                else:
+                    node = right[t, node]
+            out[i] += leaf[t, -node - 1]
+    return out
+
+
+def mean_abs_distances(a, b):      # pragma: no cover - run compiled
+    """(n, m) float32: the mean absolute difference between each row of ``a`` (n, k) and each row of
+    ``b`` (m, k) (float32 both; summed in float64)."""
+    n, m, k = a.shape[0], b.shape[0], a.shape[1]
+    out = np.empty((n, m), np.float32)
+    for i in range(n):
+        for j in range(m):
+            total = 0.0
+            for c in range(k):
+                total += abs(np.float64(a[i, c]) - np.float64(b[j, c]))
+            out[i, j] = total / k
+    return out
+
+
+def mean_abs_distances_numpy(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """:func:`mean_abs_distances` without numba (the same within float32 rounding)."""
+    return np.abs(a[:, None, :].astype(np.float64) - b[None, :, :]).mean(axis=2).astype(np.float32)
+
+
+#: the kernels whose sums may be taken in any order (a float64 sum of at most a few thousand terms
+#: rounded to float32: the order changes nothing that is kept), so that numba can run them on wide registers
+_REORDERED = {"mean_abs_distances"}
+
+
+@lru_cache(maxsize=None)
+def compiled(name: str):
+    """The kernel ``name`` of this module compiled by numba, or None (no numba, ``NETZWERK_NO_JIT=1``,
+    or it fails to compile)."""
+    if os.environ.get("NETZWERK_NO_JIT") == "1":
+        return None
+    try:
+        from numba import njit
+    except ImportError:          # pragma: no cover - numba is a dependency where it has wheels
+        return None
+    fn = globals()[name]
+    options = {"nogil": True, "fastmath": {"reassoc"}} if name in _REORDERED else {"nogil": True}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return njit(cache=True, **options)(fn)
+        except Exception:        # pragma: no cover - no writable cache location
+            try:
+                return njit(cache=False, **options)(fn)
+            except Exception:
+                return None
