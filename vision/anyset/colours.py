@@ -172,10 +172,16 @@ class ColourModel:
         """Inverse covariance of a colour: the per-channel spread, plus a shared brightness term
         (the same factor on all three channels: light and shade), so that a robot in a shadow
         still has its colour, while two colours of one hue that differ only in brightness
-        (ivory and black) still differ by much more than a shadow does."""
-        s = np.array(self.spread)
-        one = np.ones(3)
-        return np.linalg.inv(np.diag(s ** 2) + SHADE ** 2 * np.outer(one, one))
+        (ivory and black) still differ by much more than a shadow does. Computed once per model (it
+        is asked for several times a frame)."""
+        kept = self.__dict__.get("_cov_inv_kept")
+        if kept is None:
+            s = np.array(self.spread)
+            one = np.ones(3)
+            kept = np.linalg.inv(np.diag(s ** 2) + SHADE ** 2 * np.outer(one, one))
+            kept.setflags(write=False)
+            object.__setattr__(self, "_cov_inv_kept", kept)
+        return kept
 
     def _dist2(self, desc: np.ndarray, mean: tuple[float, float, float]) -> np.ndarray:
         d = desc - np.array(mean)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, fields as dataclass_fields
 
 import cv2
 import numpy as np
@@ -46,6 +47,61 @@ class FieldLook:
     x_ref_points: np.ndarray | None = None   # (49, 3, P, P) its point patches, as x_points (None: no reference of its own)
     coarse_point_patches: np.ndarray | None = None   # (49, P, P, 3) uint8, the patches of x_points
     x_points_net: np.ndarray | None = None  # (49, 3, Q, Q) the point patches normalised as the nets take them
+
+
+@dataclass(frozen=True)
+class PixelLook:
+    """A frame's patches and their normalised log colour, before any net has looked (the fields of
+    :class:`FieldLook` of the same names): what the reader's pixel checks take, while the nets run
+    (:func:`look_with`)."""
+
+    square_patches: np.ndarray
+    point_patches: np.ndarray
+    x_squares: np.ndarray
+    level: np.ndarray
+    x_background: np.ndarray | None
+    x_points: np.ndarray | None
+    x_ref_squares: np.ndarray | None
+    x_ref_points: np.ndarray | None
+    coarse_point_patches: np.ndarray | None
+    x_points_net: np.ndarray | None
+
+
+# The reader's pixel checks of a frame run beside the nets (numpy and OpenCV let other threads run
+# while they compute; the nets' runs leave a core partly idle): about a sixth of a read on two cores.
+# The same answers either way; NETZWERK_FIELD_BESIDE=0 runs them one after the other (for measuring)
+BESIDE = os.environ.get("NETZWERK_FIELD_BESIDE", "1") != "0"
+
+
+class Beside:
+    """``fn(*args)`` run in a thread of its own (or at once without :data:`BESIDE`); :meth:`result`
+    waits for it and gives its value, or raises what it raised. ``fn`` must not use what the caller
+    uses meanwhile (a net is run by one thread at a time)."""
+
+    def __init__(self, fn, *args) -> None:
+        self._fn, self._args, self._value, self._error = fn, args, None, None
+        self._thread = None
+        if BESIDE:
+            self._thread = threading.Thread(target=self._run, name="netzwerk-pixels", daemon=True)
+            self._thread.start()
+        else:
+            self._run()
+
+    def _run(self) -> None:
+        try:
+            self._value = self._fn(*self._args)
+        except BaseException as exc:      # handed to the caller by result()
+            self._error = exc
+
+    def wait(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+
+    def result(self):
+        self.wait()
+        if self._error is not None:
+            raise self._error
+        return self._value
 
 
 def _looked_again(views, x: np.ndarray, below: float = MIRROR_BELOW, todo: np.ndarray | None = None) -> np.ndarray:
@@ -349,7 +405,9 @@ def _parts_of(reference: Reference, own: bool) -> tuple[list[_Known], list[_Know
 
 def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, pc: np.ndarray, reference: Reference | None, own: bool,
          temperature: float, level: np.ndarray | None = None, below: float = MIRROR_BELOW,
-         answers: Answers | None = None) -> FieldLook:
+         answers: Answers | None = None, meanwhile=None) -> FieldLook | tuple[FieldLook, object]:
+    """The nets' look at every field (:class:`FieldLook`); with ``meanwhile`` (a function of the
+    frame's :class:`PixelLook`), that function's value too, computed while the nets run."""
     net = shared_net()
     background = ref_s = ref_p = None
     if reference is None:
@@ -371,21 +429,31 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, pc: np.ndarray, re
             ref_p = kp[:, 0:3] if kp.shape[-1] == PATCH else normalise(reference.coarse_points, reference.point_level)[0]
         views_s = [k.view(net, "squares", cutter.square_lean) for k in known_s]
         views_p = [k.view(net, "points", cutter.point_lean) for k in known_p]
-    if answers is None or reference is None:
-        zs = _looked_again(views_s, xs, below)
-        zp = _looked_again(views_p, xp, below)
-    else:
-        key = (reference, cutter, own, below)
-        k = answers.key
-        if not k or k[0] is not reference or k[1] is not cutter or k[2:] != (own, below):
-            answers.key, answers.x_squares, answers.x_points, answers.z_squares, answers.z_points = key, None, None, None, None
-        zs, answers.x_squares = _answered(views_s, xs, below, answers.x_squares, answers.z_squares)
-        zp, answers.x_points = _answered(views_p, xp, below, answers.x_points, answers.z_points)
-        answers.z_squares, answers.z_points = zs, zp
+    pixels = PixelLook(sq, pt, xs[:, :3], level, background, xp[:, :3] if pc is pt else normalise(pc, level)[0],
+                       ref_s, ref_p, pc, xp[:, :3])
+    beside = Beside(meanwhile, pixels) if meanwhile is not None else None
+    try:
+        if answers is None or reference is None:
+            zs = _looked_again(views_s, xs, below)
+            zp = _looked_again(views_p, xp, below)
+        else:
+            key = (reference, cutter, own, below)
+            k = answers.key
+            if not k or k[0] is not reference or k[1] is not cutter or k[2:] != (own, below):
+                answers.key, answers.x_squares, answers.x_points, answers.z_squares, answers.z_points = (key, None, None,
+                                                                                                         None, None)
+            zs, answers.x_squares = _answered(views_s, xs, below, answers.x_squares, answers.z_squares)
+            zp, answers.x_points = _answered(views_p, xp, below, answers.x_points, answers.z_points)
+            answers.z_squares, answers.z_points = zs, zp
+    except BaseException:
+        if beside is not None:
+            beside.wait()          # never left running behind an error of the nets
+        raise
+    value = beside.result() if beside is not None else None
     zs, zp = zs / temperature, zp / temperature
-    return FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
-                     sq, pt, xs[:, :3], level, background, xp[:, :3] if pc is pt else normalise(pc, level)[0],
-                     ref_s, ref_p, pc, xp[:, :3])
+    fl = FieldLook(softmax(zs[:, :3]), softmax(zp[:, :3]), 1.0 / (1.0 + np.exp(-zp[:, 3])),
+                   **{f.name: getattr(pixels, f.name) for f in dataclass_fields(PixelLook)})
+    return fl if meanwhile is None else (fl, value)
 
 
 # An unsure field is looked at once more with the frame's *own* sure fields as its examples (see
@@ -471,6 +539,15 @@ def look(cutter: PatchCutter, image: np.ndarray, reference: Reference | None,
     brought up to date."""
     sq, pt, pc = cutter.cut_with_coarse(image)
     return _run(cutter, sq, pt, pc, reference, True, temperature, answers=answers)
+
+
+def look_with(cutter: PatchCutter, image: np.ndarray, reference: Reference | None, meanwhile,
+              temperature: float = TEMPERATURE, answers: Answers | None = None) -> tuple[FieldLook, object]:
+    """:func:`look`, and ``meanwhile(pixels)`` (a function of the frame's :class:`PixelLook`: checks of
+    its pixels that need no net) computed while the nets run; returns both. ``meanwhile`` runs in a
+    thread of its own: it must not touch what the nets use."""
+    sq, pt, pc = cutter.cut_with_coarse(image)
+    return _run(cutter, sq, pt, pc, reference, True, temperature, answers=answers, meanwhile=meanwhile)
 
 
 def look_as(cutter: PatchCutter, image: np.ndarray, layout: BoardLayout,

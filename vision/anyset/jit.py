@@ -77,3 +77,15 @@ def compiled(name: str):
                 return njit(cache=False, **options)(fn)
             except Exception:
                 return None
+
+
+def warm_up() -> None:
+    """Compile every kernel (or load it from numba's cache) for the types the reader gives it: the test
+    runner does so once before its processes start, as the hint engine's core is warmed."""
+    walk = compiled("forest_walk")
+    if walk is not None:
+        walk(np.zeros((1, 1)), np.zeros((1, 1), np.int64), np.zeros((1, 1)), np.full((1, 1), -1, np.int64),
+             np.full((1, 1), -1, np.int64), np.zeros((1, 1)))
+    dist = compiled("mean_abs_distances")
+    if dist is not None:
+        dist(np.zeros((1, 1), np.float32), np.zeros((1, 1), np.float32))

@@ -66,8 +66,8 @@ from ..calibration import found_again
 from .calibration import Calibration, blank_reason, check_image
 from ..errors import VisionError
 from .fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN, TEMPERATURE
-from .fields import (FINE, OWN_FRAME, Answers, FieldLook, box_blurred, colour_shift, fine_look, largest_difference,
-                     local_differences, look, own_frame_look, square_distances, still)
+from .fields import (FINE, OWN_FRAME, Answers, FieldLook, PixelLook, box_blurred, colour_shift, fine_look, largest_difference,
+                     local_differences, look, look_with, own_frame_look, square_distances, still)
 from .colours import MIN_SEPARATION
 from .jit import compiled, mean_abs_distances_numpy
 from .memory import FieldMemory
@@ -585,7 +585,7 @@ def _middle_difference(x_now: np.ndarray, x_ref: np.ndarray) -> np.ndarray:
     return largest_difference(x_now, x_ref, _SEEN_POINT_DISC, SAME_BLUR)
 
 
-def _middle_change(fl: FieldLook) -> np.ndarray:
+def _middle_change(fl: FieldLook | PixelLook) -> np.ndarray:
     """(49,): how much each point's middle changed since the reference (:func:`_middle_difference`)."""
     return _middle_difference(fl.x_points, fl.x_ref_points)
 
@@ -732,6 +732,18 @@ def _point_probs(zq: np.ndarray, qc: np.ndarray) -> np.ndarray:
     return _with_covered(np.stack([pe, 1 - pe], axis=1), qc)
 
 
+class PixelChecks(NamedTuple):
+    """What the reader takes of a frame's pixels alone, before any net's answer
+    (:meth:`BoardReader._pixel_checks`): how well the board is where it was, the differences from the
+    reference, the squares' colour descriptors, the likeness to the reference's fields (None without
+    the verdict) and the points' middle change (None without the reference's own looks)."""
+    alignment: float
+    diffs: Differences | None
+    desc: np.ndarray
+    like: dict[str, np.ndarray] | None
+    middle: np.ndarray | None
+
+
 @dataclass(frozen=True)
 class Evidence:
     """What the reader saw of every field of one frame (:meth:`BoardReader._evidence`)."""
@@ -784,7 +796,6 @@ class BoardReader:
         self._head_boards = [(calibration.reference, {})]
         self._head_answers = {}        # kind -> [reference, cutter, patches looked at, their corrections]
         self._like_cache = None        # (reference, kind -> its fields' middles as _likeness compares them)
-        self._ref_clear_cache = None   # (reference, colours, (49,) its points' middles clear of robots)
 
     @property
     def calibration(self) -> Calibration:
@@ -1028,19 +1039,29 @@ class BoardReader:
         why = blank_reason(image)
         if why:
             return unreadable(why)
-        fl = look(self._cutter, image, self._cal.reference, answers=self._answers)
-        alignment = self._alignment(fl)
+        fl, pixels = look_with(self._cutter, image, self._cal.reference, self._pixel_checks, answers=self._answers)
+        alignment = pixels.alignment
         if alignment < MIN_ALIGNMENT and self._cal.method == "markers":
             found, too_far = self._find_again(image)
             if found:
-                fl = look(self._cutter, image, self._cal.reference, answers=self._answers)
-                alignment = self._alignment(fl)
+                fl, pixels = look_with(self._cutter, image, self._cal.reference, self._pixel_checks,
+                                       answers=self._answers)
+                alignment = pixels.alignment
             elif too_far:
                 return unreadable(too_far, alignment=alignment)
         self._last = (self._fingerprint(image), self._cal.reference, self._cutter, fl)
-        return self._reading(fl, alignment, image)
+        return self._reading(fl, alignment, image, pixels)
 
-    def _alignment(self, fl: FieldLook) -> float:
+    def _pixel_checks(self, px: PixelLook) -> PixelChecks:
+        """What the reader takes of a frame's pixels alone, no net needed (:class:`PixelChecks`): run
+        while the nets look (:func:`vision.anyset.fields.look_with`), so it touches nothing they use."""
+        ref_points = px.x_points is not None and px.x_ref_points is not None
+        return PixelChecks(self._alignment(px), self._differences(px),
+                           self._cal.colours.describe(px.x_squares, self._cutter.square_lean, px.x_background),
+                           self._likeness(px) if VERDICT else None,
+                           _middle_change(px) if ref_points else None)
+
+    def _alignment(self, fl: FieldLook | PixelLook) -> float:
         """How well the fields' structure matches the reference's (1: the board is where it was)."""
         ref = self._cal.reference
         if self._ref_structure is None or self._ref_structure[0] is not ref:
@@ -1066,7 +1087,7 @@ class BoardReader:
         # only a square alike in the reference and now can be doubtful so: the others stay below 1
         return np.where(alike, ratio, np.minimum(ratio, 1.0))
 
-    def _differences(self, fl: FieldLook) -> Differences | None:
+    def _differences(self, fl: FieldLook | PixelLook) -> Differences | None:
         """How much each square's and point's look differs from the reference's (as
         :func:`_square_difference`, :func:`_point_difference`), above the frame's noise floor
         (:data:`NOISE_FLOOR`); None without the reference's own looks."""
@@ -1331,18 +1352,8 @@ class BoardReader:
         if MOVED_CLEAR and (big & ~quiet).any():
             rows = big & ~quiet
             quiet = quiet | (self._clear_of_robots(fl.x_points, rows, _SEEN_POINT_DISC)
-                             & self._reference_clear(fl.x_ref_points) & rows)
+                             & self._clear_of_robots(fl.x_ref_points, rows, _SEEN_POINT_DISC))
         return quiet & big
-
-    def _reference_clear(self, x_ref_points: np.ndarray) -> np.ndarray:
-        """(49,) bool: the reference's points whose middle shows no robot's colour
-        (:meth:`_clear_of_robots` of every point, ``_SEEN_POINT_DISC``), once per reference and robot colours."""
-        ref, colours = self._cal.reference, self._cal.colours
-        c = self._ref_clear_cache
-        if c is None or c[0] is not ref or c[1] is not colours:
-            c = self._ref_clear_cache = (ref, colours, self._clear_of_robots(x_ref_points, np.ones(49, bool),
-                                                                             _SEEN_POINT_DISC))
-        return c[2]
 
     def _arrived_unseen(self, moved: np.ndarray, read_empty: np.ndarray, vouched: np.ndarray) -> np.ndarray:
         """(49,) bool: the points the reference showed empty, read empty (``read_empty``) and not
@@ -1387,21 +1398,23 @@ class BoardReader:
         nearest = np.where(mp.state == REF_EMPTY, d, np.inf).min(axis=0)     # inf: no empty look known
         return todo & np.isfinite(nearest) & (nearest >= CONTENT_POINT)
 
-    def _evidence(self, fl: FieldLook, image: np.ndarray | None) -> Evidence:
+    def _evidence(self, fl: FieldLook, image: np.ndarray | None, pixels: PixelChecks | None = None) -> Evidence:
         """Everything the reader sees of each field of this frame (:class:`Evidence`). With the
         verdict (:data:`VERDICT`): the nets' first look, the known looks, the robot colours, the
         other looks at every field the first leaves less than sure (:meth:`_verdict_looks`), the
         differences from the reference, the likeness to this set's fields, the neighbours and the
         checks that raise a doubt, taken on a provisional reading (each field's looks averaged).
         Without it: the first stage (each look in turn, a second opinion taken where it agrees and is
-        surer, the checks making a field doubtful), the reader before the verdict."""
+        surer, the checks making a field doubtful), the reader before the verdict. ``pixels``: the
+        frame's :class:`PixelChecks` where they were taken while the nets looked (else taken here)."""
         colours = self._cal.colours
         ref = self._cal.reference
         rs, rp = np.asarray(ref.square_state), np.asarray(ref.point_state)
-        diffs = self._differences(fl)
+        pixels = self._pixel_checks(fl) if pixels is None else pixels
+        diffs = pixels.diffs
         toward_s, colour, toward_p = self._known_looks(fl, diffs)
         odds = np.log(SAME_ODDS)
-        desc = colours.describe(fl.x_squares, self._cutter.square_lean, fl.x_background)
+        desc = pixels.desc
         llr = np.clip(colours.llr(desc), -30, 30)
         fit = colours.fit_distance(desc)
         far = fit > FAR_COLOUR
@@ -1431,7 +1444,7 @@ class BoardReader:
         battery_now = pp[:, 1] > 0.5
         hasty_s, hasty_p = self._changed_without_a_look(diffs, robot_now, battery_now)
         hidden = self._maybe_hidden(fl, robot_now, ~battery_now, toward_p > 0)
-        middle = _middle_change(fl) if fl.x_points is not None and fl.x_ref_points is not None else None
+        middle = pixels.middle
         moved = self._moved_middles(fl, robot_now, ~battery_now, middle) if ARRIVED or LEFT else np.zeros(49, bool)
         arrived = self._arrived_unseen(moved, ~battery_now, toward_p > 0) if ARRIVED else np.zeros(49, bool)
         # a battery still read where its middle changed as a leaving one's, the frame's own looks (the
@@ -1455,7 +1468,7 @@ class BoardReader:
         middle = nan_p if middle is None else middle
         untouched = ((rp == REF_EMPTY) & ~battery_now) | ((rp == REF_OCCUPIED) & battery_now)
         noise = float(np.median(middle[untouched])) if untouched.any() and np.isfinite(middle).all() else np.nan
-        like = self._likeness(fl)
+        like = pixels.like if pixels.like is not None else self._likeness(fl)
 
         def asked(z: np.ndarray, look: np.ndarray) -> np.ndarray:
             """A look's log-odds, the first look's where it was not asked (the first look was sure)."""
@@ -1581,7 +1594,7 @@ class BoardReader:
                 out["p_fine"][rows_p] = -fine_look(self._cutter, image, fl, states_p, rows_p)[:, 0]
         return out
 
-    def _likeness(self, fl: FieldLook) -> dict[str, np.ndarray]:
+    def _likeness(self, fl: FieldLook | PixelLook) -> dict[str, np.ndarray]:
         """How like each field now is to the reference's fields of each kind, the field itself left out
         (the verdict's ``s_d_empty``, ``s_d_white``, ``s_d_black``, ``p_d_empty``, ``p_d_battery``): the
         least mean absolute difference of the normalised log colour (summed over the channels, blurred
@@ -1621,8 +1634,9 @@ class BoardReader:
         self._like_cache = (ref, refs)
         return out
 
-    def _reading(self, fl: FieldLook, alignment: float, image: np.ndarray | None = None) -> BoardReading:
-        ev = self._evidence(fl, image)
+    def _reading(self, fl: FieldLook, alignment: float, image: np.ndarray | None = None,
+                 pixels: PixelChecks | None = None) -> BoardReading:
+        ev = self._evidence(fl, image, pixels)
         self.last_evidence = ev
         sp, pp, pc, qc = ev.stage_squares, ev.stage_points, ev.covered_squares, ev.covered_points
         if ev.squares is not None and self.judge:
