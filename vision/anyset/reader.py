@@ -735,11 +735,14 @@ def _point_probs(zq: np.ndarray, qc: np.ndarray) -> np.ndarray:
 class PixelChecks(NamedTuple):
     """What the reader takes of a frame's pixels alone, before any net's answer
     (:meth:`BoardReader._pixel_checks`): how well the board is where it was, the differences from the
-    reference, the squares' colour descriptors, the likeness to the reference's fields (None without
-    the verdict) and the points' middle change (None without the reference's own looks)."""
+    reference, the squares' colour descriptors with their log-odds White against Black (clipped to
+    +-30) and their distance to the nearer robot colour, the likeness to the reference's fields (None
+    without the verdict) and the points' middle change (None without the reference's own looks)."""
     alignment: float
     diffs: Differences | None
     desc: np.ndarray
+    llr: np.ndarray
+    fit: np.ndarray
     like: dict[str, np.ndarray] | None
     middle: np.ndarray | None
 
@@ -1056,9 +1059,10 @@ class BoardReader:
         """What the reader takes of a frame's pixels alone, no net needed (:class:`PixelChecks`): run
         while the nets look (:func:`vision.anyset.fields.look_with`), so it touches nothing they use."""
         ref_points = px.x_points is not None and px.x_ref_points is not None
-        return PixelChecks(self._alignment(px), self._differences(px),
-                           self._cal.colours.describe(px.x_squares, self._cutter.square_lean, px.x_background),
-                           self._likeness(px) if VERDICT else None,
+        colours = self._cal.colours
+        desc = colours.describe(px.x_squares, self._cutter.square_lean, px.x_background)
+        return PixelChecks(self._alignment(px), self._differences(px), desc, np.clip(colours.llr(desc), -30, 30),
+                           colours.fit_distance(desc), self._likeness(px) if VERDICT else None,
                            _middle_change(px) if ref_points else None)
 
     def _alignment(self, fl: FieldLook | PixelLook) -> float:
@@ -1414,9 +1418,7 @@ class BoardReader:
         diffs = pixels.diffs
         toward_s, colour, toward_p = self._known_looks(fl, diffs)
         odds = np.log(SAME_ODDS)
-        desc = pixels.desc
-        llr = np.clip(colours.llr(desc), -30, 30)
-        fit = colours.fit_distance(desc)
+        desc, llr, fit = pixels.desc, pixels.llr, pixels.fit
         far = fit > FAR_COLOUR
         llr_seen = llr.copy()
         llr_seen[far] = 0.0                                    # of neither colour (see FAR_COLOUR)
