@@ -127,3 +127,23 @@ def test_the_reader_reads_alike_with_the_pixel_checks_beside_the_nets_and_after_
 
 def test_the_kernels_warm_up_for_the_types_the_reader_gives_them():
     jit.warm_up()          # compiles (or loads) each kernel; without numba it does nothing
+
+
+def test_the_column_means_kernel_gives_numpys_means_bit_for_bit():
+    """The light level of a frame's patches (fieldnet.normalise): numpy adds the rows of a 3-column
+    array in turn in float32, as the kernel does."""
+    import cv2
+
+    from vision.anyset.fieldnet import _LOG, normalise
+
+    fn = jit.compiled("column_means")
+    if fn is None:
+        pytest.skip("numba is not installed here")
+    rng = np.random.default_rng(11)
+    for n in (1, 2, 7, 36, 49):
+        patches = rng.integers(0, 256, (n, 24, 24, 3), dtype=np.uint8)
+        flat = cv2.LUT(patches, _LOG).reshape(-1, 3)
+        got = fn(flat)
+        assert got.dtype == np.float32
+        np.testing.assert_array_equal(got, flat.mean(axis=0))
+        np.testing.assert_array_equal(normalise(patches)[1], flat.mean(axis=0))

@@ -39,6 +39,7 @@ import cv2
 import numpy as np
 
 from ..errors import VisionError
+from .jit import compiled
 from .patches import FINE_POINT_PATCH, PATCH, POINT_PATCH
 
 REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN = 0, 1, 2
@@ -72,7 +73,9 @@ def normalise(patches: np.ndarray, level: np.ndarray | None = None) -> tuple[np.
     the light's gain and colour. Returns the array and the level used."""
     lg = cv2.LUT(patches, _LOG)
     if level is None:
-        level = lg.reshape(-1, 3).mean(axis=0)
+        flat = lg.reshape(-1, 3)
+        means = compiled("column_means")
+        level = means(flat) if means is not None and flat.flags.c_contiguous and len(flat) else flat.mean(axis=0)
     lv = np.asarray(level, np.float32)
     if lv.ndim == 2:                      # one level per patch
         lv = lv[:, None, None, :]

@@ -46,6 +46,21 @@ def mean_abs_distances(a, b):      # pragma: no cover - run compiled
     return out
 
 
+def column_means(x):      # pragma: no cover - run compiled
+    """(c,) float32: the mean of each column of ``x`` (n, c) float32, the rows added in turn in float32
+    and the sums divided by n, as numpy's ``x.mean(axis=0)`` does for such an array (bit for bit; at a
+    fifth of its time: numpy's reduction along the outer axis of a 3-column array is slow)."""
+    n, c = x.shape
+    acc = np.zeros(c, np.float32)
+    for i in range(n):
+        for j in range(c):
+            acc[j] += x[i, j]
+    out = np.empty(c, np.float32)
+    for j in range(c):
+        out[j] = acc[j] / np.float32(n)
+    return out
+
+
 def mean_abs_distances_numpy(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """:func:`mean_abs_distances` without numba (the same within float32 rounding)."""
     return np.abs(a[:, None, :].astype(np.float64) - b[None, :, :]).mean(axis=2).astype(np.float32)
@@ -89,3 +104,6 @@ def warm_up() -> None:
     dist = compiled("mean_abs_distances")
     if dist is not None:
         dist(np.zeros((1, 1), np.float32), np.zeros((1, 1), np.float32))
+    means = compiled("column_means")
+    if means is not None:
+        means(np.zeros((1, 3), np.float32))
