@@ -7,7 +7,7 @@ import pytest
 from vision.calibration import calibrate
 from vision.render import render
 
-from vision_kit import SETUP_SEED, START
+from vision_kit import ANYSET_DESIGN, ANYSET_SEED, SETUP_SEED, START
 
 
 @pytest.fixture(scope="session")
@@ -18,6 +18,21 @@ def start_frame():
 @pytest.fixture(scope="session")
 def calibration(start_frame):
     return calibrate(start_frame.image, START)
+
+
+@pytest.fixture(scope="session")
+def start():
+    """The start frame of the any-set reader's tests: development design ANYSET_DESIGN, marker-less."""
+    return render(START, ANYSET_SEED, design=ANYSET_DESIGN, markers=False, printed=[True] * 49)
+
+
+@pytest.fixture(scope="session")
+def cal(start):
+    """That frame calibrated by the any-set reader, marker-less, told where White sits."""
+    from vision.anyset.calibration import calibrate as anyset_calibrate
+    from vision.calibration import white_side_of
+
+    return anyset_calibrate(start.image, START, white_side=white_side_of(start.homography))
 
 
 @pytest.fixture

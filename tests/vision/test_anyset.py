@@ -17,20 +17,9 @@ from vision.calibration import white_side_of
 from vision.errors import BadImage, CalibrationError
 from vision.render import _make_camera, render
 
-from vision_kit import START, random_layout, wrong_fields
+from vision_kit import ANYSET_DESIGN as DESIGN, ANYSET_SEED as SEED, START, random_layout, wrong_fields
 
-DESIGN = 5_000_005          # a development design (training uses 3,000,000+, the benchmark 9,000,000+)
-SEED = DESIGN * 16
-
-
-@pytest.fixture(scope="module")
-def start():
-    return render(START, SEED, design=DESIGN, markers=False, printed=[True] * 49)
-
-
-@pytest.fixture(scope="module")
-def cal(start):
-    return calibrate(start.image, START, white_side=white_side_of(start.homography))
+# the fixtures ``start`` and ``cal`` (the start frame of design DESIGN and its calibration): conftest.py
 
 
 @pytest.mark.parametrize("tilt,azimuth", [(8, 0), (15, 70), (25, 200)])

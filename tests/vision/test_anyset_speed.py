@@ -10,33 +10,21 @@ import numpy as np
 import pytest
 
 from vision.anyset import fields, jit
-from vision.anyset.calibration import calibrate
 from vision.anyset.patches import PatchCutter
 from vision.anyset.reader import BoardReader
 from vision.anyset.verdict import shared_verdict
-from vision.calibration import white_side_of
 from vision.render import render
 
-from vision_kit import START, random_layout
+from vision_kit import ANYSET_DESIGN, ANYSET_SEED, random_layout
 
-DESIGN = 5_000_007          # a development design (training uses 3,000,000+, the benchmark 9,000,000+)
-SEED = DESIGN * 16
-
-
-@pytest.fixture(scope="module")
-def start():
-    return render(START, SEED, design=DESIGN, markers=False, printed=[True] * 49)
-
-
-@pytest.fixture(scope="module")
-def cal(start):
-    return calibrate(start.image, START, white_side=white_side_of(start.homography))
+# the fixtures ``start`` and ``cal`` (a development design's start frame and its calibration): conftest.py
 
 
 @pytest.fixture(scope="module")
 def frames():
     rng = np.random.default_rng(7)
-    return [render(random_layout(rng), SEED, design=DESIGN, markers=False, frame=f + 1).image for f in range(3)]
+    return [render(random_layout(rng), ANYSET_SEED, design=ANYSET_DESIGN, markers=False, frame=f + 1).image
+            for f in range(3)]
 
 
 def test_the_likeness_kernel_gives_the_numpy_distances():
