@@ -10,8 +10,9 @@ arrival changes it, ...). Each of those is **evidence**; none alone is the
 answer. The verdict weighs them with a model learned from many frames of our
 renderer's random designs (``training/verdictdata.py``,
 ``training/train_verdict.py``): gradient-boosted trees (LightGBM at training
-time), shipped as plain arrays (``models/verdict.npz``) and evaluated here
-with numpy alone, all trees at once.
+time), shipped as plain arrays (``models/verdict.npz``) and walked here by a
+numba kernel (:mod:`vision.anyset.jit`), or by numpy alone, all trees at once,
+where numba is missing.
 
 Three models, each a probability:
 
