@@ -2013,6 +2013,47 @@ def test_a_board_coloured_near_a_robot_does_not_keep_a_point_beside_a_robot_doub
     assert not reader._clear_of_robots(x_points, rows, board=near)[8]
 
 
+def test_a_print_of_a_robots_colour_does_not_keep_a_point_beside_a_robot_doubtful(cal):
+    """vision/anyset/reader.py: EMPTY_NEARER: the print at a point (a ring, the lines) may have a
+    robot's colour; a pixel that lies nearer the same place (or a pixel beside it) of another point
+    showing how a point looks empty here (_empty_looks: read empty, shown empty in the reference, no
+    robot at its corners, on the board's edge as the point is) than the robot's colour is not a
+    robot's. A robot's body where the empty look shows the board still counts."""
+    from vision.anyset.reader import _CORNERS, _empty_looks
+
+    reader = BoardReader(cal, adapt=False)
+    m = cal.colours
+    white, black = np.array(m.white), np.array(m.black)
+    board = white + 3.0 * (white - black)                     # far from both robots' colours
+    P = 24
+    x_points = np.broadcast_to(board.astype(np.float32)[None, :, None, None], (49, 3, P, P)).copy()
+    x_points[:, :, 4:20, 10:14] = white[None, :, None, None]  # the print: a band of White's colour at every point
+    body = x_points[17].copy()
+    body[:, 4:12, 8:16] = black[:, None, None]                # 17: a robot's body beside the line as well
+    x_points[17] = body
+    robot = np.zeros(36, bool)
+    robot[[8, 9]] = True                                      # robots on b2 and c2 (corners of 8-10, 15-17)
+    empty = np.ones(49, bool)
+    rows = np.zeros(49, bool)
+    rows[[16, 17]] = True
+    looks = _empty_looks(x_points, robot, empty, rows)
+    assert looks[16] >= 0 and looks[17] >= 0
+    for i in (16, 17):
+        j = looks[i]
+        assert not (_CORNERS[:, j] & robot).any() and _CORNERS[:, j].sum() == _CORNERS[:, i].sum() and j != i
+    assert (looks[~rows] == -1).all()
+    assert not reader._clear_of_robots(x_points, rows, cover=True)[[16, 17]].any()     # the line: "a robot"
+    clear = reader._clear_of_robots(x_points, rows, cover=True, empty_look=looks)
+    assert clear[16] and not clear[17]
+    # a line a pixel off (another point's lean) is still the print
+    x_points[16] = np.roll(x_points[16], 1, axis=2)
+    assert reader._clear_of_robots(x_points, rows, cover=True, empty_look=looks)[16]
+    # no point shows the empty look (every other point read a battery): the rule as before
+    none = _empty_looks(x_points, robot, np.eye(49, dtype=bool)[16] | np.eye(49, dtype=bool)[17], rows)
+    assert (none == -1).all()
+    assert not reader._clear_of_robots(x_points, rows, cover=True, empty_look=none)[16]
+
+
 def test_a_point_is_hidden_only_where_robot_pixels_could_cover_half_a_battery_in_reach(cal):
     """vision/anyset/reader.py: HIDE_COVER: the nets see a battery half in view, so a robot hides a
     point only where its pixels could cover HIDE_COVER_SHARE of a battery standing within the reach

@@ -193,6 +193,12 @@ class ColourModel:
         scale."""
         return float(self.fit_distance(np.asarray(colour, np.float64)[None, :])[0] * np.sqrt(3))
 
+    def distance_between(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """How far each descriptor of ``a`` (n, 3) lies from the same row of ``b`` (n, 3), as
+        :meth:`fit_distance` measures."""
+        d = np.asarray(a, np.float64) - np.asarray(b, np.float64)
+        return np.sqrt(np.einsum("ni,ij,nj->n", d, self._cov_inv(), d) / 3)
+
     def distance_to(self, desc: np.ndarray, colour) -> np.ndarray:
         """How far each descriptor (n, 3) lies from ``colour`` (3,), as :meth:`fit_distance` measures."""
         return np.sqrt(self._dist2(desc, tuple(colour)) / 3)

@@ -72,7 +72,7 @@ from .colours import MIN_SEPARATION
 from .jit import compiled, mean_abs_distances_numpy
 from .memory import FieldMemory
 from .sethead import SetHead, board_samples
-from ..geometry import field_neighbours, point_name, square_centers, square_name, touching_groups
+from ..geometry import field_neighbours, point_coords, point_name, square_centers, square_name, touching_groups
 from ..layout import BoardLayout, POINT_STATES, SQUARE_STATES
 from .patches import PATCH, POINT_SPAN, SQUARE_SPAN, PatchCutter, corner_gaps
 from .reference import COLOUR_BLACK, COLOUR_UNKNOWN, COLOUR_WHITE
@@ -437,6 +437,14 @@ HIDE_CLEAR = os.environ.get("NETZWERK_HIDE_CLEAR", "1") != "0"
 # (the one: a battery set down behind a start robot, 3% in view, as before); docs/readme-vision.md ("3
 # December, night")
 BOARD_NEARER = os.environ.get("NETZWERK_BOARD_NEARER", "1") != "0"
+# ... nor where it lies nearer the pixel in the same place of another point's patch that shows how a
+# point looks empty here (the nearest point read empty and shown empty in the reference, no robot at
+# its corners, on the board's edge as this one is: BoardReader._clear_of_robots, _empty_looks) than the
+# robot's colour: the print at every point (a ring, a disc, the lines) may have a robot's colour, and
+# a point plainly in view beside a robot then stayed "the robot may hide it" (development design
+# 5,000,228: dark blue robots and teal ones beside teal lines). Colours and the board's own look only.
+# NETZWERK_EMPTY_NEARER=0 leaves it out (for measuring)
+EMPTY_NEARER = os.environ.get("NETZWERK_EMPTY_NEARER", "1") != "0"
 # ... and a robot hides a battery there only where its pixels could cover half of one: the nets are taught
 # that a battery half in view is seen (pt_view, docs/readme-training.md), so a point is clear unless some
 # battery standing within the reach (its centre within HIDE_CLEAR_RADIUS - HIDE_BATTERY_RADIUS of the
@@ -683,6 +691,28 @@ def _stray_cover_dropped(ze: np.ndarray, zq: np.ndarray, pc: np.ndarray, qc: np.
     stray = ~covered & ~beside & (np.abs(z) >= STRAY_SURE)
     c = np.where(stray, 0.0, c)
     return c[:36], c[36:]
+
+
+_POINT_CORNER_COUNT = _CORNERS.sum(axis=0)          # (49,) 4 inside, 2 on an edge, 1 at a corner of the board
+_POINT_XY = point_coords()
+_POINT_DIST = np.hypot(*(_POINT_XY[:, None, :] - _POINT_XY[None, :, :]).transpose(2, 0, 1))
+
+
+def _empty_looks(x_points: np.ndarray, robot: np.ndarray, empty: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """(49,) for each point of ``rows`` the nearest other point that shows how it looks empty here
+    (-1: none; see :data:`EMPTY_NEARER`): read empty and shown empty in the reference (``empty``),
+    no robot on a square it is a corner of (``robot``, (36,) read holding one), and on the board's edge
+    as the point is (the print's lines end there)."""
+    out = np.full(49, -1, np.int64)
+    if x_points is None:
+        return out
+    free = np.asarray(empty, bool) & ~(_CORNERS & np.asarray(robot, bool)[:, None]).any(axis=0)
+    for i in np.flatnonzero(rows):
+        ok = free & (_POINT_CORNER_COUNT == _POINT_CORNER_COUNT[i])
+        ok[i] = False
+        if ok.any():
+            out[i] = int(np.argmin(np.where(ok, _POINT_DIST[i], np.inf)))
+    return out
 
 
 def _board_colour(x_squares: np.ndarray, empty: np.ndarray) -> np.ndarray | None:
@@ -962,11 +992,14 @@ class BoardReader:
             hidden |= (robot[:, None] & (gaps <= reach)).any(axis=0) & read_empty
         if HIDE_CLEAR and hidden.any() and fl.x_points is not None:
             board = _board_colour(fl.x_squares, ~robot) if BOARD_NEARER and fl.x_squares is not None else None
-            hidden &= ~self._clear_of_robots(fl.x_points, hidden, board=board, cover=HIDE_COVER)
+            empty_look = _empty_looks(fl.x_points, robot, read_empty & (np.asarray(self._cal.reference.point_state)
+                                                                        == REF_EMPTY), hidden) if EMPTY_NEARER else None
+            hidden &= ~self._clear_of_robots(fl.x_points, hidden, board=board, cover=HIDE_COVER, empty_look=empty_look)
         return hidden
 
     def _clear_of_robots(self, x_points: np.ndarray, rows: np.ndarray, disc: np.ndarray = _CLEAR_POINT_DISC,
-                         board: np.ndarray | None = None, cover: bool = False) -> np.ndarray:
+                         board: np.ndarray | None = None, cover: bool = False,
+                         empty_look: np.ndarray | None = None) -> np.ndarray:
         """(49,) bool: of the points ``rows`` (49,) bool, those in whose ``disc`` ((P, P) bool: a
         battery's reach, :data:`HIDE_CLEAR_RADIUS`; or its middle, :data:`HIDE_SEEN_RADIUS`, for
         :data:`MOVED_CLEAR`) no pixel has either robot colour of this set (within :data:`FAR_COLOUR` of
@@ -974,7 +1007,10 @@ class BoardReader:
         patches' normalised log colour (now, or the reference's). ``board``: (3,) the board's own colour,
         or None: where given and told apart from both robot colours, a pixel nearer it than the robot's
         colour is not a robot's (:data:`BOARD_NEARER`). ``cover``: a point is clear unless the robot's pixels
-        could cover :data:`HIDE_COVER_SHARE` of a battery standing within the reach (:data:`HIDE_COVER`)."""
+        could cover :data:`HIDE_COVER_SHARE` of a battery standing within the reach (:data:`HIDE_COVER`).
+        ``empty_look``: (49,) indices of another point showing how each point looks empty (-1: none,
+        :func:`_empty_looks`): a pixel nearer that point's pixel in the same place than the robot's colour
+        is not a robot's (:data:`EMPTY_NEARER`)."""
         out = np.zeros(49, bool)
         idx = np.flatnonzero(rows)
         if not len(idx):
@@ -988,6 +1024,18 @@ class BoardReader:
         # the board's own colour, told apart from both robots' (see BOARD_NEARER): a pixel nearer it is the board's
         if board is not None and colours.separation_of(board) >= MIN_SEPARATION:
             robot &= dist < colours.distance_to(flat, board).reshape(len(idx), -1)
+        if empty_look is not None and (empty_look[idx] >= 0).any():
+            has = empty_look[idx] >= 0
+            ex_all = box_blurred(x_points[empty_look[idx][has]], 3)
+            mine = px[has].reshape(-1, 3)
+            like_empty = np.full(mine.shape[0], np.inf)
+            # the other point's pixel in the same place or one beside it (two patches' print lies a pixel
+            # apart where their points' lean differs)
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    ex = np.roll(ex_all, (dy, dx), axis=(2, 3))[:, :, disc].transpose(0, 2, 1).reshape(-1, 3)
+                    like_empty = np.minimum(like_empty, colours.distance_between(mine, ex))
+            robot[has] &= dist[has] < like_empty.reshape(int(has.sum()), -1)
         if not cover:
             out[idx] = ~robot.any(axis=1)
             return out
