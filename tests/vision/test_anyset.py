@@ -2013,6 +2013,17 @@ def test_a_board_coloured_near_a_robot_does_not_keep_a_point_beside_a_robot_doub
     assert not reader._clear_of_robots(x_points, rows, board=near)[8]
 
 
+def _plain_points(cal, size: int = 24):
+    """A reader of ``cal``, its two robot colours and 49 point patches ((49, 3, size, size) normalised
+    log colour) of a plain board far from both colours, for the hidden check's pixel tests."""
+    reader = BoardReader(cal, adapt=False)
+    m = cal.colours
+    white, black = np.array(m.white), np.array(m.black)
+    board = white + 3.0 * (white - black)                     # far from both robots' colours
+    x_points = np.broadcast_to(board.astype(np.float32)[None, :, None, None], (49, 3, size, size)).copy()
+    return reader, white, black, x_points
+
+
 def test_a_print_of_a_robots_colour_does_not_keep_a_point_beside_a_robot_doubtful(cal):
     """vision/anyset/reader.py: EMPTY_NEARER: the print at a point (a ring, the lines) may have a
     robot's colour; a pixel that lies nearer the same place (or a pixel beside it) of another point
@@ -2021,12 +2032,7 @@ def test_a_print_of_a_robots_colour_does_not_keep_a_point_beside_a_robot_doubtfu
     robot's. A robot's body where the empty look shows the board still counts."""
     from vision.anyset.reader import _CORNERS, _empty_looks
 
-    reader = BoardReader(cal, adapt=False)
-    m = cal.colours
-    white, black = np.array(m.white), np.array(m.black)
-    board = white + 3.0 * (white - black)                     # far from both robots' colours
-    P = 24
-    x_points = np.broadcast_to(board.astype(np.float32)[None, :, None, None], (49, 3, P, P)).copy()
+    reader, white, black, x_points = _plain_points(cal)
     x_points[:, :, 4:20, 10:14] = white[None, :, None, None]  # the print: a band of White's colour at every point
     body = x_points[17].copy()
     body[:, 4:12, 8:16] = black[:, None, None]                # 17: a robot's body beside the line as well
@@ -2063,12 +2069,8 @@ def test_a_point_is_hidden_only_where_robot_pixels_could_cover_half_a_battery_in
     from vision.anyset.patches import POINT_SPAN
     from vision.anyset.reader import HIDE_CLEAR_RADIUS
 
-    reader = BoardReader(cal, adapt=False)
-    m = cal.colours
-    white, black = np.array(m.white), np.array(m.black)
-    board = white + 3.0 * (white - black)                     # far from both robots' colours
-    P = 24
-    x_points = np.broadcast_to(board.astype(np.float32)[None, :, None, None], (49, 3, P, P)).copy()
+    reader, white, black, x_points = _plain_points(cal)
+    P = x_points.shape[-1]
     c = ((np.arange(P) + 0.5) / P - 0.5) * POINT_SPAN
     r = np.hypot(c[None, :], c[:, None])
     rim = np.broadcast_to(c[None, :] > HIDE_CLEAR_RADIUS - 0.05, (P, P))

@@ -183,7 +183,9 @@ class ColourModel:
             object.__setattr__(self, "_cov_inv_kept", kept)
         return kept
 
-    def _dist2(self, desc: np.ndarray, mean: tuple[float, float, float]) -> np.ndarray:
+    def _dist2(self, desc: np.ndarray, mean: tuple[float, float, float] | np.ndarray) -> np.ndarray:
+        """The squared Mahalanobis distance of each descriptor (n, 3) from ``mean``: one colour (3,),
+        or one per row (n, 3)."""
         d = desc - np.array(mean)
         return np.einsum("ni,ij,nj->n", d, self._cov_inv(), d)
 
@@ -196,8 +198,7 @@ class ColourModel:
     def distance_between(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """How far each descriptor of ``a`` (n, 3) lies from the same row of ``b`` (n, 3), as
         :meth:`fit_distance` measures."""
-        d = np.asarray(a, np.float64) - np.asarray(b, np.float64)
-        return np.sqrt(np.einsum("ni,ij,nj->n", d, self._cov_inv(), d) / 3)
+        return np.sqrt(self._dist2(np.asarray(a, np.float64), b) / 3)
 
     def distance_to(self, desc: np.ndarray, colour) -> np.ndarray:
         """How far each descriptor (n, 3) lies from ``colour`` (3,), as :meth:`fit_distance` measures."""

@@ -65,14 +65,14 @@ import numpy as np
 from ..calibration import found_again
 from .calibration import Calibration, blank_reason, check_image
 from ..errors import VisionError
-from .fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN, TEMPERATURE
-from .fields import (FINE, OWN_FRAME, Answers, FieldLook, PixelLook, box_blurred, colour_shift, fine_look, largest_difference,
-                     local_differences, look, look_with, own_frame_look, square_distances, still)
+from .fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN, TEMPERATURE, example_fields
+from .fields import (_POINT_DIST, FINE, OWN_FRAME, Answers, FieldLook, PixelLook, box_blurred, colour_shift, fine_look,
+                     largest_difference, local_differences, look, look_with, own_frame_look, square_distances, still)
 from .colours import MIN_SEPARATION
 from .jit import compiled, mean_abs_distances_numpy
 from .memory import FieldMemory
 from .sethead import SetHead, board_samples
-from ..geometry import field_neighbours, point_coords, point_name, square_centers, square_name, touching_groups
+from ..geometry import field_neighbours, point_name, square_centers, square_name, touching_groups
 from ..layout import BoardLayout, POINT_STATES, SQUARE_STATES
 from .patches import PATCH, POINT_SPAN, SQUARE_SPAN, PatchCutter, corner_gaps
 from .reference import COLOUR_BLACK, COLOUR_UNKNOWN, COLOUR_WHITE
@@ -694,8 +694,9 @@ def _stray_cover_dropped(ze: np.ndarray, zq: np.ndarray, pc: np.ndarray, qc: np.
 
 
 _POINT_CORNER_COUNT = _CORNERS.sum(axis=0)          # (49,) 4 inside, 2 on an edge, 1 at a corner of the board
-_POINT_XY = point_coords()
-_POINT_DIST = np.hypot(*(_POINT_XY[:, None, :] - _POINT_XY[None, :, :]).transpose(2, 0, 1))
+# the points' distances between points on the board's edge alike (the print's lines end at the edge): the
+# empty looks are the nearest of these (_empty_looks)
+_SAME_EDGE_POINT_DIST = np.where(_POINT_CORNER_COUNT[:, None] == _POINT_CORNER_COUNT[None, :], _POINT_DIST, np.inf)
 
 
 def _empty_looks(x_points: np.ndarray, robot: np.ndarray, empty: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -704,14 +705,12 @@ def _empty_looks(x_points: np.ndarray, robot: np.ndarray, empty: np.ndarray, row
     no robot on a square it is a corner of (``robot``, (36,) read holding one), and on the board's edge
     as the point is (the print's lines end there)."""
     out = np.full(49, -1, np.int64)
-    if x_points is None:
+    todo = np.flatnonzero(rows)
+    if x_points is None or not len(todo):
         return out
     free = np.asarray(empty, bool) & ~(_CORNERS & np.asarray(robot, bool)[:, None]).any(axis=0)
-    for i in np.flatnonzero(rows):
-        ok = free & (_POINT_CORNER_COUNT == _POINT_CORNER_COUNT[i])
-        ok[i] = False
-        if ok.any():
-            out[i] = int(np.argmin(np.where(ok, _POINT_DIST[i], np.inf)))
+    states = np.where(free, REF_EMPTY, REF_UNKNOWN)
+    out[todo] = example_fields(np.broadcast_to(states, (len(todo), 49)), todo, _SAME_EDGE_POINT_DIST)[:, 0]
     return out
 
 
