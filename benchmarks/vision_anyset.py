@@ -124,9 +124,9 @@ def one_setup(args: tuple[int, int, int, bool]) -> dict:
     shots = [render(lay, seed, design=design, markers=False, frame=f + 1) for f, lay in enumerate(layouts)]
     reader = BoardReader(cal, adapt=False)
     for lay, shot in zip(layouts, shots):
-        out["frames"].append(_judge(reader.read(shot.image), lay))
+        out["frames"].append(_judge(reader.read(shot.image), lay, _hides(shot)))
     if game:
-        out["game"] = [_judge(r, board) for board, _, r in played(cal, seed, rng, design, frames)]
+        out["game"] = [_judge(r, board, _hides(shot)) for board, shot, r in played(cal, seed, rng, design, frames)]
     return out
 
 
@@ -204,10 +204,18 @@ def run_hidden(design_base: int, designs: int, cameras: int, frames: int, worker
 LIMITS = (0.98, 0.99, 0.995, 0.998, 0.999)    # the confidence thresholds the figures are also shown at
 
 
-def _judge(reading, truth: BoardLayout) -> dict:
+def _hides(shot) -> bool:
+    """Does a robot hide a point of ``shot`` from the camera (less than :data:`HIDDEN` of a battery
+    standing there in view, the renderer's geometry)? Such a point is doubtful by the issue's rule,
+    and the frame is not read right unless the reader guesses."""
+    return bool(len(shot.point_view) and min(shot.point_view) < HIDDEN)
+
+
+def _judge(reading, truth: BoardLayout, hides: bool = False) -> dict:
     """A frame's status at the reader's own threshold, and what it needs to count it at any other
     (:data:`LIMITS`): its least sure field's probability, whether it is refused for another reason
-    (the board moved, a hand over it) and how many fields the likeliest reading has wrong."""
+    (the board moved, a hand over it), how many fields the likeliest reading has wrong and whether a
+    robot hides a point (``hides``)."""
     s = reading.square_probs.argmax(axis=1)
     p = reading.point_probs.argmax(axis=1)
     ws = [("empty", "white", "black").index(v.value) for v in truth.squares]
@@ -215,7 +223,7 @@ def _judge(reading, truth: BoardLayout) -> dict:
     wrong = int((s != np.array(ws)).sum() + (p != np.array(wp)).sum())
     least = float(min(reading.square_probs.max(axis=1).min(), reading.point_probs.max(axis=1).min()))
     blocked = not reading.readable and not (reading.reason or "").startswith("low confidence")
-    base = {"least": least, "blocked": blocked}
+    base = {"least": least, "blocked": blocked, "hides": hides}
     out = _status(reading, truth, s, p, ws, wp, wrong)
     return {**base, **out}
 
@@ -254,6 +262,13 @@ def report_frames(results: list[dict], key: str, title: str) -> dict:
         print(f"  confident misreads (claimed with a wrong field): {mis}")
         print(f"  not read (refused or doubtful fields): {n - right - mis}")
         print(f"  all 85 fields right by argmax (claimed or not): {argmax} = {100 * argmax / n:.2f}%")
+        hid = [f for f in fr if f.get("hides")]
+        seen = [f for f in fr if not f.get("hides")]
+        print(f"  frames in which a robot hides a point from the camera (less than {HIDDEN:.0%} of a battery there "
+              f"in view: doubtful by rule, never read right): {len(hid)}, read right {sum(f['status'] == 'right' for f in hid)}")
+        if seen:
+            r_seen = sum(f["status"] == "right" for f in seen)
+            print(f"  read right of the {len(seen)} frames with every point in view: {r_seen} = {100 * r_seen / len(seen):.2f}%")
         for r in results:
             for i, f in enumerate(r[key]):
                 if f["status"] == "MISREAD":
