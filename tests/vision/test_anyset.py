@@ -213,6 +213,43 @@ def test_robot_colours_survive_a_shadow_but_brightness_still_tells_ivory_from_bl
     assert llr[0] > 3 and llr[1] < -3
 
 
+def _start_robots_read(design: int, camera: int) -> tuple[float, bool]:
+    """Calibrate the start frame of ``design`` under ``camera`` (the benchmark's camera seeds): the
+    robot colours' separation, and whether the start frame read back holds every robot of its colour."""
+    frame = render(START, design * 16 + camera, design=design, markers=False, printed=[True] * 49)
+    cal = calibrate(frame.image, START, white_side=white_side_of(frame.homography))
+    r = BoardReader(cal, adapt=False).read(frame.image)
+    told = r.square_probs.argmax(axis=1)
+    want = [("empty", "white", "black").index(v.value) for v in START.squares]
+    return cal.colours.separation, bool(np.array_equal(told[[*range(6), *range(30, 36)]],
+                                                       np.array(want)[[*range(6), *range(30, 36)]]))
+
+
+def test_robot_colours_on_a_checkered_board_are_told_against_squares_of_their_own_look(monkeypatch):
+    """Design 17,400,032 (lilac and pale pink stones on a checkered board): a robot's colour is taken
+    where its patch differs most from the empty board, and a checkered board's nearest empty square
+    has the other look. Against the nearest empty square of the robot's own look the two colours lie
+    far enough apart; against the other look they could not be told (calibration refused)."""
+    from vision.anyset import fields
+    from vision.anyset.colours import MIN_SEPARATION
+
+    separation, right = _start_robots_read(17_400_032, 1)
+    assert separation >= MIN_SEPARATION and right
+    monkeypatch.setattr(fields, "_same_look_backgrounds", lambda reference, told, background: background)
+    with pytest.raises(CalibrationError, match="cannot be told apart"):
+        _start_robots_read(17_400_032, 1)
+
+
+def test_wide_glossy_stones_are_told_by_their_shaded_rim():
+    """Design 17,400,020 under its fourth camera: peach and pale green stones 0.8 of a square across
+    under a bright lamp fill all three channels over most of any disc on them; the twentieth value of
+    a disc at the robot's foot (its shaded rim, colours.QUANTILES) tells them apart."""
+    from vision.anyset.colours import MIN_SEPARATION
+
+    separation, right = _start_robots_read(17_400_020, 3)
+    assert separation >= MIN_SEPARATION and right
+
+
 def test_two_colours_that_differ_only_on_the_shaded_side_are_told_by_a_darker_value():
     """A bright piece under a strong light fills the camera's channels on its lit side: two colours
     that differ only in those channels look alike there (the median of the disc), and differ on

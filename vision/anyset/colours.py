@@ -37,8 +37,11 @@ RADII = (0.12, 0.2, 0.28)               # board units: candidate discs the colou
 # darker one, the robot's shaded side. A bright piece under a strong light fills the camera's channels
 # to 255 on its lit side, where two colours that differ only in those channels then look alike
 # (turquoise and sky blue stones: separation 0.4 by the median, 1.8 by the fifth darkest value of
-# twenty); the shaded side keeps the difference. Chosen per set, like the disc
-QUANTILES = (0.5, 0.2)
+# twenty); the shaded side keeps the difference. Chosen per set, like the disc. Glossy stones as wide as
+# 0.8 of a square under a bright lamp fill all three channels over most of the disc: peach and pale green
+# stones of design 17,400,020 were 0.76 apart by the best of the median and the fifth darkest value, 3.99
+# by the twentieth (a disc at the robot's foot, its shaded rim)
+QUANTILES = (0.5, 0.2, 0.05)
 # A disc is judged on the start robots as they stand and moved a patch pixel (a twelfth of a square) each
 # way: robots stand elsewhere on their squares later, and a disc that tells the start rows only where
 # they stand (one that catches the board beside a robot, as a stable mix) is no good there. Without

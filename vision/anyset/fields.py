@@ -335,6 +335,42 @@ def board_alternates(patches: np.ndarray, states: np.ndarray) -> bool:
 
 
 _DIST_CACHE: list = []   # [(reference, distances)]: the last few references' square distances
+_SQUARE_DIST_SAME_PARITY = _SQUARE_DIST + 1000.0 * (_SQUARE_PARITY[:, None] != _SQUARE_PARITY[None, :])
+_BACKGROUND_CACHE: list = []   # [(reference, (squares, their backgrounds) or None)]
+
+
+def _same_look_backgrounds(reference: Reference, told: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """``background`` ((36, 3, P, P): each square's empty board, its own reference patch where the
+    reference is told it is empty, else its empty example) with, on a board whose squares alternate
+    in look (:func:`board_alternates`), every square's example replaced by its nearest square of
+    the same parity known empty: the board as it looks under a robot there. What the robot colours
+    are told from (a robot set down off centre is found where its patch differs most from the empty
+    board, :mod:`vision.anyset.colours`): against a square of the other look, the difference is the
+    board's own, and the two robot colours of checkered design 17,400,032 (lilac and pale pink stones)
+    were 0.2-0.8 apart, too close to tell, where the squares of their own look set them 2.5 apart. The
+    nets' examples are not changed by it (:data:`PARITY`)."""
+    for ref, kept in _BACKGROUND_CACHE:
+        if ref is reference:
+            break
+    else:
+        kept = None
+        if board_alternates(reference.squares, reference.square_state):
+            rows = np.arange(36)
+            idx = example_fields(np.broadcast_to(reference.square_state, (36, 36)), rows, _SQUARE_DIST_SAME_PARITY)[:, 0]
+            same = idx >= 0
+            same &= _SQUARE_PARITY[np.maximum(idx, 0)] == _SQUARE_PARITY
+            rows, idx = rows[same], idx[same]
+            x, _ = normalise(reference.squares[idx], reference.square_level[idx])
+            kept = (rows, x)
+        _BACKGROUND_CACHE.insert(0, (reference, kept))
+        del _BACKGROUND_CACHE[4:]
+    if kept is None:
+        return background
+    rows, x = kept
+    use = np.asarray(told)[rows] != REF_EMPTY
+    out = background.copy()
+    out[rows[use]] = x[use]
+    return out
 
 
 def square_distances(reference: Reference | None) -> np.ndarray:
@@ -422,6 +458,7 @@ def _run(cutter: PatchCutter, sq: np.ndarray, pt: np.ndarray, pc: np.ndarray, re
         xp, _ = normalise(pt, level)
         ks, kp = known_s[0].patches, known_p[0].patches
         background = np.where((known_s[0].told == REF_EMPTY)[:, None, None, None], ks[:, 0:3], ks[:, 3:6])
+        background = _same_look_backgrounds(reference, known_s[0].told, background)
         if own:
             ref_s = ks[:, 0:3]
             # the reference's own point patches, normalised once per reference in its known parts;
