@@ -265,7 +265,7 @@ def report_frames(results: list[dict], key: str, title: str) -> dict:
         hid = [f for f in fr if f.get("hides")]
         seen = [f for f in fr if not f.get("hides")]
         print(f"  frames in which a robot hides a point from the camera (less than {HIDDEN:.0%} of a battery there "
-              f"in view: doubtful by rule, never read right): {len(hid)}, read right {sum(f['status'] == 'right' for f in hid)}")
+              f"in view: doubtful by the issue's rule): {len(hid)}, read right {sum(f['status'] == 'right' for f in hid)}")
         if seen:
             r_seen = sum(f["status"] == "right" for f in seen)
             print(f"  read right of the {len(seen)} frames with every point in view: {r_seen} = {100 * r_seen / len(seen):.2f}%")
