@@ -40,7 +40,11 @@ RADII = (0.12, 0.2, 0.28)               # board units: candidate discs the colou
 # twenty); the shaded side keeps the difference. Chosen per set, like the disc. Glossy stones as wide as
 # 0.8 of a square under a bright lamp fill all three channels over most of the disc: peach and pale green
 # stones of design 17,400,020 were 0.76 apart by the best of the median and the fifth darkest value, 3.99
-# by the twentieth (a disc at the robot's foot, its shaded rim)
+# by the twentieth (a disc at the robot's foot, its shaded rim). Tried only where the other two cannot
+# tell the colours apart (measured, not kept): block 17,400,000's misreads of a peach robot read Black at
+# 0.995-0.998 (17,400,020 camera 1, whose start robots the other two told apart) came back; tried for every
+# set, it is chosen on 3 of the 8 sets of ../shared/vision-dev, and a robot of set 5 goes doubtful in one
+# frame (25 of 48 read right instead of 26, no misread)
 QUANTILES = (0.5, 0.2, 0.05)
 # A disc is judged on the start robots as they stand and moved a patch pixel (a twelfth of a square) each
 # way: robots stand elsewhere on their squares later, and a disc that tells the start rows only where
