@@ -240,6 +240,30 @@ def test_robot_colours_on_a_checkered_board_are_told_against_squares_of_their_ow
         _start_robots_read(17_400_032, 1)
 
 
+def test_whether_the_board_alternates_is_decided_once_per_calibration_and_kept(cal):
+    """The robot colours are learned against the empty board as the calibration decided it (a
+    checkered board's squares of the robot's own look, or the nearest); a later board the referee
+    accepts must not decide it again (design 17,600,000, a faintly checkered board, flipped to
+    "alternates" mid-game and a Black robot was read where a White one stood), and a calibration
+    file keeps the decision (an older file decides it again from its reference)."""
+    from vision.anyset.fields import reference_alternates
+    from vision.anyset.reference import Reference
+
+    ref = cal.reference
+    decided = reference_alternates(ref)
+    flipped = replace(ref, alternates=not decided)
+    later = flipped.updated(ref.squares, ref.points, ref.coarse_points, np.zeros(3, np.float32), START,
+                            np.ones(36, bool), np.ones(49, bool))
+    assert later.alternates is (not decided) and reference_alternates(later) is (not decided)
+    data = flipped.to_json()
+    assert Reference.from_json(data).alternates is (not decided)
+    older = {k: v for k, v in data.items() if k != "alternates"}
+    assert Reference.from_json(older).alternates is None
+    assert reference_alternates(Reference.from_json(older)) is decided
+    with pytest.raises(ValueError, match="alternates"):
+        Reference.from_json({**data, "alternates": "yes"})
+
+
 def test_wide_glossy_stones_are_told_by_their_shaded_rim():
     """Design 17,400,020 under its fourth camera: peach and pale green stones 0.8 of a square across
     under a bright lamp fill all three channels over most of any disc on them; the twentieth value of

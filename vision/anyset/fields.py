@@ -339,10 +339,19 @@ _SQUARE_DIST_SAME_PARITY = _SQUARE_DIST + 1000.0 * (_SQUARE_PARITY[:, None] != _
 _BACKGROUND_CACHE: list = []   # [(reference, (squares, their backgrounds) or None)]
 
 
+def reference_alternates(reference: Reference) -> bool:
+    """Whether ``reference``'s board alternates in look (:func:`board_alternates`), as decided on the
+    first reference of its calibration and kept by the references updated from it
+    (:attr:`Reference.alternates`; decided here, once, where not yet)."""
+    if reference.alternates is None:
+        object.__setattr__(reference, "alternates", board_alternates(reference.squares, reference.square_state))
+    return bool(reference.alternates)
+
+
 def _same_look_backgrounds(reference: Reference, told: np.ndarray, background: np.ndarray) -> np.ndarray:
     """``background`` ((36, 3, P, P): each square's empty board, its own reference patch where the
     reference is told it is empty, else its empty example) with, on a board whose squares alternate
-    in look (:func:`board_alternates`), every square's example replaced by its nearest square of
+    in look (:func:`reference_alternates`), every square's example replaced by its nearest square of
     the same parity known empty: the board as it looks under a robot there. What the robot colours
     are told from (a robot set down off centre is found where its patch differs most from the empty
     board, :mod:`vision.anyset.colours`): against a square of the other look, the difference is the
@@ -354,7 +363,7 @@ def _same_look_backgrounds(reference: Reference, told: np.ndarray, background: n
             break
     else:
         kept = None
-        if board_alternates(reference.squares, reference.square_state):
+        if reference_alternates(reference):
             rows = np.arange(36)
             idx = example_fields(np.broadcast_to(reference.square_state, (36, 36)), rows, _SQUARE_DIST_SAME_PARITY)[:, 0]
             same = idx >= 0

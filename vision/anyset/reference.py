@@ -44,6 +44,11 @@ class Reference:
     # (36,) which robot stood on each square: COLOUR_WHITE / COLOUR_BLACK, COLOUR_UNKNOWN where the
     # square was empty or not known (a calibration file written before the colours were kept)
     square_colour: np.ndarray | None = None
+    # whether the board's squares alternate in look (a chessboard's two colours): decided once, on the
+    # first reference of a calibration (vision.anyset.fields.reference_alternates), and kept by every
+    # reference updated from it, so that the robot colours are told against the empty board as they
+    # were learned; None until decided
+    alternates: bool | None = None
 
     def __post_init__(self) -> None:
         if self.square_colour is None:
@@ -77,6 +82,7 @@ class Reference:
             np.where(ts[:, None], new.square_level, self.square_level),
             np.where(tp[:, None], new.point_level, self.point_level),
             np.where(ts, new.square_colour, self.square_colour).astype(np.int8),
+            self.alternates,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -111,6 +117,7 @@ class Reference:
             "point_state": [int(v) for v in self.point_state],
             "square_level": np.round(self.square_level, 6).tolist(),
             "point_level": np.round(self.point_level, 6).tolist(),
+            **({} if self.alternates is None else {"alternates": bool(self.alternates)}),
         }
 
     @classmethod
@@ -135,6 +142,7 @@ class Reference:
             pl = np.array(data["point_level"], np.float32)
             # files written before the robots' colours were kept: not known
             sc = np.array(data.get("square_colour", [COLOUR_UNKNOWN] * 36), int)
+            alternates = data.get("alternates")      # files written before it was kept: decided again
         except KeyError as exc:
             raise ValueError(f"the reference board lacks {exc.args[0]!r}") from None
         except (ValueError, TypeError):
@@ -152,9 +160,11 @@ class Reference:
         if sc.shape != (36,) or not set(sc.tolist()) <= {COLOUR_UNKNOWN, COLOUR_WHITE, COLOUR_BLACK}:
             raise ValueError("the reference board's robot colours are malformed (36 values of 0, 1, 2)")
         sc = np.where(ss == REF_OCCUPIED, sc, COLOUR_UNKNOWN).astype(np.int8)
+        if alternates is not None and not isinstance(alternates, bool):
+            raise ValueError(f"the reference board's 'alternates' is {alternates!r}, not true or false")
         if not (np.all(np.isfinite(sl)) and np.all(np.isfinite(pl))):
             raise ValueError("the reference board's light levels hold non-numbers")
         sq = imgs[0].reshape(36, PATCH, PATCH, 3).copy()
         pt = imgs[1].reshape(49, POINT_PATCH, POINT_PATCH, 3).copy()
         pc = imgs[2].reshape(49, PATCH, PATCH, 3).copy()
-        return cls(sq, pt, pc, ss, ps, sl, pl, sc)
+        return cls(sq, pt, pc, ss, ps, sl, pl, sc, alternates)
