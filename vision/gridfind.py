@@ -90,6 +90,7 @@ MAX_ANISOTROPY = 1.6      # a square's image at the field's centre: long / short
 BARE_WEIGHT = 2.0         # a segment of bare board where a line should run counts this much against
 REFINED = 3               # leading candidates refined and compared again
 MAX_SEGMENTS = 2500       # longest LSD segments kept (bounds the pairwise crossing test)
+OWN_STRENGTH = 0.5        # a candidate's own clear line is at least this share of the frame's (see own_strength)
 
 
 @dataclass(frozen=True, eq=False)
@@ -190,7 +191,7 @@ def _find(ev: "_Evidence", col: np.ndarray, seg_scale: float) -> GridFit:
         H1, resid, n_meas = _refine(ev, H0)
         s1 = 84.0 * _confirmed_share(ev, H1)
         if strength is not None:
-            s1 += ev.score(H1, strength)[0]
+            s1 += ev.score(H1, own_strength(ev, H1, strength))[0]
         refined.append((s1, H1, resid, n_meas))
     refined.sort(key=lambda t: -t[0])
     _, H, resid, n_meas = refined[0]
@@ -901,9 +902,22 @@ def _select(ev: _Evidence, cands: list[np.ndarray]) -> tuple[list[tuple[float, n
             if seen and (np.abs(np.array(seen) - pr).max(axis=(1, 2)) < 0.12 * _pitch(Hs)).any():
                 continue
             seen.append(pr)
-            ranked.append((ev.score(Hs, strength)[0], Hs))
+            ranked.append((ev.score(Hs, own_strength(ev, Hs, strength))[0], Hs))
     ranked.sort(key=lambda t: -t[0])
     return ranked, strength
+
+
+def own_strength(ev: _Evidence, H: np.ndarray, strength: float) -> float:
+    """The strength of a clear line for counting the segments of ``H`` on and off: the typical
+    (75th percentile) evidence of its own inner segments, within OWN_STRENGTH of the frame's
+    ``strength`` and at most that. A board's 14 lines are printed alike; the frame's strength is the
+    leading candidate's, and where that lies on stronger strokes beside the board (a table's plank
+    joints parallel to one family of lines, a shadow's edge), the board's own thinner lines would
+    count as off."""
+    _, inner = ev.score(H)
+    if not inner.size:
+        return strength
+    return float(np.clip(np.percentile(inner, 75), OWN_STRENGTH * strength, strength))
 
 
 def _plausible(H: np.ndarray, w: int, h: int) -> bool:
