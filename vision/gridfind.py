@@ -34,7 +34,10 @@ Method
    edges: the board's edge may lie there) and the continuations of the 14
    lines into the border should not. The leaders, and each of them shifted by
    one pitch, are then compared by counting segments on and off relative to a
-   clear line of this frame; a segment showing bare board where a line should
+   clear line of their own (their typical segment's evidence, at least half
+   that of the frame's leading candidate: a board's lines are printed alike,
+   and stronger strokes beside it, a table's plank joints, must not make them
+   count as off); a segment showing bare board where a line should
    run (flat, and the board's colour) counts against, one hidden by a piece
    says nothing.
 5. *Refinement.* Profiles across the 14 lines are sampled at full resolution;
