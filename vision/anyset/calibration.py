@@ -295,13 +295,12 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side
     return Calibration(size, _mat(H), method, side, reference, model)
 
 
-def _check_layout(fl, expected: BoardLayout, cutter: PatchCutter | None = None,
-                  image: np.ndarray | None = None) -> None:
+def _check_layout(fl, expected: BoardLayout, cutter: PatchCutter, image: np.ndarray) -> None:
     """Refuse a frame that clearly does not show ``expected`` (naming the fields) or is covered.
 
     A square is not as expected where the first look gives its expected content less than
-    :data:`CONTRADICTS`; a point where the first look and, given ``cutter`` and ``image``, the fine
-    second look both put it below :data:`CONTRADICTS_POINT` log-odds (:func:`_points_contradicted`)."""
+    :data:`CONTRADICTS`; a point where the first look and the fine second look (of ``image`` through
+    ``cutter``) both put it below :data:`CONTRADICTS_POINT` log-odds (:func:`_points_contradicted`)."""
     covered = [square_name(i) for i in range(36) if fl.squares[i, 2] >= COVERED]
     covered += [point_name(i) for i in range(49) if fl.points[i, 2] >= COVERED]
     if len(covered) > COVERED_SPOT:

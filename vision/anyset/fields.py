@@ -339,6 +339,18 @@ _SQUARE_DIST_SAME_PARITY = _SQUARE_DIST + 1000.0 * (_SQUARE_PARITY[:, None] != _
 _BACKGROUND_CACHE: list = []   # [(reference, (squares, their backgrounds) or None)]
 
 
+def _per_reference(cache: list, reference: Reference, make, keep: int):
+    """``make(reference)``, kept in ``cache`` ([(reference, value)], newest first) for the last
+    ``keep`` references (by identity: a reader reads many frames against one)."""
+    for ref, value in cache:
+        if ref is reference:
+            return value
+    value = make(reference)
+    cache.insert(0, (reference, value))
+    del cache[keep:]
+    return value
+
+
 def reference_alternates(reference: Reference) -> bool:
     """Whether ``reference``'s board alternates in look (:func:`board_alternates`), as decided on the
     first reference of its calibration and kept by the references updated from it
@@ -346,6 +358,19 @@ def reference_alternates(reference: Reference) -> bool:
     if reference.alternates is None:
         object.__setattr__(reference, "alternates", board_alternates(reference.squares, reference.square_state))
     return bool(reference.alternates)
+
+
+def _same_parity_backgrounds(reference: Reference) -> tuple[np.ndarray, np.ndarray] | None:
+    """Where ``reference``'s board alternates (:func:`reference_alternates`): the squares that have a
+    square of their own parity known empty, and that square's patch normalised (as the nets' examples
+    are); None elsewhere."""
+    if not reference_alternates(reference):
+        return None
+    rows = np.arange(36)
+    idx = example_fields(np.broadcast_to(reference.square_state, (36, 36)), rows, _SQUARE_DIST_SAME_PARITY)[:, 0]
+    same = (idx >= 0) & (_SQUARE_PARITY[np.maximum(idx, 0)] == _SQUARE_PARITY)
+    rows, idx = rows[same], idx[same]
+    return rows, normalise(reference.squares[idx], reference.square_level[idx])[0]
 
 
 def _same_look_backgrounds(reference: Reference, told: np.ndarray, background: np.ndarray) -> np.ndarray:
@@ -358,21 +383,7 @@ def _same_look_backgrounds(reference: Reference, told: np.ndarray, background: n
     board's own, and the two robot colours of checkered design 17,400,032 (lilac and pale pink stones)
     were 0.2-0.8 apart, too close to tell, where the squares of their own look set them 2.5 apart. The
     nets' examples are not changed by it (:data:`PARITY`)."""
-    for ref, kept in _BACKGROUND_CACHE:
-        if ref is reference:
-            break
-    else:
-        kept = None
-        if reference_alternates(reference):
-            rows = np.arange(36)
-            idx = example_fields(np.broadcast_to(reference.square_state, (36, 36)), rows, _SQUARE_DIST_SAME_PARITY)[:, 0]
-            same = idx >= 0
-            same &= _SQUARE_PARITY[np.maximum(idx, 0)] == _SQUARE_PARITY
-            rows, idx = rows[same], idx[same]
-            x, _ = normalise(reference.squares[idx], reference.square_level[idx])
-            kept = (rows, x)
-        _BACKGROUND_CACHE.insert(0, (reference, kept))
-        del _BACKGROUND_CACHE[4:]
+    kept = _per_reference(_BACKGROUND_CACHE, reference, _same_parity_backgrounds, 4)
     if kept is None:
         return background
     rows, x = kept
@@ -388,13 +399,8 @@ def square_distances(reference: Reference | None) -> np.ndarray:
     (:data:`PARITY`)."""
     if reference is None or not PARITY:
         return _SQUARE_DIST
-    for ref, dist in _DIST_CACHE:
-        if ref is reference:
-            return dist
-    dist = _SQUARE_DIST_PARITY if board_alternates(reference.squares, reference.square_state) else _SQUARE_DIST
-    _DIST_CACHE.insert(0, (reference, dist))
-    del _DIST_CACHE[8:]
-    return dist
+    return _per_reference(_DIST_CACHE, reference, lambda ref: _SQUARE_DIST_PARITY
+                          if board_alternates(ref.squares, ref.square_state) else _SQUARE_DIST, 8)
 
 
 def _examples(patches: np.ndarray, levels: np.ndarray, states: np.ndarray, dist: np.ndarray, rank: int,
