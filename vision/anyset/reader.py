@@ -514,6 +514,22 @@ HIDDEN_VETO = os.environ.get("NETZWERK_HIDDEN_VETO", "1") != "0"
 # stage's doubt there being right; it costs about 2% of the frames read (held-out verdict data).
 # NETZWERK_ARRIVED_VETO=0 leaves it to the verdict (for measuring).
 ARRIVED_VETO = os.environ.get("NETZWERK_ARRIVED_VETO", "1") != "0"
+# ... but not where the change that reaches the point's middle runs on to the edge of the point's patch
+# (0.375 of a square from the point every way): the pixels that changed by more than ARRIVED_OPEN_SHARE of
+# the middle's largest change (3x3 averaged), the region of them that touches the middle (as the middle's
+# change is taken: its disc and the SAME_BLUR around it) reaching the patch's outer ARRIVED_OPEN_RIM pixels
+# (BoardReader._arrival_open). That is the edge of something larger than a battery's place, a robot's body
+# or its shadow coming or going on a square beside the point (looked at: every such flag of the
+# development frames), where an arriving battery changes a region of its own around the point. The flag
+# stays one of the verdict's features as it was; only the veto on top of the verdict is lifted. Measured
+# before it was written (a study script, not kept; development designs 5,000,200-239 and block 17,400,000,
+# 2 cameras, block 17,200,000, 1 camera; single and game frames): of 219 flags, 166 on empty points all
+# ran to the rim, of the 53 on batteries 8 did (a battery beside a robot that moved, or a blank side turned
+# in the board's colour; the verdict alone read each a battery or doubtful). NETZWERK_ARRIVED_OPEN=0 keeps
+# the veto on every flag (for measuring); docs/readme-vision.md ("6 December")
+ARRIVED_OPEN_SHARE = 0.4
+ARRIVED_OPEN_RIM = 2
+ARRIVED_OPEN = os.environ.get("NETZWERK_ARRIVED_OPEN", "1") != "0"
 # the verdict's own looks (BoardReader._verdict_looks): every field the first look leaves less sure than
 # SURE_LOOK (log-odds, about 0.9995) is looked at by the set head, beside the frame's own fields and, a
 # point, at twice the resolution, each look's answer a feature of its own; the frame's fields the first
@@ -541,6 +557,11 @@ _LIKE_SQUARE_SAMPLE = _disc(SQUARE_SPAN, LIKE_SQUARE_RADIUS) & _EVERY_OTHER
 _SAME_SQUARE_DISC = _disc(SQUARE_SPAN, SAME_SQUARE_RADIUS)
 _SAME_POINT_DISC = _disc(POINT_SPAN, SAME_POINT_RADIUS)
 _SEEN_POINT_DISC = _disc(POINT_SPAN, HIDE_SEEN_RADIUS)
+# the pixels whose SAME_BLUR average reaches the middle (the middle's change is taken over them) and a
+# patch's outer ARRIVED_OPEN_RIM pixels (BoardReader._arrival_open)
+_SEEN_POINT_REACH = cv2.dilate(_SEEN_POINT_DISC.astype(np.uint8), np.ones((SAME_BLUR, SAME_BLUR), np.uint8)) > 0
+_PATCH_RIM = np.ones((PATCH, PATCH), bool)
+_PATCH_RIM[ARRIVED_OPEN_RIM:PATCH - ARRIVED_OPEN_RIM, ARRIVED_OPEN_RIM:PATCH - ARRIVED_OPEN_RIM] = False
 HIDE_CLEAR_RADIUS = SAME_POINT_RADIUS
 _CLEAR_POINT_DISC = _disc(POINT_SPAN, HIDE_CLEAR_RADIUS)
 _LIKE_POINT_SAMPLE = _CLEAR_POINT_DISC & _EVERY_OTHER     # a point's likeness to others: its battery reach
@@ -1414,6 +1435,27 @@ class BoardReader:
         rp = np.asarray(self._cal.reference.point_state)
         return (rp == REF_EMPTY) & read_empty & ~vouched & moved
 
+    @staticmethod
+    def _arrival_open(fl: FieldLook, flagged: np.ndarray) -> np.ndarray:
+        """(49,) bool: of the points ``flagged`` ((49,) bool, the arrival check's), those whose change at
+        the middle runs on to the edge of the point's patch (the edge of a robot's body or shadow that came
+        or went beside it, not a battery's own place): the pixels that changed by more than
+        :data:`ARRIVED_OPEN_SHARE` of the middle's largest change (each patch's difference from the
+        reference averaged 3x3 on its own), the 8-connected regions of them that touch the middle's reach
+        reaching the patch's rim (:data:`ARRIVED_OPEN_RIM`); see there."""
+        out = np.zeros(49, bool)
+        if fl.x_points is None or fl.x_ref_points is None:
+            return out
+        for i in np.flatnonzero(flagged):
+            d = np.abs(fl.x_points[i] - fl.x_ref_points[i]).sum(axis=0, dtype=np.float32)
+            top = float(cv2.blur(d, (SAME_BLUR, SAME_BLUR))[_SEEN_POINT_DISC].max())
+            changed = (cv2.blur(d, (3, 3)) > ARRIVED_OPEN_SHARE * top).astype(np.uint8)
+            _, label = cv2.connectedComponents(changed, connectivity=8)
+            touching = np.unique(label[_SEEN_POINT_REACH & (changed > 0)])
+            touching = touching[touching > 0]
+            out[i] = bool(touching.size) and bool(np.isin(label[_PATCH_RIM], touching).any())
+        return out
+
     def _left_unseen(self, image: np.ndarray, fl: FieldLook, moved: np.ndarray, pp: np.ndarray,
                      qc: np.ndarray) -> np.ndarray:
         """(49,) bool: the points the reference showed holding a battery, read holding one (``pp``:
@@ -1690,11 +1732,16 @@ class BoardReader:
         sp, pp, pc, qc = ev.stage_squares, ev.stage_points, ev.covered_squares, ev.covered_points
         if ev.squares is not None and self.judge:
             sp, pp = covered_on_top(*shared_verdict().judge(ev.squares, ev.points), pc, qc)
-            veto = (ev.hidden if HIDDEN_VETO else False) | (ev.arrived if ARRIVED_VETO else False)
+            arrived = ev.arrived
+            if ARRIVED_OPEN and arrived.any():
+                arrived = arrived & ~self._arrival_open(fl, arrived)
+            veto = (ev.hidden if HIDDEN_VETO else False) | (arrived if ARRIVED_VETO else False)
             if np.any(veto):
                 pp = np.where(np.asarray(veto)[:, None], 0.5 * pp + 0.25, pp)
+        else:
+            arrived = ev.arrived
         unlike, far, hasty_s, hasty_p = ev.unlike, ev.far, ev.hasty_squares, ev.hasty_points
-        hidden, arrived, left, unlike_p = ev.hidden, ev.arrived, ev.left, ev.unlike_points
+        hidden, left, unlike_p = ev.hidden, ev.left, ev.unlike_points
         printed = np.where(pp[:, 1] > 0.5, fl.printed, np.nan)
         side_why = tuple(None if not (pp[i, 1] > 0.5) or not (1 - SIDE_SURE < fl.printed[i] < SIDE_SURE)
                          else "the camera cannot tell the side" for i in range(49))
