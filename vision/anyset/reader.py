@@ -43,8 +43,9 @@ and each check's doubt, and the verdict (:mod:`vision.anyset.verdict`,
 gradient-boosted trees trained on many frames of random designs) gives the
 probabilities. Three rules stay above it: a field the nets see covered
 (:data:`COVERED`), a point a robot may hide (:data:`HIDDEN_VETO`) and a point a
-battery may have arrived at unseen (:data:`ARRIVED_VETO`) are doubtful whatever
-the verdict says. ``NETZWERK_VERDICT=0`` reads as before (the first stage, each
+battery may have arrived at unseen (:data:`ARRIVED_VETO`; not where the change there
+runs on to the edge of the point's patch, a robot's body or shadow beside it:
+:data:`ARRIVED_OPEN`) are doubtful whatever the verdict says. ``NETZWERK_VERDICT=0`` reads as before (the first stage, each
 look and each check in turn: :meth:`BoardReader._first_stage`).
 
 Frame-level refusals: a hand or an object over the board (fields covered), a
