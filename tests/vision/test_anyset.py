@@ -365,6 +365,42 @@ def test_calibration_names_a_start_battery_that_is_missing():
         calibrate(frame.image, START, white_side=white_side_of(frame.homography))
 
 
+def test_an_empty_start_point_a_tall_robot_leans_over_does_not_refuse_calibration_a_battery_beside_a_robot_is_named(
+        monkeypatch):
+    """vision/anyset/calibration.py: CAL_HIDDEN: design 17,300,044 camera 0 with the tallest robots under
+    the most tilted camera (the hidden study's set-up): Black's robot on f6 leans over the empty corner
+    point G7, its body over the point's middle, so the nets see something there and the correct set-up was
+    refused ("does not hold the start layout at G7"). The robot's colour covers the point's middle in a
+    region running on to the patch's edge: the frame cannot show G7, which is no evidence against the
+    set-up, and it is accepted on the right grid. A battery of the White robots' colour set on F7 beside a
+    robot (design 5,000,236 camera 1, a normal set) is still named."""
+    from dataclasses import replace as _replace
+
+    from benchmarks.vision_anyset import TALL, TALL_TILT, _corner_error, camera_seed
+    from vision.anyset import calibration as calibration_module
+    from vision.designs import sample_design
+    from vision.layout import BoardLayout, PointState
+
+    seed = camera_seed(17_300_044, 0)
+    look = _replace(sample_design(17_300_044), **TALL)
+    start = render(START, seed, design=look, markers=False, printed=[True] * 49, tilt=TALL_TILT)
+    side = white_side_of(start.homography)
+    monkeypatch.setattr(calibration_module, "CAL_HIDDEN", False)
+    with pytest.raises(CalibrationError, match="does not hold the start layout at G7"):
+        calibrate(start.image, START, white_side=side)
+    monkeypatch.setattr(calibration_module, "CAL_HIDDEN", True)
+    calibration = calibrate(start.image, START, white_side=side)
+    assert _corner_error(calibration.H, start.homography) < 3.0
+
+    points = list(START.points)
+    points[47] = PointState.BATTERY                                      # F7
+    extra = BoardLayout(tuple(START.squares), tuple(points))
+    seed = camera_seed(5_000_236, 1)
+    shot = render(extra, seed, design=5_000_236, markers=False, printed=[True] * 49)
+    with pytest.raises(CalibrationError, match="F7"):
+        calibrate(shot.image, START, white_side=white_side_of(shot.homography))
+
+
 def test_a_start_battery_the_first_look_misses_but_the_fine_look_sees_does_not_refuse_calibration():
     """Design 17,200,019 under its third camera: the battery of A2 lies at the edge of the point's
     printed disc, and the first look puts it below e^-5 odds; the fine look (48 px, this frame's

@@ -69,7 +69,7 @@ from ..errors import VisionError
 from .fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN, TEMPERATURE, example_fields
 from .fields import (_POINT_DIST, FINE, OWN_FRAME, Answers, FieldLook, PixelLook, box_blurred, colour_shift, fine_look,
                      largest_difference, local_differences, look, look_with, own_frame_look, square_distances, still)
-from .colours import MIN_SEPARATION
+from .colours import MIN_SEPARATION, ColourModel
 from .jit import compiled, mean_abs_distances_numpy
 from .memory import FieldMemory
 from .sethead import SetHead, board_samples
@@ -820,6 +820,64 @@ class Evidence:
     unlike_points: np.ndarray      # (49,) bool
 
 
+def robot_pixels(colours: ColourModel, x_points: np.ndarray, idx: np.ndarray, disc: np.ndarray,
+                 board: np.ndarray | None = None, empty_look: np.ndarray | None = None) -> np.ndarray:
+    """(n, k) bool: which of the k pixels of ``disc`` ((P, P) bool, kept a pixel off the patch's edge) of
+    each point ``idx`` ((n,) indices) have a robot colour of ``colours`` (:func:`clear_of_robots`)."""
+    # the disc lies off the patch's edge: the 3x3 average stays inside each patch
+    px = box_blurred(x_points[idx], 3)[:, :, disc].transpose(0, 2, 1)                  # (n, k, 3)
+    flat = px.reshape(-1, 3)
+    dist = colours.fit_distance(flat).reshape(len(idx), -1)
+    robot = dist <= FAR_COLOUR
+    # the board's own colour, told apart from both robots' (see BOARD_NEARER): a pixel nearer it is the board's
+    if board is not None and colours.separation_of(board) >= MIN_SEPARATION:
+        robot &= dist < colours.distance_to(flat, board).reshape(len(idx), -1)
+    if empty_look is not None and (empty_look[idx] >= 0).any():
+        has = empty_look[idx] >= 0
+        ex_all = box_blurred(x_points[empty_look[idx][has]], 3)
+        mine = px[has].reshape(-1, 3)
+        like_empty = np.full(mine.shape[0], np.inf)
+        # the other point's pixel in the same place or one beside it (two patches' print lies a pixel
+        # apart where their points' lean differs)
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                ex = np.roll(ex_all, (dy, dx), axis=(2, 3))[:, :, disc].transpose(0, 2, 1).reshape(-1, 3)
+                like_empty = np.minimum(like_empty, colours.distance_between(mine, ex))
+        robot[has] &= dist[has] < like_empty.reshape(int(has.sum()), -1)
+    return robot
+
+
+def clear_of_robots(colours: ColourModel, x_points: np.ndarray, rows: np.ndarray,
+                    disc: np.ndarray = _CLEAR_POINT_DISC, board: np.ndarray | None = None, cover: bool = False,
+                    empty_look: np.ndarray | None = None) -> np.ndarray:
+    """(49,) bool: of the points ``rows`` (49,) bool, those in whose ``disc`` ((P, P) bool: a
+    battery's reach, :data:`HIDE_CLEAR_RADIUS`; or its middle, :data:`HIDE_SEEN_RADIUS`, for
+    :data:`MOVED_CLEAR`) no pixel has either robot colour of ``colours`` (the set's :class:`ColourModel`;
+    within :data:`FAR_COLOUR` of one, the patch blurred 3x3): no robot covers any of it. ``x_points``: (49, 3, P, P) the point
+    patches' normalised log colour (now, or the reference's). ``board``: (3,) the board's own colour,
+    or None: where given and told apart from both robot colours, a pixel nearer it than the robot's
+    colour is not a robot's (:data:`BOARD_NEARER`). ``cover``: a point is clear unless the robot's pixels
+    could cover :data:`HIDE_COVER_SHARE` of a battery standing within the reach (:data:`HIDE_COVER`).
+    ``empty_look``: (49,) indices of another point showing how each point looks empty (-1: none,
+    :func:`_empty_looks`): a pixel nearer that point's pixel in the same place than the robot's colour
+    is not a robot's (:data:`EMPTY_NEARER`)."""
+    out = np.zeros(49, bool)
+    idx = np.flatnonzero(rows)
+    if not len(idx):
+        return out
+    robot = robot_pixels(colours, x_points, idx, disc, board, empty_look)
+    if not cover:
+        out[idx] = ~robot.any(axis=1)
+        return out
+    foot = _BATTERY_FOOT / _BATTERY_FOOT.sum()
+    for k, i in enumerate(idx):
+        mask = np.zeros(disc.shape, np.float32)
+        mask[disc] = robot[k]
+        share = cv2.filter2D(mask, -1, foot, borderType=cv2.BORDER_CONSTANT)
+        out[i] = float(share[_BATTERY_CENTRES].max()) < HIDE_COVER_SHARE
+    return out
+
+
 class BoardReader:
     """Reads frames of one camera set-up.
 
@@ -1021,52 +1079,8 @@ class BoardReader:
     def _clear_of_robots(self, x_points: np.ndarray, rows: np.ndarray, disc: np.ndarray = _CLEAR_POINT_DISC,
                          board: np.ndarray | None = None, cover: bool = False,
                          empty_look: np.ndarray | None = None) -> np.ndarray:
-        """(49,) bool: of the points ``rows`` (49,) bool, those in whose ``disc`` ((P, P) bool: a
-        battery's reach, :data:`HIDE_CLEAR_RADIUS`; or its middle, :data:`HIDE_SEEN_RADIUS`, for
-        :data:`MOVED_CLEAR`) no pixel has either robot colour of this set (within :data:`FAR_COLOUR` of
-        one, the patch blurred 3x3): no robot covers any of it. ``x_points``: (49, 3, P, P) the point
-        patches' normalised log colour (now, or the reference's). ``board``: (3,) the board's own colour,
-        or None: where given and told apart from both robot colours, a pixel nearer it than the robot's
-        colour is not a robot's (:data:`BOARD_NEARER`). ``cover``: a point is clear unless the robot's pixels
-        could cover :data:`HIDE_COVER_SHARE` of a battery standing within the reach (:data:`HIDE_COVER`).
-        ``empty_look``: (49,) indices of another point showing how each point looks empty (-1: none,
-        :func:`_empty_looks`): a pixel nearer that point's pixel in the same place than the robot's colour
-        is not a robot's (:data:`EMPTY_NEARER`)."""
-        out = np.zeros(49, bool)
-        idx = np.flatnonzero(rows)
-        if not len(idx):
-            return out
-        # the reach lies 2 pixels off the patch's edge: the 3x3 average stays inside each patch
-        px = box_blurred(x_points[idx], 3)[:, :, disc].transpose(0, 2, 1)                  # (n, k, 3)
-        colours = self._cal.colours
-        flat = px.reshape(-1, 3)
-        dist = colours.fit_distance(flat).reshape(len(idx), -1)
-        robot = dist <= FAR_COLOUR
-        # the board's own colour, told apart from both robots' (see BOARD_NEARER): a pixel nearer it is the board's
-        if board is not None and colours.separation_of(board) >= MIN_SEPARATION:
-            robot &= dist < colours.distance_to(flat, board).reshape(len(idx), -1)
-        if empty_look is not None and (empty_look[idx] >= 0).any():
-            has = empty_look[idx] >= 0
-            ex_all = box_blurred(x_points[empty_look[idx][has]], 3)
-            mine = px[has].reshape(-1, 3)
-            like_empty = np.full(mine.shape[0], np.inf)
-            # the other point's pixel in the same place or one beside it (two patches' print lies a pixel
-            # apart where their points' lean differs)
-            for dy in (-1, 0, 1):
-                for dx in (-1, 0, 1):
-                    ex = np.roll(ex_all, (dy, dx), axis=(2, 3))[:, :, disc].transpose(0, 2, 1).reshape(-1, 3)
-                    like_empty = np.minimum(like_empty, colours.distance_between(mine, ex))
-            robot[has] &= dist[has] < like_empty.reshape(int(has.sum()), -1)
-        if not cover:
-            out[idx] = ~robot.any(axis=1)
-            return out
-        foot = _BATTERY_FOOT / _BATTERY_FOOT.sum()
-        for k, i in enumerate(idx):
-            mask = np.zeros(disc.shape, np.float32)
-            mask[disc] = robot[k]
-            share = cv2.filter2D(mask, -1, foot, borderType=cv2.BORDER_CONSTANT)
-            out[i] = float(share[_BATTERY_CENTRES].max()) < HIDE_COVER_SHARE
-        return out
+        """:func:`clear_of_robots` with this calibration's robot colours."""
+        return clear_of_robots(self._cal.colours, x_points, rows, disc, board, cover, empty_look)
 
     # -- the last frame read ----------------------------------------------------------
     @staticmethod
