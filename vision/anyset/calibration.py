@@ -321,7 +321,7 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side
     model_now = _colours_once(fl, cutter, expected, colours)
     _check_layout(fl, expected, cutter, image, model_now)
     model = model_now()
-    if (colours is None or (expected.white and expected.black)) and model.separation < MIN_SEPARATION:
+    if model is not colours and model.separation < MIN_SEPARATION:       # learned from this frame
         raise CalibrationError(
             f"the two robot colours cannot be told apart on this frame (separation {model.separation:.1f}, "
             f"at least {MIN_SEPARATION:.1f} needed): is each player's robots' colour the same, and the light even?")
@@ -380,7 +380,7 @@ def _covered_by_robots(fl, expected: BoardLayout, cutter: PatchCutter, colours: 
     covers: pixels of a robot colour over at least :data:`CAL_HIDDEN_SHARE` of it, in a region running on
     to the edge of the point's patch (a robot's body, not a battery of a robot's colour standing on the
     point); see :data:`CAL_HIDDEN`. None where the two colours cannot be told apart."""
-    from .reader import _PATCH_RIM, _SEEN_POINT_DISC, HIDE_HEIGHT, HIDE_MARGIN, HIDE_RADIUS, robot_pixels  # import cycle
+    from .reader import _SEEN_POINT_DISC, HIDE_HEIGHT, HIDE_MARGIN, HIDE_RADIUS, robot_pixels, runs_to_rim  # import cycle
 
     robot = np.array([s is not SquareState.EMPTY for s in expected.squares])
     empty = np.array([p is PointState.EMPTY for p in expected.points])
@@ -396,13 +396,9 @@ def _covered_by_robots(fl, expected: BoardLayout, cutter: PatchCutter, colours: 
     pixels = robot_pixels(model, fl.x_points, idx, inner)
     out = set()
     for k, i in enumerate(idx):
-        mask = np.zeros(inner.shape, np.uint8)
+        mask = np.zeros(inner.shape, bool)
         mask[inner] = pixels[k]
-        if mask[_SEEN_POINT_DISC].mean() < CAL_HIDDEN_SHARE:
-            continue
-        _, label = cv2.connectedComponents(mask, connectivity=8)
-        over = np.unique(label[_SEEN_POINT_DISC & (mask > 0)])
-        if np.isin(label[_PATCH_RIM & inner], over[over > 0]).any():
+        if mask[_SEEN_POINT_DISC].mean() >= CAL_HIDDEN_SHARE and runs_to_rim(mask, _SEEN_POINT_DISC):
             out.add(int(i))
     return out
 

@@ -820,6 +820,18 @@ class Evidence:
     unlike_points: np.ndarray      # (49,) bool
 
 
+def runs_to_rim(mask: np.ndarray, middle: np.ndarray) -> bool:
+    """Whether an 8-connected region of ``mask`` ((P, P) bool, a point patch's pixels) that touches
+    ``middle`` ((P, P) bool) reaches the patch's rim (:data:`ARRIVED_OPEN_RIM` pixels): the edge of
+    something larger than the point's own place (:meth:`BoardReader._arrival_open`,
+    ``calibration._covered_by_robots``)."""
+    mask = np.asarray(mask, np.uint8)
+    _, label = cv2.connectedComponents(mask, connectivity=8)
+    touching = np.unique(label[middle & (mask > 0)])
+    touching = touching[touching > 0]
+    return bool(touching.size) and bool(np.isin(label[_PATCH_RIM], touching).any())
+
+
 def robot_pixels(colours: ColourModel, x_points: np.ndarray, idx: np.ndarray, disc: np.ndarray,
                  board: np.ndarray | None = None, empty_look: np.ndarray | None = None) -> np.ndarray:
     """(n, k) bool: which of the k pixels of ``disc`` ((P, P) bool, kept a pixel off the patch's edge) of
@@ -1464,11 +1476,7 @@ class BoardReader:
         for i in np.flatnonzero(flagged):
             d = np.abs(fl.x_points[i] - fl.x_ref_points[i]).sum(axis=0, dtype=np.float32)
             top = float(cv2.blur(d, (SAME_BLUR, SAME_BLUR))[_SEEN_POINT_DISC].max())
-            changed = (cv2.blur(d, (3, 3)) > ARRIVED_OPEN_SHARE * top).astype(np.uint8)
-            _, label = cv2.connectedComponents(changed, connectivity=8)
-            touching = np.unique(label[_SEEN_POINT_REACH & (changed > 0)])
-            touching = touching[touching > 0]
-            out[i] = bool(touching.size) and bool(np.isin(label[_PATCH_RIM], touching).any())
+            out[i] = runs_to_rim(cv2.blur(d, (3, 3)) > ARRIVED_OPEN_SHARE * top, _SEEN_POINT_REACH)
         return out
 
     def _left_unseen(self, image: np.ndarray, fl: FieldLook, moved: np.ndarray, pp: np.ndarray,
@@ -1745,16 +1753,14 @@ class BoardReader:
         ev = self._evidence(fl, image, pixels)
         self.last_evidence = ev
         sp, pp, pc, qc = ev.stage_squares, ev.stage_points, ev.covered_squares, ev.covered_points
+        arrived = ev.arrived        # the arrival check's flags; under the verdict, those it vetoes
         if ev.squares is not None and self.judge:
             sp, pp = covered_on_top(*shared_verdict().judge(ev.squares, ev.points), pc, qc)
-            arrived = ev.arrived
             if ARRIVED_OPEN and arrived.any():
                 arrived = arrived & ~self._arrival_open(fl, arrived)
             veto = (ev.hidden if HIDDEN_VETO else False) | (arrived if ARRIVED_VETO else False)
             if np.any(veto):
                 pp = np.where(np.asarray(veto)[:, None], 0.5 * pp + 0.25, pp)
-        else:
-            arrived = ev.arrived
         unlike, far, hasty_s, hasty_p = ev.unlike, ev.far, ev.hasty_squares, ev.hasty_points
         hidden, left, unlike_p = ev.hidden, ev.left, ev.unlike_points
         printed = np.where(pp[:, 1] > 0.5, fl.printed, np.nan)
