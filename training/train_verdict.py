@@ -221,13 +221,22 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--all", action="store_true", help="train on every design (no validation figures)")
+    ap.add_argument("--without", nargs="+", default=[], metavar="FEATURE",
+                    help="features the trees may not use (each made missing in every row): what a feature is "
+                         "worth, the same data and seed trained with and without it")
     a = ap.parse_args(argv)
     try:
         out = writable_output(a.out, "--out", inputs=a.data, suffixes=(".npz",))
     except FileRefused as exc:
         ap.error(str(exc))
+    unknown = [n for n in a.without if n not in SQUARE_FEATURES + POINT_FEATURES]
+    if unknown:
+        ap.error(f"--without: no feature {', '.join(unknown)} (the reader's features: vision/anyset/verdict.py)")
     t = time.time()
     data = load(a.data)
+    for name in a.without:                       # missing in every row: a column no tree can split on
+        key, names = ("S", SQUARE_FEATURES) if name in SQUARE_FEATURES else ("P", POINT_FEATURES)
+        data[key][..., names.index(name)] = np.nan
     val = held_out(data["design"]) if not a.all else np.zeros(len(data["design"]), bool)
     train = ~val
     print(f"{len(data['design'])} frames of {len(np.unique(data['design']))} designs; "

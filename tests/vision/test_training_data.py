@@ -111,5 +111,8 @@ def test_the_verdict_trainer_refuses_bad_data_and_never_writes_over_an_input(tmp
         with pytest.raises(SystemExit) as exc:
             main(["--data", str(junk), "--out", str(out)])
         assert exc.value.code == 2                       # argparse's error: refused before any work
+    with pytest.raises(SystemExit) as exc:                # a feature the reader does not give: named
+        main(["--data", str(junk), "--out", str(tmp_path / "model.npz"), "--without", "p_middle", "p_colour"])
+    assert exc.value.code == 2
     assert junk.read_bytes() == b"not numpy"
     assert not (tmp_path / "model.npz").exists()
