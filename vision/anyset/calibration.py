@@ -258,7 +258,8 @@ def _colours_once(fl, cutter: PatchCutter, expected: BoardLayout,
 
 def _located_on_grid(image: np.ndarray, expected: BoardLayout, white_side: str | None,
                      colours: ColourModel | None = None):
-    """The grid (found in the frame, oriented) that shows ``expected``, with its look.
+    """The grid (found in the frame, oriented) that shows ``expected``: its homography, its look, the
+    patch cutter and the robot colours (:func:`_colours_once`) the layout was checked with.
 
     The grid that fits the lines best comes first; where the frame does not show ``expected`` on it
     (the pieces of the start position hide the outer lines along two edges, and a grid a pitch off,
@@ -273,11 +274,12 @@ def _located_on_grid(image: np.ndarray, expected: BoardLayout, white_side: str |
             H, seen = _orient(image, H, expected, white_side)
             _check_geometry(H, size)
             cutter = PatchCutter(H, size)
-            _check_layout(seen[0], expected, cutter, image, _colours_once(seen[0], cutter, expected, colours))
+            model = _colours_once(seen[0], cutter, expected, colours)
+            _check_layout(seen[0], expected, cutter, image, model)
         except CalibrationError as exc:
             first = first or exc
             continue
-        return H, seen
+        return H, seen, cutter, model
     assert first is not None
     raise first
 
@@ -305,7 +307,7 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side
         raise CalibrationError("the calibration layout must show at least one White robot and one Black robot "
                                "(their colours are learned from it)")
     size = (image.shape[1], image.shape[0])
-    seen = None
+    found = None
     if corners is not None:
         H, method, side = homography_from_corners(corners, size), "corners", None
     else:
@@ -314,12 +316,15 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side
         except MarkersNotFound as exc:
             if detect_markers(image):
                 raise exc
-            (H, seen), method, side = _located_on_grid(image, expected, white_side, colours), "grid", None
-    _check_geometry(H, size)
-    cutter = PatchCutter(H, size)
-    fl, reference = seen if seen is not None else look_as(cutter, image, expected, temperature=1.0)
-    model_now = _colours_once(fl, cutter, expected, colours)
-    _check_layout(fl, expected, cutter, image, model_now)
+            found, method, side = _located_on_grid(image, expected, white_side, colours), "grid", None
+    if found is not None:            # the grid found was checked there: its geometry and its layout
+        H, (fl, reference), cutter, model_now = found
+    else:
+        _check_geometry(H, size)
+        cutter = PatchCutter(H, size)
+        fl, reference = look_as(cutter, image, expected, temperature=1.0)
+        model_now = _colours_once(fl, cutter, expected, colours)
+        _check_layout(fl, expected, cutter, image, model_now)
     model = model_now()
     if model is not colours and model.separation < MIN_SEPARATION:       # learned from this frame
         raise CalibrationError(
