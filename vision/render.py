@@ -838,6 +838,7 @@ def render(
     frame: int = 0,
     design: Design | int | str | None = None,
     printed: Sequence[bool] | None = None,
+    placement: int | None = None,
     **degradations,
 ) -> RenderedFrame:
     """Render ``layout`` as a photo. ``size`` is (width, height). See :class:`Degradations`.
@@ -847,7 +848,13 @@ def render(
     A matte board (``design.board_gloss`` False) shows no glare unless ``glare`` is given.
     ``printed``: None (each battery's side drawn at random) or 49 bools, per point True = printed
     side up (points without a battery ignore theirs).
+    ``placement``: None (each piece stands where the seed, its field and its kind put it, so a piece
+    nobody touched stands where it stood in the frame before, as in a game) or an int: every piece
+    set down anew, as when a position is set up from scratch (its place, turn and shade drawn from
+    this number too; the classic set ignores it, its pieces are placed per board anyway).
     """
+    if placement is not None and (isinstance(placement, bool) or not isinstance(placement, (int, np.integer))):
+        raise TypeError(f"placement: expected None or an int, got {placement!r:.60}")
     known = {f.name for f in fields(Degradations)}
     unknown = sorted(set(degradations) - known)
     if unknown:
@@ -901,7 +908,8 @@ def render(
     backdrop, tex, span = _cached_texture(seed, markers, float(cond.marker_size), look)
 
     # where each piece stands: fixed by seed, field and piece, so a piece nobody touched stands where it
-    # stood in the frame before (as on a real table) while the others move; the sides of the batteries
+    # stood in the frame before (as on a real table) while the others move (``placement`` sets every
+    # piece down anew, as a position set up from scratch); the sides of the batteries
     # (when not given) are drawn per board. The classic set keeps its first renderer's placement,
     # drawn per board (its reader, tests and demo were made on those frames)
     key = (tuple(s.value for s in layout.squares), tuple(p.value for p in layout.points))
@@ -909,7 +917,9 @@ def render(
     per_board = look.classic_palette
 
     def piece_rng(*what: object) -> np.random.Generator:
-        return side_rng if per_board else _rng(*what)
+        if per_board:
+            return side_rng
+        return _rng(*what) if placement is None else _rng(*what, "placement", int(placement))
 
     pieces = []  # (kind, x, y, extra)
     if look.classic_palette:

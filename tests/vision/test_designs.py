@@ -216,6 +216,30 @@ def test_a_piece_nobody_moved_stands_where_it_stood():
     assert np.abs(_disc(moved, 0.5, 0.5) - _disc(render(before, 9, design=23, **plain), 0.5, 0.5)).mean() > 10  # a1 emptied
 
 
+
+def test_a_position_set_up_anew_sets_every_piece_down_anew():
+    """``placement``: a position set up from scratch puts every piece down somewhere else (the same
+    placement number twice puts them in the same places); the classic set places per board anyway,
+    and a placement that is no int is refused."""
+    board = BoardLayout.from_sets(white=range(6), black=range(30, 36), batteries=list(range(7, 14)) + list(range(35, 42)))
+    plain = dict(size=(480, 360), noise=0.0, jpeg=100, frame=3, offset=0.25, printed=[True] * 49, design=23)
+    kept = render(board, 9, **plain)
+    anew = render(board, 9, placement=1, **plain)
+    again = render(board, 9, placement=1, **plain)
+    other = render(board, 9, placement=2, **plain)
+    assert np.array_equal(anew.image, again.image)
+    fields = [(x + 0.5, 0.5) for x in range(6)] + [(x + 0.5, 5.5) for x in range(6)]
+    # robots shift by up to their offset: most of the twelve discs change, in both new placements
+    for frame in (anew, other):
+        moved = sum(np.abs(_disc(kept, x, y) - _disc(frame, x, y)).mean() > 3.0 for x, y in fields)
+        assert moved >= 6, moved
+    assert not np.array_equal(anew.image, other.image)
+    classic = dict(plain, design=None)
+    assert np.array_equal(render(board, 9, **classic).image, render(board, 9, placement=5, **classic).image)
+    for bad in ("1", 1.5, True):
+        with pytest.raises(TypeError, match="placement"):
+            render(board, 9, placement=bad, **plain)
+
 def test_some_designs_give_the_blank_side_a_colour_of_its_own():
     """A token with a painted face, a stone with a sticker: the blank side need not be the printed
     side's colour. The start frame shows printed sides only, so the reader never learns it."""
