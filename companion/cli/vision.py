@@ -179,7 +179,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     except (ValueError, TypeError):
         return _fail(f"--design {args.design!r}: expected a design seed (an integer), 'random' or 'classic'")
     out = writable_output(args.out, "--out", suffixes=WRITABLE_SUFFIXES)
-    frame = render(layout_from_position(pos), args.seed, markers=args.markers, size=size, hand=args.hand, design=design)
+    frame = render(layout_from_position(pos), args.seed, markers=args.markers, size=size, hand=args.hand, design=design,
+                   placement=args.placement)
     _write_image(str(out), frame.image)
     print(frame.design.summary())
     corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in frame.corners_px)
@@ -271,6 +272,10 @@ def register(subparsers) -> None:
                    help="the look of the set (board print, energy fields, robot shape and colours, batteries, table): "
                         "'classic' (default: the original wooden board with octagonal robots), an integer design "
                         "seed (the same seed, the same set), or 'random' (a set drawn from --seed)")
+    p.add_argument("--placement", type=int, default=None, metavar="N",
+                   help="set every piece down anew, as a position set up from scratch (another N, other places); "
+                        "without it a piece stands where --seed puts a piece of its kind on its field, so two "
+                        "positions of one --seed show the pieces they share in the same places, as a game does")
     p.set_defaults(handler=cmd_render)
 
     p = sub.add_parser("overlay", help="the photo with the calibrated grid and what was read drawn on it")

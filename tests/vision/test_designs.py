@@ -151,6 +151,17 @@ def test_cli_design_flag(tmp_path, capsys):
     assert "design 4: " in capsys.readouterr().out
     assert main(["vision", "render", START_STRING, "--out", str(out), "--size", "320x240"]) == 0
     assert capsys.readouterr().out.startswith("classic: ")
+    import cv2
+    shots = []
+    for extra in ([], ["--placement", "3"], ["--placement", "3"]):
+        assert main(["vision", "render", START_STRING, "--out", str(out), "--size", "320x240", "--design", "17",
+                     *extra]) == 0
+        shots.append(cv2.imread(str(out)))
+    assert np.array_equal(shots[1], shots[2]) and not np.array_equal(shots[0], shots[1])
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        main(["vision", "render", START_STRING, "--out", str(out), "--placement", "x"])
+    assert exit_.value.code == 2 and "--placement" in capsys.readouterr().err
     for bad in ("foo", "1.5", ""):
         assert main(["vision", "render", START_STRING, "--out", str(out), "--design", bad]) == 2
         err = capsys.readouterr().err
