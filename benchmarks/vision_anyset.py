@@ -22,7 +22,10 @@ confidence threshold, nothing covering it) and all 85 fields are right; a
 refused frame or one with doubtful fields is *not read*; a claimed frame with
 a wrong field is a **confident misread**. Frames are single photos read
 against the calibration frame (the harder case: in a game the reference is
-the last accepted board, one turn old); ``--game`` also reads, per set-up,
+the last accepted board, one turn old), each position set up from scratch
+(every piece set down anew, as the foreign development set's positions are;
+``--same-places`` keeps a piece where the start frame had one of its kind on
+that field, the easier test used before 6 December 2026); ``--game`` also reads, per set-up,
 as many frames of a game (each board a turn or two after the one before)
 as a game would, each board becoming the reference once read; a battery left
 standing keeps its side in a game unless it is turned (a quarter of them a
@@ -98,9 +101,9 @@ def game_sides(rng: np.random.Generator, before: BoardLayout, sides: list[bool],
     return out
 
 
-def one_setup(args: tuple[int, int, int, bool]) -> dict:
+def one_setup(args: tuple[int, int, int, bool, bool]) -> dict:
     """Calibrate one set-up (design, camera) from its start frame and read its frames."""
-    design, k, frames, game = args
+    design, k, frames, game, same_places = args
     seed = camera_seed(design, k)
     rng = np.random.default_rng(seed)
     start = render(START, seed, design=design, markers=False, printed=[True] * 49)
@@ -121,7 +124,11 @@ def one_setup(args: tuple[int, int, int, bool]) -> dict:
         return out
     out["accepted"] = True
     layouts = [random_layout(rng) for _ in range(frames)]
-    shots = [render(lay, seed, design=design, markers=False, frame=f + 1) for f, lay in enumerate(layouts)]
+    # each single frame's position is set up from scratch: every piece set down anew (``--same-places``:
+    # a piece on a field where the start frame had one of its kind stands exactly where that one stood,
+    # as this benchmark drew them before 6 December 2026)
+    shots = [render(lay, seed, design=design, markers=False, frame=f + 1, placement=None if same_places else f + 1)
+             for f, lay in enumerate(layouts)]
     reader = BoardReader(cal, adapt=False)
     for lay, shot in zip(layouts, shots):
         out["frames"].append(_judge(reader.read(shot.image), lay, _hides(shot)))
@@ -289,8 +296,9 @@ def report_limits(frames: list[dict]) -> None:
     print("  at other thresholds (read right / confident misreads): " + "; ".join(cells))
 
 
-def run_designs(design_base: int, designs: int, cameras: int, frames: int, game: bool, workers: int) -> None:
-    jobs = [(design_base + d, k, frames, game) for d in range(designs) for k in range(cameras)]
+def run_designs(design_base: int, designs: int, cameras: int, frames: int, game: bool, workers: int,
+                same_places: bool = False) -> None:
+    jobs = [(design_base + d, k, frames, game, same_places) for d in range(designs) for k in range(cameras)]
     t = time.time()
     with ProcessPoolExecutor(workers) as pool:
         results = list(pool.map(one_setup, jobs, chunksize=1))
@@ -454,6 +462,9 @@ def main(argv=None) -> int:
     ap.add_argument("--frames", type=int, default=8)
     ap.add_argument("--game", action="store_true", help="also read each set-up's frames as a game")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--same-places", action="store_true",
+                    help="single frames keep the start frame's piece places where a field holds the same piece "
+                         "(before 6 December 2026 the only way: an easier, less real test)")
     ap.add_argument("--latency-child", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.latency_child:
@@ -468,7 +479,7 @@ def main(argv=None) -> int:
         run_hidden(a.design_base, a.designs, a.cameras, a.frames, a.workers)
         return 0
     if a.only in (None, "designs"):
-        run_designs(a.design_base, a.designs, a.cameras, a.frames, a.game, a.workers)
+        run_designs(a.design_base, a.designs, a.cameras, a.frames, a.game, a.workers, a.same_places)
     if a.only in (None, "dev"):
         if (DEV / "truth.jsonl").is_file():
             print()
