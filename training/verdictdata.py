@@ -6,7 +6,10 @@ camera and lamp, calibrated as a user would (marker-less, told which image
 edge White's start row faces). Then the reader, as shipped, reads
 
 * ``--frames`` single frames of random boards against the calibration frame
-  (the reader as ``vision read`` uses it), and
+  (the reader as ``vision read`` uses it), each set up from scratch: every
+  piece set down anew (``render(placement=...)``; before 6 December 2026 a
+  piece on a field where the start had one of its kind stood exactly where
+  that one had, which taught the verdict that such a field never changes), and
 * a game of ``--frames`` boards, each a turn or two after the one before, the
   reader learning every board (as ``run`` uses it),
 
@@ -135,18 +138,20 @@ def setup_rows(args: tuple[int, int, int, float, float]) -> dict[str, np.ndarray
         rows["frame"].append(f)
         rows["hand"].append(bare is not None)
 
-    def shoot(layout, frame: int, printed=None):
+    def shoot(layout, frame: int, printed=None, placement=None):
         cond = _conditions(rng, start.conditions)
         hand = bool(rng.random() < HAND)
-        shot = render(layout, seed, design=look, markers=False, frame=frame, printed=printed, hand=hand, **view, **cond)
-        bare = render(layout, seed, design=look, markers=False, frame=frame, printed=printed, **view, **cond) if hand else None
+        shot = render(layout, seed, design=look, markers=False, frame=frame, printed=printed, hand=hand,
+                      placement=placement, **view, **cond)
+        bare = (render(layout, seed, design=look, markers=False, frame=frame, printed=printed, placement=placement,
+                       **view, **cond) if hand else None)
         return shot, bare
 
     # the evidence does not depend on the verdict (it is what the verdict weighs): the readers gather it
     # without asking one (judge=False), so a verdict model to be replaced, or none, changes nothing in it
     reader = BoardReader(cal, adapt=False, judge=False)
     for f in range(frames):
-        shot, bare = shoot(random_layout(rng), f + 1)
+        shot, bare = shoot(random_layout(rng), f + 1, placement=f + 1)   # a position set up from scratch
         reader.read(shot.image)
         add(reader, shot, bare, 0, f)
     reader = BoardReader(cal, judge=False)
