@@ -658,6 +658,47 @@ def test_a_robot_of_neither_colour_is_doubtful_not_the_nearer_colour(start, cal)
     assert told(painted(shaded)) > 0.99
 
 
+def test_a_robot_of_neither_colour_stays_doubtful_in_its_colour_whatever_the_verdict_says(start, cal, monkeypatch):
+    """vision/anyset/reader.py: FAR_VETO. The verdict weighs "of neither colour" among the evidence, but a
+    robot whose colour is of neither player keeps its colour doubtful even where the verdict is sure of it
+    (fresh blocks showed such robots read in the wrong colour at 0.98-1.00), unless its look vouches for
+    it (it looks as the reference's robot of that colour did); without the veto the verdict's word stands."""
+    from dataclasses import replace
+
+    from vision.anyset import reader as reader_module
+    from vision.anyset.fields import look
+
+    class SureWhite:
+        def judge(self, squares, points):
+            return np.tile([1e-6, 1 - 2e-6, 1e-6], (36, 1)), np.tile([1.0, 0.0], (49, 1))
+
+    monkeypatch.setattr(reader_module, "shared_verdict", lambda: SureWhite())
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, start.image, cal.reference)
+    x = fl.x_squares.copy()
+    x[2] = (np.asarray(cal.colours.white) + np.array([-1.3, -1.1, -1.0])).astype(np.float32)[:, None, None]  # c1
+    painted = replace(fl, x_squares=x)
+    r = reader._reading(painted, 1.0)
+    assert reader.last_evidence.far[2] and reader.last_evidence.squares[2, list(reader_module.SQUARE_FEATURES)
+                                                                            .index("s_known_colour")] == 0
+    assert 2 in r.low_confidence_squares and abs(r.square_probs[2, 1] - r.square_probs[2, 2]) < 1e-9
+    assert r.square_probs[2, 0] < 1e-5                               # a robot all the same
+    assert "neither player's colour" in r.doubts["c1"]
+    assert 3 not in r.low_confidence_squares                        # d1 beside it: the verdict's word
+    # every field of neither colour (FAR_COLOUR below every distance): each start robot looks as the
+    # reference's robot did, its look vouches for its colour; the empty squares (robots to this fake
+    # verdict) have no colour their look vouches for
+    monkeypatch.setattr(reader_module, "FAR_COLOUR", -1.0)
+    r = reader._reading(fl, 1.0)
+    robots = set(range(6)) | set(range(30, 36))
+    assert reader.last_evidence.far.all()
+    assert set(r.low_confidence_squares) == set(range(36)) - robots
+    monkeypatch.setattr(reader_module, "FAR_COLOUR", 2.5)
+    monkeypatch.setattr(reader_module, "FAR_VETO", False)
+    r = reader._reading(painted, 1.0)
+    assert 2 not in r.low_confidence_squares and r.square_probs[2, 1] > 0.999
+
+
 def test_a_square_read_empty_whose_centre_changed_far_more_than_the_others_is_doubtful(start, cal):
     """The classifier can be sure and wrong on a look it never trained on (a pale robot on a pale board
     read empty at 0.999): a square the reference showed empty, read empty again, whose centre changed

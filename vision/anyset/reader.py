@@ -515,6 +515,16 @@ HIDDEN_VETO = os.environ.get("NETZWERK_HIDDEN_VETO", "1") != "0"
 # stage's doubt there being right; it costs about 2% of the frames read (held-out verdict data).
 # NETZWERK_ARRIVED_VETO=0 leaves it to the verdict (for measuring).
 ARRIVED_VETO = os.environ.get("NETZWERK_ARRIVED_VETO", "1") != "0"
+# And a robot whose colour is of neither player (FAR_COLOUR) keeps its colour doubtful whatever the verdict
+# says, unless its look vouches for it (it looks as the reference's robot of that colour on its square did):
+# the verdict's data never showed such a robot read in the wrong colour (0 of 69 held out, 6 December), but
+# fresh blocks did, under a lamp's reflection or a shadow band the start robots were not in (18,000,001
+# camera 4 e1 at 0.982, 18,000,037 camera 1 c6 at 0.98-0.99, 18,100,023 camera 4 e5 at 1.000), where
+# the colour evidence says "neither" and the trees go by the likeness. The referee knows whose robot
+# moved there; a guess it does not need. It cost 16 of 1,200 single and 1 of 1,200 game frames on fresh
+# block 18,200,000 and none of vision-dev's 48 (docs/readme-vision.md, "6 December, day").
+# NETZWERK_FAR_VETO=0 leaves it to the verdict (for measuring).
+FAR_VETO = os.environ.get("NETZWERK_FAR_VETO", "1") != "0"
 # ... but not where the change that reaches the point's middle runs on to the edge of the point's patch
 # (0.375 of a square from the point every way): the pixels that changed by more than ARRIVED_OPEN_SHARE of
 # the middle's largest change (3x3 averaged), the region of them that touches the middle (as the middle's
@@ -1761,6 +1771,11 @@ class BoardReader:
             veto = (ev.hidden if HIDDEN_VETO else False) | (arrived if ARRIVED_VETO else False)
             if np.any(veto):
                 pp = np.where(np.asarray(veto)[:, None], 0.5 * pp + 0.25, pp)
+            if FAR_VETO:
+                unsure = np.asarray(ev.far, bool) & (ev.squares[:, SQUARE_FEATURES.index("s_known_colour")] == 0)
+                if unsure.any():
+                    robot = sp[:, 1] + sp[:, 2]
+                    sp = np.where(unsure[:, None], np.stack([sp[:, 0], 0.5 * robot, 0.5 * robot], axis=1), sp)
         unlike, far, hasty_s, hasty_p = ev.unlike, ev.far, ev.hasty_squares, ev.hasty_points
         hidden, left, unlike_p = ev.hidden, ev.left, ev.unlike_points
         printed = np.where(pp[:, 1] > 0.5, fl.printed, np.nan)
