@@ -149,7 +149,7 @@ def tall_design(design: Design, rng: np.random.Generator) -> tuple[Design, float
 
 
 def setup_samples(seed: int, size=(960, 720), hard: float = 0.0, tall: float = 0.0,
-                  point_patch: int = POINT_PATCH, blank: float = 0.0) -> dict[str, np.ndarray]:
+                  point_patch: int = POINT_PATCH, blank: float = 0.0, anew: float = 0.0) -> dict[str, np.ndarray]:
     """All frames of one set-up (seed), rendered at 960x720: the patches are resampled to a fixed
     scale anyway (a board fills 60-110 px per square at the camera's 1280x960, 45-80 here, both
     above the patches' 32 px per square), and it renders twice as fast.
@@ -158,7 +158,10 @@ def setup_samples(seed: int, size=(960, 720), hard: float = 0.0, tall: float = 0
     board in the others), frames 1.. other boards of the same camera: in two of five the first
     board a turn or two on (a game), else random boards. The trainer pairs any two frames of a
     set-up (one as the reference, one as the frame now), so every frame without a hand serves as
-    a reference too."""
+    a reference too. In a share ``anew`` of the set-ups the boards that are not a game are set up
+    from scratch (``render(placement=...)``: every piece set down anew, so a piece on a field where
+    another frame had one of its kind does not stand exactly where that one stood, as on a re-set
+    board); the others place a piece per field and kind, as the shipped nets' data did."""
     rng = _rng("fielddata", seed)
     first = START if rng.random() < 0.5 else random_layout(rng)
     first_printed = [True] * 49 if first is START else list(rng.random(49) < 0.5)
@@ -180,6 +183,7 @@ def setup_samples(seed: int, size=(960, 720), hard: float = 0.0, tall: float = 0
     static.update(view)
     blank_heavy = bool(_rng("fielddata-blank", seed).random() < blank)   # its own stream as well
     turned, random_printed = (BLANK_TURNED, BLANK_RANDOM) if blank_heavy else (TURNED, RANDOM_PRINTED)
+    set_anew = bool(_rng("fielddata-anew", seed).random() < anew)       # and so does this one
     ref = render(first, seed, design=design, markers=markers, size=size, printed=first_printed, **static)
     H = _jitter(ref.homography, rng, 0.7)
     cutter = PatchCutter(H, size, point_patch)
@@ -203,12 +207,14 @@ def setup_samples(seed: int, size=(960, 720), hard: float = 0.0, tall: float = 0
     add(ref, first, np.zeros(36, bool), np.zeros(49, bool), False)
     for f in range(FRAMES_PER_SETUP):
         pick = rng.random()
+        placement = None
         if pick < 0.4:         # a game: the board one or two turns after the first
             lay = changed_layout(rng, first)
             printed = [p if rng.random() < 1 - turned else not p for p in first_printed]
         else:
             lay = START if pick < 0.47 else random_layout(rng)
             printed = list(rng.random(49) < random_printed)
+            placement = f + 1 if set_anew else None
         cond = dict(static)
         if rng.random() < 0.3:   # the light changed since the first frame
             cond["light"] = float(ref.conditions.light * rng.uniform(0.7, 1.3))
@@ -218,11 +224,13 @@ def setup_samples(seed: int, size=(960, 720), hard: float = 0.0, tall: float = 0
         if rng.random() < 0.1:
             cond["blur"] = float(rng.uniform(0.5, 2.0))
         hand = bool(rng.random() < HAND_SHARE)
-        fr = render(lay, seed, design=design, markers=markers, size=size, printed=printed, frame=f + 1, hand=hand, **cond)
+        fr = render(lay, seed, design=design, markers=markers, size=size, printed=printed, frame=f + 1, hand=hand,
+                    placement=placement, **cond)
         cov_s = np.zeros(36, bool)
         cov_p = np.zeros(49, bool)
         if hand:
-            bare = render(lay, seed, design=design, markers=markers, size=size, printed=printed, frame=f + 1, **cond)
+            bare = render(lay, seed, design=design, markers=markers, size=size, printed=printed, frame=f + 1,
+                          placement=placement, **cond)
             cov_s, cov_p = _covered(cutter, fr.image, bare.image)
         add(fr, lay, cov_s, cov_p, hand)
     res = {k: np.stack(v) for k, v in out.items()}
@@ -233,11 +241,12 @@ def setup_samples(seed: int, size=(960, 720), hard: float = 0.0, tall: float = 0
 
 
 def generate(seed: int, setups: int, workers: int = 2, first: int = 0, hard: float = 0.0,
-             tall: float = 0.0, point_patch: int = POINT_PATCH, blank: float = 0.0) -> dict[str, np.ndarray]:
+             tall: float = 0.0, point_patch: int = POINT_PATCH, blank: float = 0.0,
+             anew: float = 0.0) -> dict[str, np.ndarray]:
     seeds = [seed * 1_000_000 + first + k for k in range(setups)]
     with Pool(workers) as pool:
-        parts = pool.map(partial(setup_samples, hard=hard, tall=tall, point_patch=point_patch, blank=blank),
-                         seeds, chunksize=4)
+        parts = pool.map(partial(setup_samples, hard=hard, tall=tall, point_patch=point_patch, blank=blank,
+                                 anew=anew), seeds, chunksize=4)
     return {k: np.stack([p[k] for p in parts]) for k in parts[0]}
 
 
@@ -253,18 +262,21 @@ def main(argv=None) -> int:
                     help="share of the random-design set-ups with the tallest robots and a tilted camera (tall_design): 0..1")
     ap.add_argument("--blank", type=float, default=0.0,
                     help="share of the set-ups whose later frames show many more blank sides: 0..1")
+    ap.add_argument("--anew", type=float, default=0.0,
+                    help="share of the set-ups whose boards that are no game are set up from scratch (every piece "
+                         "set down anew): 0..1")
     ap.add_argument("--point-patch", type=int, choices=(POINT_PATCH, FINE_POINT_PATCH), default=POINT_PATCH,
                     help=f"pixels a side of the point patches: {FINE_POINT_PATCH} for a points net trained with --fine")
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
-    for name in ("hard", "tall", "blank"):
+    for name in ("hard", "tall", "blank", "anew"):
         if not 0.0 <= getattr(a, name) <= 1.0:
             ap.error(f"--{name} {getattr(a, name)}: a share from 0 to 1")
     out = Path(a.out)       # checked before the minutes of rendering, not after
     if out.is_dir() or not out.parent.is_dir():
         ap.error(f"--out {a.out}: a file in an existing folder (the data is written there as .npz)")
     t = time.time()
-    data = generate(a.seed, a.setups, a.workers, a.first, a.hard, a.tall, a.point_patch, a.blank)
+    data = generate(a.seed, a.setups, a.workers, a.first, a.hard, a.tall, a.point_patch, a.blank, a.anew)
     np.savez(a.out, **data)
     print(f"{a.setups} set-ups, {data['sq'].shape[0] * data['sq'].shape[1]} frames -> {a.out} in {time.time() - t:.0f} s")
     return 0

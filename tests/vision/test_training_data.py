@@ -55,6 +55,29 @@ def test_blank_heavy_set_ups_show_more_blank_sides_on_the_same_boards():
     assert blank[1.0] > blank[0.0] + 0.1 * batteries
 
 
+def test_set_ups_set_anew_show_the_same_boards_with_their_pieces_set_down_elsewhere(tmp_path):
+    """training/fielddata.py --anew: in that share of the set-ups the boards that are no game are set up
+    from scratch (every piece set down anew); the boards, their labels and the first frame stay as they
+    were, and without --anew the data is as before. A share outside 0..1 is refused."""
+    import pytest
+
+    from training.fielddata import main, setup_samples
+
+    changed = 0
+    for seed in (3_036_000, 3_036_001):
+        plain = setup_samples(seed, size=(480, 360))
+        assert all(np.array_equal(plain[k], v) for k, v in setup_samples(seed, size=(480, 360), anew=0.0).items())
+        anew = setup_samples(seed, size=(480, 360), anew=1.0)
+        for key in ("sq_lab", "pt_lab", "sq_colour", "printed"):
+            assert np.array_equal(plain[key], anew[key]), key
+        assert np.array_equal(plain["sq"][0], anew["sq"][0]) and np.array_equal(plain["pt"][0], anew["pt"][0])
+        changed += sum(not np.array_equal(plain["pt"][f], anew["pt"][f]) for f in range(1, len(plain["pt"])))
+    assert changed >= 3
+    with pytest.raises(SystemExit):
+        main(["--anew", "1.5", "--setups", "1", "--out", str(tmp_path / "x.npz")])
+    assert not (tmp_path / "x.npz").exists()
+
+
 def test_the_verdict_data_keeps_the_readers_evidence_and_the_truth_of_every_frame():
     """training/verdictdata.py: one set-up's single frames and game frames, each with the reader's
     evidence (the verdict's features, as the shipped reader gathers them) and what stands where."""
