@@ -256,6 +256,20 @@ def _colours_once(fl, cutter: PatchCutter, expected: BoardLayout,
     return model
 
 
+def _checked(image: np.ndarray, H: np.ndarray, expected: BoardLayout, colours: ColourModel | None, seen=None):
+    """The board under ``H`` checked as calibration checks it (its geometry, then the layout ``expected``
+    with the frame's robot colours, :func:`_colours_once`): ``(seen, cutter, model)``, ``seen`` the look
+    and reference (:func:`look_as`, unless given), or the :class:`CalibrationError` saying what is wrong."""
+    size = (image.shape[1], image.shape[0])
+    _check_geometry(H, size)
+    cutter = PatchCutter(H, size)
+    if seen is None:
+        seen = look_as(cutter, image, expected, temperature=1.0)
+    model = _colours_once(seen[0], cutter, expected, colours)
+    _check_layout(seen[0], expected, cutter, image, model)
+    return seen, cutter, model
+
+
 def _located_on_grid(image: np.ndarray, expected: BoardLayout, white_side: str | None,
                      colours: ColourModel | None = None):
     """The grid (found in the frame, oriented) that shows ``expected``: its homography, its look, the
@@ -267,19 +281,13 @@ def _located_on_grid(image: np.ndarray, expected: BoardLayout, white_side: str |
     the first under which the frame shows ``expected`` wins: a grid a pitch off cannot show the
     layout. Where none does, the best grid's reason is raised.
     """
-    size = (image.shape[1], image.shape[0])
     first: CalibrationError | None = None
     for H in _grids(image):
         try:
             H, seen = _orient(image, H, expected, white_side)
-            _check_geometry(H, size)
-            cutter = PatchCutter(H, size)
-            model = _colours_once(seen[0], cutter, expected, colours)
-            _check_layout(seen[0], expected, cutter, image, model)
+            return (H, *_checked(image, H, expected, colours, seen))
         except CalibrationError as exc:
             first = first or exc
-            continue
-        return H, seen, cutter, model
     assert first is not None
     raise first
 
@@ -317,14 +325,8 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side
             if detect_markers(image):
                 raise exc
             found, method, side = _located_on_grid(image, expected, white_side, colours), "grid", None
-    if found is not None:            # the grid found was checked there: its geometry and its layout
-        H, (fl, reference), cutter, model_now = found
-    else:
-        _check_geometry(H, size)
-        cutter = PatchCutter(H, size)
-        fl, reference = look_as(cutter, image, expected, temperature=1.0)
-        model_now = _colours_once(fl, cutter, expected, colours)
-        _check_layout(fl, expected, cutter, image, model_now)
+    # the grid found was checked there (its geometry and its layout); corners and markers are checked here
+    H, (fl, reference), cutter, model_now = found if found is not None else (H, *_checked(image, H, expected, colours))
     model = model_now()
     if model is not colours and model.separation < MIN_SEPARATION:       # learned from this frame
         raise CalibrationError(
