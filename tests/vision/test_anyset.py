@@ -1012,6 +1012,36 @@ def test_a_point_covered_by_a_robot_that_stood_there_already_is_doubtful_once_th
     assert _read_with(reader, same).point_probs[i, 0] > 0.98
 
 
+def test_a_point_read_as_a_battery_as_close_to_a_robot_as_the_set_showed_it_covers_stays_doubtful(
+        hidden_battery, monkeypatch):
+    """vision/anyset/reader.py: HIDE_REACH_BATTERY. Once the game has shown how far this set's robots
+    cover a point's middle, a point a robot read now stands that close to is doubtful under the verdict
+    even where the looks read a battery there (what they take for one may be the robot's own body; issue
+    #20: a field a robot hides is reported doubtful, never guessed). Before the game has shown the reach,
+    and without the rule, the verdict's word stands."""
+    import vision.anyset.reader as reader_module
+
+    class SureBattery:
+        def judge(self, squares, points):
+            return np.tile([1e-6, 1 - 2e-6, 1e-6], (36, 1)), np.tile([0.0, 1.0], (49, 1))
+
+    monkeypatch.setattr(reader_module, "shared_verdict", lambda: SureBattery())
+    reader = BoardReader(hidden_battery.calibration, adapt=False)
+    reading = reader.read(hidden_battery.shot.image)
+    assert not reader._within_reach(np.ones(36, bool)).any()         # nothing shown yet
+    assert reading.point_probs[reader.last_evidence.stage_points[:, 1] > 0.5, 1].min() == 1.0
+    arrived = render(hidden_battery.moved, hidden_battery.seed, frame=1, **hidden_battery.view)
+    reader.learn_bare(arrived.image, hidden_battery.moved)           # a robot arrived and covered a point's middle
+    reading = reader.read(hidden_battery.shot.image)
+    ev = reader.last_evidence
+    flagged = reader._within_reach(ev.stage_squares[:, 0] < 0.5) & (ev.stage_points[:, 1] > 0.5)
+    assert flagged.any()
+    assert set(np.flatnonzero(flagged)) <= set(reading.low_confidence_points)
+    assert reading.point_probs[flagged].max() <= 0.75
+    monkeypatch.setattr(reader_module, "HIDE_REACH_BATTERY", False)
+    assert (reader.read(hidden_battery.shot.image).point_probs[flagged, 1] == 1.0).all()
+
+
 def test_a_point_beside_a_robot_is_sure_where_no_robot_colour_shows_within_a_batterys_reach(monkeypatch, first_stage):
     """The hidden-point rule assumes the largest robot the issue names; a flat, slim robot hides
     nothing. A battery of the start taken from a corner point of the square a short robot moved on to,

@@ -422,6 +422,13 @@ HIDE_RADIUS = 0.4
 HIDE_MARGIN = 0.1
 HIDE_SEEN_RADIUS = 0.12
 HIDE_REACH = True
+# Under the verdict, a point read as a battery that close to a robot is doubtful too (HIDE_REACH_BATTERY:
+# the veto below, not the verdict's evidence, which stays as its data was made): the robot covers the
+# point's middle, so what the looks take for a battery may be the robot's own body. The hidden study
+# (designs 5,000,410-419): a points net trained on positions set up from scratch read B2 of 5,000,413
+# camera 1, empty with 21% of a battery's place in view, a battery at 0.989 (docs/readme-vision.md, "6
+# December, second session"). NETZWERK_HIDE_REACH_BATTERY=0: only points read empty (as before).
+HIDE_REACH_BATTERY = os.environ.get("NETZWERK_HIDE_REACH_BATTERY", "1") != "0"
 HIDE_CLEAR = os.environ.get("NETZWERK_HIDE_CLEAR", "1") != "0"
 # ... and a pixel counts as a robot's there only where it also lies nearer the robot's colour than the
 # board's own (the median colour of the squares read empty in the frame: BoardReader._clear_of_robots,
@@ -1077,6 +1084,13 @@ class BoardReader:
                 continue                     # robots beside it both times or neither: nothing to tell
             hiding[2] = max(hiding[2], float(gaps[then | now, i].min()))
 
+    def _within_reach(self, robot: np.ndarray) -> np.ndarray:
+        """(49,) bool: the points a robot on a square read as holding one (``robot``, (36,)) stands as close
+        to as this set's robots were seen to cover a point's middle (:data:`HIDE_REACH`; none before the
+        game has shown it)."""
+        _, gaps, reach = self._hiding_here()
+        return (np.asarray(robot, bool)[:, None] & (gaps <= reach)).any(axis=0)
+
     def _maybe_hidden(self, fl: FieldLook, robot: np.ndarray, read_empty: np.ndarray, known_empty: np.ndarray
                       ) -> np.ndarray:
         """(49,) bool: the points read empty (``read_empty``) that a robot on a square read as holding one
@@ -1084,13 +1098,12 @@ class BoardReader:
         look (``known_empty``) nor a middle that changed less than a content does since the reference
         showed the point empty (see :data:`HIDE_HEIGHT`)."""
         robot, read_empty = np.asarray(robot, bool), np.asarray(read_empty, bool)
-        _, gaps, reach = self._hiding_here()
         hidden = (robot[:, None] & self._hideable()).any(axis=0) & read_empty & ~np.asarray(known_empty, bool)
         if hidden.any() and fl.x_points is not None and fl.x_ref_points is not None:
             middle = _middle_change(fl)
             hidden &= ~((np.asarray(self._cal.reference.point_state) == REF_EMPTY) & (middle < CONTENT_POINT))
         if HIDE_REACH:
-            hidden |= (robot[:, None] & (gaps <= reach)).any(axis=0) & read_empty
+            hidden |= self._within_reach(robot) & read_empty
         if HIDE_CLEAR and hidden.any() and fl.x_points is not None:
             board = _board_colour(fl.x_squares, ~robot) if BOARD_NEARER and fl.x_squares is not None else None
             empty_look = _empty_looks(fl.x_points, robot, read_empty & (np.asarray(self._cal.reference.point_state)
@@ -1633,6 +1646,8 @@ class BoardReader:
         }
         S = np.stack([np.asarray(squares[k], np.float64) for k in SQUARE_FEATURES], axis=1)
         P = np.stack([np.asarray(points[k], np.float64) for k in POINT_FEATURES], axis=1)
+        if HIDE_REACH and HIDE_REACH_BATTERY:
+            hidden = hidden | (self._within_reach(robot_now) & battery_now)   # the veto's, not the evidence's
         return Evidence(S, P, sp, pp, pc, qc, unlike, far, hasty_s, hasty_p, hidden, arrived, left, unlike_p)
 
     def _first_stage(self, image: np.ndarray | None, fl: FieldLook, diffs: Differences | None, toward_p: np.ndarray,
