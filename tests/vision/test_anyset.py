@@ -699,6 +699,48 @@ def test_a_robot_of_neither_colour_stays_doubtful_in_its_colour_whatever_the_ver
     assert 2 not in r.low_confidence_squares and r.square_probs[2, 1] > 0.999
 
 
+
+def test_a_robot_read_in_one_colour_that_looks_like_the_other_players_robots_stays_doubtful(start, cal, monkeypatch):
+    """vision/anyset/reader.py: LIKE_VETO. The colour disc the calibration chose can take in a robot's
+    surroundings (a dark battery set down beside a light robot read it Black at 0.998): a robot the
+    verdict reads in one colour whose look is clearly nearer the other player's start robots (the
+    likeness) keeps its colour doubtful, named; a robot read in the colour its look is nearest is not
+    touched; without the veto the verdict's word stands."""
+    from dataclasses import replace
+
+    from vision.anyset import reader as reader_module
+    from vision.anyset.fields import look
+
+    class SureWhite:
+        def judge(self, squares, points):
+            return np.tile([1e-6, 1 - 2e-6, 1e-6], (36, 1)), np.tile([1.0, 0.0], (49, 1))
+
+    monkeypatch.setattr(reader_module, "shared_verdict", lambda: SureWhite())
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, start.image, cal.reference)
+    x = fl.x_squares.copy()
+    x[2] = fl.x_squares[31]                     # c1 now looks just like Black's robot on b6
+    painted = replace(fl, x_squares=x)
+    r = reader._reading(painted, 1.0)
+    ev = reader.last_evidence
+    col = list(reader_module.SQUARE_FEATURES)
+    d_white, d_black = ev.squares[2, col.index("s_d_white")], ev.squares[2, col.index("s_d_black")]
+    assert d_black < reader_module.LIKE_AGAINST * d_white                  # the premise: nearer Black's
+    assert ev.squares[2, col.index("s_known_colour")] == 0 and not ev.far[2]
+    assert 2 in r.low_confidence_squares and abs(r.square_probs[2, 1] - r.square_probs[2, 2]) < 1e-9
+    assert r.square_probs[2, 0] < 1e-5                               # a robot all the same
+    assert "looks like the other player's robots" in r.doubts["c1"]
+    for i in (0, 1, 3, 4, 5):                                       # White's other start robots: read as they look
+        assert i not in r.low_confidence_squares
+    # Black's start robots, read White by this verdict, look like Black's, but each looks as the
+    # reference's robot on its square did: that look vouches for the colour, the veto leaves them
+    for i in range(30, 36):
+        assert ev.squares[i, col.index("s_known_colour")] == -1 and i not in r.low_confidence_squares
+    monkeypatch.setattr(reader_module, "LIKE_VETO", False)
+    r = reader._reading(painted, 1.0)
+    assert 2 not in r.low_confidence_squares and r.square_probs[2, 1] > 0.999
+
+
 def test_a_square_read_empty_whose_centre_changed_far_more_than_the_others_is_doubtful(start, cal):
     """The classifier can be sure and wrong on a look it never trained on (a pale robot on a pale board
     read empty at 0.999): a square the reference showed empty, read empty again, whose centre changed
@@ -2088,6 +2130,54 @@ def test_a_point_read_a_battery_whose_middle_changed_as_a_leaving_batterys_is_do
     monkeypatch.setattr(reader_module, "MOVED_CLEAR", False)
     assert not reader._left_unseen(start.image, changed, reader._moved_middles(changed, beside, as_read_empty),
                                    as_read, np.zeros(49)).any()
+
+
+
+def test_a_point_the_leaving_check_flags_stays_doubtful_whatever_the_verdict_says(start, cal, monkeypatch):
+    """vision/anyset/reader.py: LEFT_VETO. Under the verdict the leaving check's flag (a battery still
+    read where the middle changed as a leaving battery's, the frame's own looks leaning empty) is
+    evidence, and a sure verdict overrode it on a fresh block (an empty point beside a robot of the
+    batteries' colour read a battery at 0.987): the flagged point stays doubtful, named; without the
+    veto the verdict's word stands."""
+    from vision.anyset import reader as reader_module
+    from vision.anyset.fields import look
+    from vision.anyset.reader import _SEEN_POINT_DISC, ARRIVED_MIN
+    from vision.geometry import point_name
+
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, start.image, cal.reference)
+    rs, rp = np.asarray(cal.reference.square_state), np.asarray(cal.reference.point_state)
+    q = int(np.flatnonzero(rp == 1)[3])
+    xp = fl.x_points.copy()
+    xp[q][:, _SEEN_POINT_DISC] += 3 * ARRIVED_MIN / 3             # summed over the channels
+    changed = replace(fl, x_points=xp)
+
+    class AsTheReference:                                          # sure the board is the reference's
+        def judge(self, squares, points):
+            sp = np.zeros((36, 3))
+            sp[:, 0] = rs == 0
+            sp[:, 1] = (rs == 1) & (cal.reference.square_colour == 1)
+            sp[:, 2] = (rs == 1) & (cal.reference.square_colour != 1)
+            return sp, np.stack([rp == 0, rp == 1], axis=1).astype(float)
+
+    def own(cutter, fl_, ss, ps, todo_s, todo_p, temperature=1.0, square_dist=None):
+        return np.zeros((len(todo_s), 2)), np.array([[-3.0 if p == q else 0.0, 0.0] for p in todo_p]).reshape(-1, 2)
+
+    def fine(cutter, image, fl_, ps, todo_p, temperature=1.0):
+        return np.array([[-3.0 if p == q else 0.0, 0.0] for p in todo_p]).reshape(-1, 2)
+
+    monkeypatch.setattr(reader_module, "shared_verdict", lambda: AsTheReference())
+    monkeypatch.setattr(reader_module, "own_frame_look", own)
+    monkeypatch.setattr(reader_module, "fine_look", fine)
+    monkeypatch.setattr(reader_module, "SURE_LOOK", np.inf)       # every field asked: the looks above answer
+    assert reader._reading(fl, 1.0, start.image).readable        # unchanged: no flag, the verdict's word
+    reading = reader._reading(changed, 1.0, start.image)
+    assert reader.last_evidence.left[q] and reader.last_evidence.left.sum() == 1
+    assert not reading.readable and reading.low_confidence_points == (q,), reading.reason
+    assert reading.doubts[point_name(q)].startswith("read as a battery, but its middle changed as a battery leaving")
+    monkeypatch.setattr(reader_module, "LEFT_VETO", False)
+    reading = reader._reading(changed, 1.0, start.image)
+    assert reading.readable and reading.point_probs[q, 1] == 1.0
 
 
 def _two_looks_board(alternating: bool, seed: int = 0) -> np.ndarray:

@@ -532,6 +532,30 @@ ARRIVED_VETO = os.environ.get("NETZWERK_ARRIVED_VETO", "1") != "0"
 # block 18,200,000 and none of vision-dev's 48 (docs/readme-vision.md, "6 December, day").
 # NETZWERK_FAR_VETO=0 leaves it to the verdict (for measuring).
 FAR_VETO = os.environ.get("NETZWERK_FAR_VETO", "1") != "0"
+# And so is a point the leaving check flags (LEFT: a battery still read where the middle changed as a
+# leaving battery's, nothing moved beside it, and both looks that do not see the reference lean empty):
+# the verdict weighed it as evidence and overrode it on fresh block 18,500,000 (F2 of design 18,500,005
+# camera 1, game frame 0, read a battery at 0.987: a cream robot set down beside the point the cream
+# battery had left). On block 18,400,000 (200 set-ups, 2,400 frames) the check flagged 6 points the
+# verdict read surely as batteries, all of them right, in 4 frames otherwise read right
+# (docs/readme-vision.md, "6 December, third session"). NETZWERK_LEFT_VETO=0 leaves it to the verdict.
+LEFT_VETO = os.environ.get("NETZWERK_LEFT_VETO", "1") != "0"
+# And a robot the verdict reads in one player's colour while its look is clearly nearer the other player's
+# start robots (the likeness the verdict weighs: the nearest reference robot of the other colour at most
+# LIKE_AGAINST times as far as the nearest of the colour read) keeps its colour doubtful, unless its look
+# vouches for it. The colour disc the calibration chose is the one that tells the start rows apart best,
+# and the start rows stand in a context of their own (the batteries at one row's corners, the board's edge
+# beyond the other): a disc that also takes in a robot's surroundings can read another robot's colour in
+# them later. Fresh block 18,400,000: a cream robot whose disc (its darkest twentieth, off centre) took in
+# a dark battery set down beside it read Black at 0.998 (18,400,036 camera 3 b3; its look 0.24 from the
+# nearest White robot, 1.20 from the nearest Black one), a white stone whose disc (lifted for a tall
+# piece) took in the green board behind it read Black at 0.989 (18,400,037 camera 3 d5; 0.95 against
+# 1.92). On development designs 5,000,200-239 (2 cameras, 3,372 robots read surely, none vouched for by
+# a known look, none in the wrong colour) the nearest look of the other colour was under half as far in
+# 1 of them, under 0.6 in 6 (docs/readme-vision.md, "6 December, third session"). The referee knows whose robot moved
+# there. NETZWERK_LIKE_VETO=0 leaves it to the verdict (for measuring).
+LIKE_VETO = os.environ.get("NETZWERK_LIKE_VETO", "1") != "0"
+LIKE_AGAINST = 0.55
 # ... but not where the change that reaches the point's middle runs on to the edge of the point's patch
 # (0.375 of a square from the point every way): the pixels that changed by more than ARRIVED_OPEN_SHARE of
 # the middle's largest change (3x3 averaged), the region of them that touches the middle (as the middle's
@@ -640,6 +664,16 @@ def _middle_change(fl: FieldLook | PixelLook) -> np.ndarray:
 def _logit(p: np.ndarray) -> np.ndarray:
     p = np.clip(p, 1e-12, 1 - 1e-12)
     return np.log(p) - np.log1p(-p)
+
+
+def _looks_like_the_other(sp: np.ndarray, d_white: np.ndarray, d_black: np.ndarray) -> np.ndarray:
+    """(36,) bool: the squares read as a robot (``sp``: (36, 3) empty / White / Black) whose look is
+    clearly nearer the reference's robots of the other colour than those of the colour read (the
+    likeness ``d_white`` / ``d_black``, :data:`LIKE_AGAINST`); False where either is unknown (NaN)."""
+    white = sp[:, 1] >= sp[:, 2]
+    d_read, d_other = np.where(white, d_white, d_black), np.where(white, d_black, d_white)
+    with np.errstate(invalid="ignore"):
+        return (sp[:, 0] < 0.5) & np.isfinite(d_read) & np.isfinite(d_other) & (d_other < LIKE_AGAINST * d_read)
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
@@ -1779,18 +1813,24 @@ class BoardReader:
         self.last_evidence = ev
         sp, pp, pc, qc = ev.stage_squares, ev.stage_points, ev.covered_squares, ev.covered_points
         arrived = ev.arrived        # the arrival check's flags; under the verdict, those it vetoes
+        against = np.zeros(36, bool)   # robots whose look is the other colour's (LIKE_VETO)
         if ev.squares is not None and self.judge:
             sp, pp = covered_on_top(*shared_verdict().judge(ev.squares, ev.points), pc, qc)
             if ARRIVED_OPEN and arrived.any():
                 arrived = arrived & ~self._arrival_open(fl, arrived)
-            veto = (ev.hidden if HIDDEN_VETO else False) | (arrived if ARRIVED_VETO else False)
+            veto = ((ev.hidden if HIDDEN_VETO else False) | (arrived if ARRIVED_VETO else False)
+                    | (ev.left if LEFT_VETO else False))
             if np.any(veto):
                 pp = np.where(np.asarray(veto)[:, None], 0.5 * pp + 0.25, pp)
-            if FAR_VETO:
-                unsure = np.asarray(ev.far, bool) & (ev.squares[:, SQUARE_FEATURES.index("s_known_colour")] == 0)
-                if unsure.any():
-                    robot = sp[:, 1] + sp[:, 2]
-                    sp = np.where(unsure[:, None], np.stack([sp[:, 0], 0.5 * robot, 0.5 * robot], axis=1), sp)
+            unvouched = ev.squares[:, SQUARE_FEATURES.index("s_known_colour")] == 0
+            unsure = np.asarray(ev.far, bool) & unvouched if FAR_VETO else np.zeros(36, bool)
+            if LIKE_VETO:
+                against = _looks_like_the_other(sp, ev.squares[:, SQUARE_FEATURES.index("s_d_white")],
+                                                ev.squares[:, SQUARE_FEATURES.index("s_d_black")]) & unvouched
+                unsure = unsure | against
+            if unsure.any():
+                robot = sp[:, 1] + sp[:, 2]
+                sp = np.where(unsure[:, None], np.stack([sp[:, 0], 0.5 * robot, 0.5 * robot], axis=1), sp)
         unlike, far, hasty_s, hasty_p = ev.unlike, ev.far, ev.hasty_squares, ev.hasty_points
         hidden, left, unlike_p = ev.hidden, ev.left, ev.unlike_points
         printed = np.where(pp[:, 1] > 0.5, fl.printed, np.nan)
@@ -1803,7 +1843,7 @@ class BoardReader:
         low_s = tuple(int(i) for i in np.flatnonzero(sconf < self.min_confidence))
         low_p = tuple(int(i) for i in np.flatnonzero(pconf < self.min_confidence))
         why_s, why_p = self._doubt_causes(low_s, low_p, sp, pp, pc, qc, unlike, far, hasty_s, hasty_p, hidden,
-                                          arrived, left, unlike_p)
+                                          arrived, left, unlike_p, against)
         common = dict(
             square_probs=sp, point_probs=pp, low_confidence_squares=low_s, low_confidence_points=low_p,
             occluded_fraction=occluded, alignment=alignment, printed_probs=printed, side_unknown_why=side_why,
@@ -1837,12 +1877,15 @@ class BoardReader:
 
     def _doubt_causes(self, low_s, low_p, sp: np.ndarray, pp: np.ndarray, pc: np.ndarray, qc: np.ndarray,
                       unlike: np.ndarray, far: np.ndarray, hasty_s: np.ndarray, hasty_p: np.ndarray,
-                      hidden: np.ndarray, arrived: np.ndarray, left: np.ndarray, unlike_p: np.ndarray
+                      hidden: np.ndarray, arrived: np.ndarray, left: np.ndarray, unlike_p: np.ndarray,
+                      against: np.ndarray | None = None
                       ) -> tuple[tuple[str | None, ...], tuple[str | None, ...]]:
         """Why each doubtful square (``low_s``) and point (``low_p``) is doubtful, in words for the
         players: the rule that made it so (a robot that may hide a point, a look that changed as no
         content's does, ...), else what the classifier could not tell. ``far``: (36,) the robots of
-        neither colour (:data:`FAR_COLOUR`); the rest as :meth:`_reading` has them."""
+        neither colour (:data:`FAR_COLOUR`); ``against``: (36,) the robots whose look is the other
+        colour's (:data:`LIKE_VETO`); the rest as :meth:`_reading` has them."""
+        against = np.zeros(36, bool) if against is None else against
         why_s: list[str | None] = [None] * 36
         why_p: list[str | None] = [None] * 49
         for i in low_s:
@@ -1855,6 +1898,9 @@ class BoardReader:
             elif sp[i, 0] <= 1 - self.min_confidence:
                 if far[i]:
                     why_s[i] = "a robot of neither player's colour as the camera sees it (a shadow or a reflection on it?)"
+                elif against[i]:
+                    why_s[i] = ("a robot whose colour reads as one player's while it looks like the other player's "
+                                "robots (a piece beside it, or a shadow on it?)")
                 else:
                     why_s[i] = f"a robot whose colour is unclear ({_share(sp[i, 1] / max(1 - sp[i, 0], 1e-9))} White's colour)"
             else:
