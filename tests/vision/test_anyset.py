@@ -481,6 +481,35 @@ def test_the_colour_disc_is_chosen_so_that_every_start_robot_is_told_right():
     assert (llr[:6] > 3).all() and (llr[6:] < -3).all()
 
 
+
+def test_the_plain_colour_model_takes_a_small_disc_at_the_centre_and_ignores_the_surroundings():
+    """vision/anyset/colours.py: plain_model (the reader's LIKE_CORE). Pale robots with a dark battery
+    beside each on one side of the patch, dark robots on bare board: the plain model's colours are the
+    robots' own (the median of a small centred disc), so a pale robot with the battery on the other
+    side, or with none, still reads pale."""
+    from vision.anyset.colours import _disc_mask, descriptors, plain_model
+    from vision.anyset.patches import PATCH
+
+    board = np.array([0.3, 0.25, 0.2], np.float32)
+    pale, dark = np.array([0.5, 0.45, 0.3], np.float32), np.array([-0.8, -0.5, -0.9], np.float32)
+    x = np.empty((12, 3, PATCH, PATCH), np.float32)
+    for i in range(12):
+        x[i] = board[:, None, None]
+        x[i][:, _disc_mask(0.0, 0.3)] = (pale if i < 6 else dark)[:, None]
+        if i < 6:                                   # a dark battery at the pale robots' upper right
+            x[i][:, _disc_mask(0.45, 0.12, 0.45)] = dark[:, None]
+    lean = np.zeros(12)
+    model = plain_model(x, lean, list(range(6)), list(range(6, 12)), 0.12)
+    assert np.allclose(model.white, pale, atol=1e-5) and np.allclose(model.black, dark, atol=1e-5)
+    later = x[:2].copy()
+    later[0] = board[:, None, None]
+    later[0][:, _disc_mask(0.0, 0.3)] = pale[:, None]
+    later[0][:, _disc_mask(-0.4, 0.15, -0.35)] = dark[:, None]     # the battery at the lower left now
+    later[1] = board[:, None, None]
+    later[1][:, _disc_mask(0.0, 0.3)] = pale[:, None]                # no battery
+    assert (model.llr(descriptors(later, np.zeros(2), 0.0, 0.12)) > 5).all()
+
+
 def test_a_fine_patch_goes_into_the_net_split_into_its_pixel_phases():
     """The points net takes its 48-px patches as 2x2 pixel phases on the nets' 24-px grid (torch's
     pixel_unshuffle: channel c * 4 + i * 2 + j holds the pixels at rows i, i + 2, ... and columns
@@ -695,6 +724,7 @@ def test_a_robot_of_neither_colour_stays_doubtful_in_its_colour_whatever_the_ver
     assert set(r.low_confidence_squares) == set(range(36)) - robots
     monkeypatch.setattr(reader_module, "FAR_COLOUR", 2.5)
     monkeypatch.setattr(reader_module, "FAR_VETO", False)
+    monkeypatch.setattr(reader_module, "WEAK_VETO", False)          # its colour log-odds are weak too
     r = reader._reading(painted, 1.0)
     assert 2 not in r.low_confidence_squares and r.square_probs[2, 1] > 0.999
 
@@ -704,8 +734,9 @@ def test_a_robot_read_in_one_colour_that_looks_like_the_other_players_robots_sta
     """vision/anyset/reader.py: LIKE_VETO. The colour disc the calibration chose can take in a robot's
     surroundings (a dark battery set down beside a light robot read it Black at 0.998): a robot the
     verdict reads in one colour whose look is clearly nearer the other player's start robots (the
-    likeness) keeps its colour doubtful, named; a robot read in the colour its look is nearest is not
-    touched; without the veto the verdict's word stands."""
+    likeness) and whose plain disc at the centre leans the other way too (LIKE_CORE) keeps its colour
+    doubtful, named; a robot read in the colour its look is nearest is not touched, nor one whose plain
+    disc keeps to the colour read; without the veto the verdict's word stands."""
     from dataclasses import replace
 
     from vision.anyset import reader as reader_module
@@ -716,6 +747,7 @@ def test_a_robot_read_in_one_colour_that_looks_like_the_other_players_robots_sta
             return np.tile([1e-6, 1 - 2e-6, 1e-6], (36, 1)), np.tile([1.0, 0.0], (49, 1))
 
     monkeypatch.setattr(reader_module, "shared_verdict", lambda: SureWhite())
+    monkeypatch.setattr(reader_module, "WEAK_VETO", False)   # this verdict's colours go against the colour model too
     reader = BoardReader(cal, adapt=False)
     fl = look(reader._cutter, start.image, cal.reference)
     x = fl.x_squares.copy()
@@ -736,9 +768,69 @@ def test_a_robot_read_in_one_colour_that_looks_like_the_other_players_robots_sta
     # reference's robot on its square did: that look vouches for the colour, the veto leaves them
     for i in range(30, 36):
         assert ev.squares[i, col.index("s_known_colour")] == -1 and i not in r.low_confidence_squares
+    # the plain disc at the square's centre (LIKE_CORE) still shows White's robot: the likeness and the
+    # chosen disc may disagree for the light, the plain disc keeps to the colour read, no doubt
+    from vision.anyset.colours import _disc_mask
+
+    centre = _disc_mask(0.0, reader_module.CORE_RADIUS)
+    x_core = x.copy()
+    x_core[2][:, centre] = fl.x_squares[2][:, centre]
+    r = reader._reading(replace(fl, x_squares=x_core), 1.0)
+    ev = reader.last_evidence
+    assert ev.squares[2, col.index("s_d_black")] < reader_module.LIKE_AGAINST * ev.squares[2, col.index("s_d_white")]
+    assert reader._core_llr(replace(fl, x_squares=x_core))[2] > 0
+    assert 2 not in r.low_confidence_squares and r.square_probs[2, 1] > 0.999
+    monkeypatch.setattr(reader_module, "LIKE_CORE", False)          # the likeness alone: doubtful
+    assert 2 in reader._reading(replace(fl, x_squares=x_core), 1.0).low_confidence_squares
     monkeypatch.setattr(reader_module, "LIKE_VETO", False)
     r = reader._reading(painted, 1.0)
     assert 2 not in r.low_confidence_squares and r.square_probs[2, 1] > 0.999
+
+
+
+def test_a_robot_whose_colour_the_colour_model_gives_only_weakly_stays_doubtful_in_its_colour(start, cal,
+                                                                                               monkeypatch):
+    """vision/anyset/reader.py: WEAK_VETO. A verdict sure of a robot's colour where the colour model
+    gives that colour less than WEAK_COLOUR log-odds (two close colours read wrong at 0.99 on 0.4) is
+    overruled: the colour is doubtful, the robot stays a robot; where the colour model is sure, or the
+    look vouches (the start robots), the verdict's word stands; without the veto too."""
+    from dataclasses import replace
+
+    from vision.anyset import reader as reader_module
+    from vision.anyset.fields import look
+
+    class SureWhite:
+        def judge(self, squares, points):
+            return np.tile([1e-6, 1 - 2e-6, 1e-6], (36, 1)), np.tile([1.0, 0.0], (49, 1))
+
+    monkeypatch.setattr(reader_module, "shared_verdict", lambda: SureWhite())
+    monkeypatch.setattr(reader_module, "LIKE_VETO", False)
+    reader = BoardReader(cal, adapt=False)
+    colours = cal.colours
+    fl = look(reader._cutter, start.image, cal.reference)
+    white, black = np.asarray(colours.white), np.asarray(colours.black)
+    mixes = [white + f * (black - white) for f in np.linspace(0.0, 1.0, 201)]
+    llr = colours.llr(np.array(mixes))
+    weak = [m for m, v in zip(mixes, llr) if 0.5 < v < reader_module.WEAK_COLOUR]
+    sure = [m for m, v in zip(mixes, llr) if v > reader_module.WEAK_COLOUR + 2]
+    assert weak and sure                                             # the premise: both kinds exist
+
+    def painted(colour):
+        x = fl.x_squares.copy()
+        x[2] = np.asarray(colour, np.float32)[:, None, None]                    # c1, a White start robot
+        return replace(fl, x_squares=x)
+
+    r = reader._reading(painted(weak[len(weak) // 2]), 1.0)
+    col = list(reader_module.SQUARE_FEATURES)
+    assert reader.last_evidence.squares[2, col.index("s_known_colour")] == 0 and not reader.last_evidence.far[2]
+    assert 2 in r.low_confidence_squares and abs(r.square_probs[2, 1] - r.square_probs[2, 2]) < 1e-9
+    assert r.square_probs[2, 0] < 1e-5 and "colour is unclear" in r.doubts["c1"]
+    r = reader._reading(painted(sure[0]), 1.0)
+    assert 2 not in r.low_confidence_squares
+    # Black's start robots, read White by this verdict on colour log-odds far below: their looks vouch
+    assert all(i not in r.low_confidence_squares for i in range(30, 36))
+    monkeypatch.setattr(reader_module, "WEAK_VETO", False)
+    assert 2 not in reader._reading(painted(weak[len(weak) // 2]), 1.0).low_confidence_squares
 
 
 def test_a_square_read_empty_whose_centre_changed_far_more_than_the_others_is_doubtful(start, cal):
@@ -2133,12 +2225,15 @@ def test_a_point_read_a_battery_whose_middle_changed_as_a_leaving_batterys_is_do
 
 
 
-def test_a_point_the_leaving_check_flags_stays_doubtful_whatever_the_verdict_says(start, cal, monkeypatch):
-    """vision/anyset/reader.py: LEFT_VETO. Under the verdict the leaving check's flag (a battery still
-    read where the middle changed as a leaving battery's, the frame's own looks leaning empty) is
-    evidence, and a sure verdict overrode it on a fresh block (an empty point beside a robot of the
-    batteries' colour read a battery at 0.987): the flagged point stays doubtful, named; without the
-    veto the verdict's word stands."""
+@pytest.mark.parametrize("verdict_asks", [True, False])
+def test_a_point_the_leaving_check_flags_stays_doubtful_whatever_the_verdict_says(start, cal, monkeypatch,
+                                                                                  verdict_asks):
+    """vision/anyset/reader.py: LEFT_VETO, LEFT_ASK. Under the verdict the leaving check's flag (a
+    battery still read where the middle changed as a leaving battery's, the frame's own looks leaning
+    empty) is evidence, and a sure verdict overrode it on a fresh block (an empty point beside a robot
+    of the batteries' colour read a battery at 0.987): the flagged point stays doubtful, named; without
+    the veto the verdict's word stands. Where the first look was too sure for the verdict's looks to be
+    taken (``verdict_asks`` False), the check asks them itself, the verdict's features untouched."""
     from vision.anyset import reader as reader_module
     from vision.anyset.fields import look
     from vision.anyset.reader import _SEEN_POINT_DISC, ARRIVED_MIN
@@ -2169,10 +2264,17 @@ def test_a_point_the_leaving_check_flags_stays_doubtful_whatever_the_verdict_say
     monkeypatch.setattr(reader_module, "shared_verdict", lambda: AsTheReference())
     monkeypatch.setattr(reader_module, "own_frame_look", own)
     monkeypatch.setattr(reader_module, "fine_look", fine)
-    monkeypatch.setattr(reader_module, "SURE_LOOK", np.inf)       # every field asked: the looks above answer
+    # every field asked by the verdict's looks, or none: the looks above answer
+    monkeypatch.setattr(reader_module, "SURE_LOOK", np.inf if verdict_asks else 0.0)
     assert reader._reading(fl, 1.0, start.image).readable        # unchanged: no flag, the verdict's word
     reading = reader._reading(changed, 1.0, start.image)
-    assert reader.last_evidence.left[q] and reader.last_evidence.left.sum() == 1
+    ev = reader.last_evidence
+    assert ev.left[q] and ev.left.sum() == 1
+    assert ev.points[q, list(reader_module.POINT_FEATURES).index("p_asked")] == verdict_asks
+    if not verdict_asks:                                          # the check asked; it needs to
+        monkeypatch.setattr(reader_module, "LEFT_ASK", False)
+        assert reader._reading(changed, 1.0, start.image).readable and not reader.last_evidence.left.any()
+        monkeypatch.setattr(reader_module, "LEFT_ASK", True)
     assert not reading.readable and reading.low_confidence_points == (q,), reading.reason
     assert reading.doubts[point_name(q)].startswith("read as a battery, but its middle changed as a battery leaving")
     monkeypatch.setattr(reader_module, "LEFT_VETO", False)

@@ -250,6 +250,16 @@ class ColourModel:
                    d.get("offcentre", False) is True, float(quantile))
 
 
+def plain_model(x_now: np.ndarray, lean: np.ndarray, white: list[int], black: list[int], radius: float) -> ColourModel:
+    """The two colours of the robots ``white`` / ``black`` (square indices of ``x_now``, (n, 3, P, P)
+    normalised log colour) by one plain disc, not searched for: the median of a disc of ``radius`` at
+    each square's centre (height 0), their spread as :meth:`ColourModel.fit` takes it."""
+    d = descriptors(x_now[white + black], lean[white + black], 0.0, radius)
+    dw, db = d[: len(white)], d[len(white):]
+    return ColourModel(tuple(float(v) for v in np.median(dw, 0)), tuple(float(v) for v in np.median(db, 0)),
+                       tuple(float(v) for v in _spread(dw, db)), 0.0, float(radius))
+
+
 def _spread(dw: np.ndarray, db: np.ndarray) -> np.ndarray:
     res = np.vstack([dw - np.median(dw, 0), db - np.median(db, 0)])
     # each robot's brightness (the mean over the channels) is the covariance's shared SHADE term:

@@ -69,7 +69,7 @@ from ..errors import VisionError
 from .fieldnet import REF_EMPTY, REF_OCCUPIED, REF_UNKNOWN, TEMPERATURE, example_fields
 from .fields import (_POINT_DIST, FINE, OWN_FRAME, Answers, FieldLook, PixelLook, box_blurred, colour_shift, fine_look,
                      largest_difference, local_differences, look, look_with, own_frame_look, square_distances, still)
-from .colours import MIN_SEPARATION, ColourModel
+from .colours import MIN_SEPARATION, ColourModel, descriptors, plain_model
 from .jit import compiled, mean_abs_distances_numpy
 from .memory import FieldMemory
 from .sethead import SetHead, board_samples
@@ -540,6 +540,14 @@ FAR_VETO = os.environ.get("NETZWERK_FAR_VETO", "1") != "0"
 # verdict read surely as batteries, all of them right, in 4 frames otherwise read right
 # (docs/readme-vision.md, "6 December, third session"). NETZWERK_LEFT_VETO=0 leaves it to the verdict.
 LEFT_VETO = os.environ.get("NETZWERK_LEFT_VETO", "1") != "0"
+# The verdict's looks are taken only at points the first look is less than sure of (SURE_LOOK), and the
+# nets, shown the reference's battery, can stay sure of one that left: E2 of design 18,500,005 camera 3
+# (game frame 1; an empty printed ring beside a robot of the batteries' colour, read a battery at 1.000,
+# the first look at -7.7, just past SURE_LOOK), where the own-frame and the fine look, asked, lean empty
+# (2.1, 5.4). So the leaving check asks both looks itself at a point it would judge, a battery the
+# reference showed and still read, its middle changed so (BoardReader._left_looks); the verdict's
+# features stay as before. NETZWERK_LEFT_ASK=0: only where the verdict's looks were taken (for measuring).
+LEFT_ASK = os.environ.get("NETZWERK_LEFT_ASK", "1") != "0"
 # And a robot the verdict reads in one player's colour while its look is clearly nearer the other player's
 # start robots (the likeness the verdict weighs: the nearest reference robot of the other colour at most
 # LIKE_AGAINST times as far as the nearest of the colour read) keeps its colour doubtful, unless its look
@@ -556,6 +564,26 @@ LEFT_VETO = os.environ.get("NETZWERK_LEFT_VETO", "1") != "0"
 # there. NETZWERK_LIKE_VETO=0 leaves it to the verdict (for measuring).
 LIKE_VETO = os.environ.get("NETZWERK_LIKE_VETO", "1") != "0"
 LIKE_AGAINST = 0.55
+# ... where the plain disc leans the other way too: the median of a small disc (CORE_RADIUS) at the
+# square's centre, its colours learned on the reference's robots as they stand (colours.plain_model), a
+# colour the calibration's disc search did not choose and so cannot have chosen for the start rows'
+# surroundings. Where the likeness and the chosen disc disagree because the light differs (a set whose
+# White robots stood in a shadow band at calibration: lit later, they look like the other player's start
+# robots), the plain disc keeps to the chosen one's colour (its covariance takes the shade out); where a
+# battery or the board beside took the chosen disc, the plain disc sees the robot. NETZWERK_LIKE_CORE=0:
+# the likeness alone decides (for measuring)
+LIKE_CORE = os.environ.get("NETZWERK_LIKE_CORE", "1") != "0"
+CORE_RADIUS = 0.12
+# And a robot's colour is claimed only where the colour model itself gives the colour read at least
+# WEAK_COLOUR log-odds (0.95), unless its look vouches for it: on fresh block 18,700,000 the verdict read
+# robots of two close colours (separation 3.2) in the wrong colour at 0.990-0.991 on colour log-odds of
+# 0.4 (18,700,015 camera 2 a1, a3: the likeness, as unsure, and the reference's colour on the square
+# weighed instead) and at 0.982 on -2.6 against it (18,700,018 camera 4 c6). On block 18,400,000 (2,400
+# frames, 8,527 robots read surely, none vouched for) 63 such robots were right, in 13 frames otherwise
+# read right; on development designs 5,000,200-239 (960 frames) none (docs/readme-vision.md, "6
+# December, third session"). NETZWERK_WEAK_VETO=0 leaves it to the verdict (for measuring).
+WEAK_VETO = os.environ.get("NETZWERK_WEAK_VETO", "1") != "0"
+WEAK_COLOUR = 3.0
 # ... but not where the change that reaches the point's middle runs on to the edge of the point's patch
 # (0.375 of a square from the point every way): the pixels that changed by more than ARRIVED_OPEN_SHARE of
 # the middle's largest change (3x3 averaged), the region of them that touches the middle (as the middle's
@@ -971,6 +999,7 @@ class BoardReader:
         self._head_boards = [(calibration.reference, {})]
         self._head_answers = {}        # kind -> [reference, cutter, patches looked at, their corrections]
         self._like_cache = None        # (reference, kind -> its fields' middles as _likeness compares them)
+        self._core_cache = None        # (reference, the plain colour model of its robots: _core_llr)
 
     @property
     def calibration(self) -> Calibration:
@@ -1620,9 +1649,14 @@ class BoardReader:
         arrived = self._arrived_unseen(moved, ~battery_now, toward_p > 0) if ARRIVED else np.zeros(49, bool)
         # a battery still read where its middle changed as a leaving one's, the frame's own looks (the
         # own-frame and the fine look) leaning empty (LEFT_LEAN): as _left_unseen, with the looks taken
-        left = ((rp == REF_OCCUPIED) & battery_now & (qc < COVERED) & moved
-                & (np.nan_to_num(looks["p_own"], nan=-np.inf) >= LEFT_LEAN)
-                & (np.nan_to_num(looks["p_fine"], nan=-np.inf) >= LEFT_LEAN)) if LEFT else np.zeros(49, bool)
+        if LEFT:
+            own_p, fine_p = self._left_looks(image, fl, ze, zq, pc, qc, unlike, looks,
+                                             (rp == REF_OCCUPIED) & battery_now & (qc < COVERED) & moved)
+            left = ((rp == REF_OCCUPIED) & battery_now & (qc < COVERED) & moved
+                    & (np.nan_to_num(own_p, nan=-np.inf) >= LEFT_LEAN)
+                    & (np.nan_to_num(fine_p, nan=-np.inf) >= LEFT_LEAN))
+        else:
+            left = np.zeros(49, bool)
         unlike_p = self._unlike_empty(fl, diffs, ~battery_now) if UNLIKE_EMPTY else np.zeros(49, bool)
 
         nan_s, nan_p = np.full(36, np.nan), np.full(49, np.nan)
@@ -1767,6 +1801,46 @@ class BoardReader:
                 out["p_fine"][rows_p] = -fine_look(self._cutter, image, fl, states_p, rows_p)[:, 0]
         return out
 
+    def _left_looks(self, image: np.ndarray | None, fl: FieldLook, ze: np.ndarray, zq: np.ndarray, pc: np.ndarray,
+                    qc: np.ndarray, unlike: np.ndarray, looks: dict[str, np.ndarray], candidates: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """((49,), (49,)) the own-frame and the fine look's log-odds of empty for the leaving check: the
+        verdict's looks (:meth:`_verdict_looks`) where they were taken, and at the ``candidates`` the
+        first look was too sure to ask (:data:`LEFT_ASK`) taken here, by the same examples; NaN where
+        neither. The verdict's own features stay as its looks took them."""
+        own_p, fine_p = looks["p_own"], looks["p_fine"]
+        todo = np.flatnonzero(candidates & ~np.isfinite(own_p)) if LEFT_ASK and fl.x_points is not None else []
+        if not len(todo):
+            return own_p, fine_p
+        own_p, fine_p = own_p.copy(), fine_p.copy()
+        states_s = _frame_states(ze, (np.abs(ze) < EXAMPLE_SURE) | (pc >= COVERED) | unlike)
+        states_p = _frame_states(zq, (np.abs(zq) < EXAMPLE_SURE) | (qc >= COVERED))
+        _, own = own_frame_look(self._cutter, fl, states_s, states_p, np.empty(0, np.int64), todo,
+                                square_dist=square_distances(self._cal.reference))
+        own_p[todo] = -own[:, 0]
+        if FINE and image is not None:
+            fine_p[todo] = -fine_look(self._cutter, image, fl, states_p, todo)[:, 0]
+        return own_p, fine_p
+
+    def _core_llr(self, fl: FieldLook) -> np.ndarray | None:
+        """(36,) each square's colour log-odds (White against Black) by the plain disc (:data:`LIKE_CORE`:
+        the median of a small disc at the square's centre, learned on the reference's robots); None
+        without the reference's patches or without a robot of each colour in it."""
+        ref = self._cal.reference
+        if fl.x_squares is None or fl.x_ref_squares is None:
+            return None
+        if self._core_cache is None or self._core_cache[0] is not ref:
+            state, colour = np.asarray(ref.square_state), np.asarray(ref.square_colour)
+            white = [int(i) for i in np.flatnonzero((state == REF_OCCUPIED) & (colour == COLOUR_WHITE))]
+            black = [int(i) for i in np.flatnonzero((state == REF_OCCUPIED) & (colour == COLOUR_BLACK))]
+            model = (plain_model(fl.x_ref_squares, self._cutter.square_lean, white, black, CORE_RADIUS)
+                     if white and black else None)
+            self._core_cache = (ref, model)
+        model = self._core_cache[1]
+        if model is None:
+            return None
+        return model.llr(descriptors(fl.x_squares, self._cutter.square_lean, 0.0, CORE_RADIUS))
+
     def _likeness(self, fl: FieldLook | PixelLook) -> dict[str, np.ndarray]:
         """How like each field now is to the reference's fields of each kind, the field itself left out
         (the verdict's ``s_d_empty``, ``s_d_white``, ``s_d_black``, ``p_d_empty``, ``p_d_battery``): the
@@ -1827,7 +1901,14 @@ class BoardReader:
             if LIKE_VETO:
                 against = _looks_like_the_other(sp, ev.squares[:, SQUARE_FEATURES.index("s_d_white")],
                                                 ev.squares[:, SQUARE_FEATURES.index("s_d_black")]) & unvouched
+                core = self._core_llr(fl) if LIKE_CORE and against.any() else None
+                if core is not None:             # the plain disc must lean the other way too
+                    against = against & np.where(sp[:, 1] >= sp[:, 2], core < 0, core > 0)
                 unsure = unsure | against
+            if WEAK_VETO:
+                llr = ev.squares[:, SQUARE_FEATURES.index("s_llr")]
+                unsure = unsure | (unvouched & (sp[:, 0] < 0.5)
+                                   & (np.where(sp[:, 1] >= sp[:, 2], llr, -llr) < WEAK_COLOUR))
             if unsure.any():
                 robot = sp[:, 1] + sp[:, 2]
                 sp = np.where(unsure[:, None], np.stack([sp[:, 0], 0.5 * robot, 0.5 * robot], axis=1), sp)
