@@ -560,8 +560,9 @@ LEFT_ASK = os.environ.get("NETZWERK_LEFT_ASK", "1") != "0"
 # piece) took in the green board behind it read Black at 0.989 (18,400,037 camera 3 d5; 0.95 against
 # 1.92). On development designs 5,000,200-239 (2 cameras, 3,372 robots read surely, none vouched for by
 # a known look, none in the wrong colour) the nearest look of the other colour was under half as far in
-# 1 of them, under 0.6 in 6 (docs/readme-vision.md, "6 December, third session"). The referee knows whose robot moved
-# there. NETZWERK_LIKE_VETO=0 leaves it to the verdict (for measuring).
+# 1 of them, under 0.6 in 6; on blocks 18,500,000 and 18,600,000 the likeness alone held back 8 and 19
+# single frames and 5 and 4 game frames by itself, with the plain disc below (LIKE_CORE) no single frame
+# and 0 and 1 game frames (docs/readme-vision.md, "6 December, third session"). The referee knows whose robot moved there. NETZWERK_LIKE_VETO=0 leaves it to the verdict.
 LIKE_VETO = os.environ.get("NETZWERK_LIKE_VETO", "1") != "0"
 LIKE_AGAINST = 0.55
 # ... where the plain disc leans the other way too: the median of a small disc (CORE_RADIUS) at the
