@@ -833,6 +833,48 @@ def test_a_robot_whose_colour_the_colour_model_gives_only_weakly_stays_doubtful_
     assert 2 not in reader._reading(painted(weak[len(weak) // 2]), 1.0).low_confidence_squares
 
 
+
+def test_a_square_read_empty_on_a_board_of_a_robots_colour_is_doubtful_unless_its_look_vouches(start, cal,
+                                                                                                monkeypatch):
+    """vision/anyset/reader.py: BOARD_VETO. Where the frame's board has one player's robot colour (closer
+    than calibration's MIN_SEPARATION), colour cannot tell such a robot from the bare board (a pale robot on
+    a near-white board was read empty at 0.998): a square read empty is doubtful, named, unless it looks
+    as in a board told with it empty; on a board of its own colour, or without the veto, the verdict's
+    word stands."""
+    from vision.anyset import reader as reader_module
+    from vision.anyset.fields import look
+
+    monkeypatch.setattr(reader_module, "shared_verdict", lambda: _SureEmptyVerdict())
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, start.image, cal.reference)
+    assert reader._reading(fl, 1.0).readable                       # the board's own colour: no doubt
+    monkeypatch.setattr(reader_module, "_board_colour", lambda x, empty: np.asarray(cal.colours.white))
+    r = reader._reading(fl, 1.0)
+    ev = reader.last_evidence
+    col = list(reader_module.SQUARE_FEATURES)
+    assert ev.squares[0, col.index("sep_board")] < reader_module.MIN_SEPARATION
+    robots = set(range(6)) | set(range(30, 36))
+    # the start frame's empty squares look as the reference's did (vouched); its robots' squares do not
+    # look as an empty square did: read empty by this verdict, they are doubtful
+    assert set(r.low_confidence_squares) == robots, r.reason
+    assert all(r.square_probs[i, 0] <= 0.5 for i in robots)
+    assert "cannot tell such a robot from the bare board" in r.doubts["a1"]
+    monkeypatch.setattr(reader_module, "BOARD_VETO", False)
+    assert reader._reading(fl, 1.0).readable
+    # a square whose look is clearly nearer the empty squares than the robots of the board's colour is left
+    from vision.anyset.reader import LIKE_AGAINST, MIN_SEPARATION, _board_like_empty
+
+    sp = np.tile([0.99, 0.005, 0.005], (4, 1))
+    sp[3] = [0.01, 0.98, 0.01]                                      # a robot: never
+    sep = np.full(4, MIN_SEPARATION - 0.1)
+    flags = _board_like_empty(sp, sep, np.zeros(4), np.array([0.2, 0.5 * LIKE_AGAINST * 0.2, 0.2, 0.2]),
+                              np.full(4, 0.2))
+    assert flags.tolist() == [True, False, True, False]
+    assert not _board_like_empty(sp, sep + 0.2, np.zeros(4), np.full(4, 0.2), np.full(4, 0.2)).any()
+    assert not _board_like_empty(sp, sep, np.ones(4), np.full(4, 0.2), np.full(4, 0.2)).any()   # vouched
+    assert not _board_like_empty(sp, np.full(4, np.nan), np.zeros(4), np.full(4, 0.2), np.full(4, 0.2)).any()
+
+
 def test_a_square_read_empty_whose_centre_changed_far_more_than_the_others_is_doubtful(start, cal):
     """The classifier can be sure and wrong on a look it never trained on (a pale robot on a pale board
     read empty at 0.999): a square the reference showed empty, read empty again, whose centre changed

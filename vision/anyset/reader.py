@@ -585,6 +585,15 @@ CORE_RADIUS = 0.12
 # December, third session"). NETZWERK_WEAK_VETO=0 leaves it to the verdict (for measuring).
 WEAK_VETO = os.environ.get("NETZWERK_WEAK_VETO", "1") != "0"
 WEAK_COLOUR = 3.0
+# And where this frame's board has the colour of one player's robots (its separation from the nearer robot
+# colour below MIN_SEPARATION, the limit below which calibration will not tell two robot colours apart), a
+# square read empty is doubtful unless its look vouches for it (it looks as in a board told with it empty)
+# or is clearly nearer the reference's empty squares than its robots of the board's colour (LIKE_AGAINST):
+# colour cannot tell such a robot from the bare board, and the squares net, trained on robots that differ
+# from their board, read a pale robot on a near-white board empty at 0.998 (fresh block 19,000,000: design
+# 19,000,006 camera 4 b1, separation 1.4; before it 14,900,001 camera 1 and the referee's two wrong
+# verdicts of 15,700,000, cream stones on white paper). NETZWERK_BOARD_VETO=0 leaves it to the verdict.
+BOARD_VETO = os.environ.get("NETZWERK_BOARD_VETO", "1") != "0"
 # ... but not where the change that reaches the point's middle runs on to the edge of the point's patch
 # (0.375 of a square from the point every way): the pixels that changed by more than ARRIVED_OPEN_SHARE of
 # the middle's largest change (3x3 averaged), the region of them that touches the middle (as the middle's
@@ -703,6 +712,18 @@ def _looks_like_the_other(sp: np.ndarray, d_white: np.ndarray, d_black: np.ndarr
     d_read, d_other = np.where(white, d_white, d_black), np.where(white, d_black, d_white)
     with np.errstate(invalid="ignore"):
         return (sp[:, 0] < 0.5) & np.isfinite(d_read) & np.isfinite(d_other) & (d_other < LIKE_AGAINST * d_read)
+
+
+def _board_like_empty(sp: np.ndarray, sep_board: np.ndarray, toward: np.ndarray, d_empty: np.ndarray,
+                      d_robot: np.ndarray) -> np.ndarray:
+    """(36,) bool: the squares read empty (``sp``) on a frame whose board has a robot's colour (its
+    separation ``sep_board`` from the nearer robot colour below :data:`MIN_SEPARATION`; NaN: no board
+    seen) that no known look vouches for as empty (``toward`` > 0) and whose look is not clearly nearer
+    the reference's empty squares than its robots of the board's colour (the likeness ``d_empty``,
+    ``d_robot``, :data:`LIKE_AGAINST`): see :data:`BOARD_VETO`."""
+    with np.errstate(invalid="ignore"):
+        return ((sp[:, 0] >= 0.5) & (np.asarray(sep_board) < MIN_SEPARATION) & (np.asarray(toward) <= 0)
+                & ~(np.asarray(d_empty) < LIKE_AGAINST * np.asarray(d_robot)))
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
@@ -1001,6 +1022,7 @@ class BoardReader:
         self._head_answers = {}        # kind -> [reference, cutter, patches looked at, their corrections]
         self._like_cache = None        # (reference, kind -> its fields' middles as _likeness compares them)
         self._core_cache = None        # (reference, the plain colour model of its robots: _core_llr)
+        self._board_now = None         # the board's colour in the frame read last (_evidence)
 
     @property
     def calibration(self) -> Calibration:
@@ -1664,6 +1686,7 @@ class BoardReader:
         s_changed = np.where(rs == REF_EMPTY, robot_now, np.where(rs == REF_OCCUPIED, ~robot_now, True))
         p_changed = np.where(rp == REF_EMPTY, battery_now, np.where(rp == REF_OCCUPIED, ~battery_now, True))
         board = _board_colour(fl.x_squares, ~robot_now) if fl.x_squares is not None else None
+        self._board_now = board                              # the board's colour this frame (BOARD_VETO)
         sep_board = colours.separation_of(board) if board is not None else np.nan
         s_board = colours.distance_to(desc, board) if board is not None else nan_s
         gaps = self._hiding_here()[1].T                      # (49, 36): each point's gap to a tall robot's shadow
@@ -1889,6 +1912,7 @@ class BoardReader:
         sp, pp, pc, qc = ev.stage_squares, ev.stage_points, ev.covered_squares, ev.covered_points
         arrived = ev.arrived        # the arrival check's flags; under the verdict, those it vetoes
         against = np.zeros(36, bool)   # robots whose look is the other colour's (LIKE_VETO)
+        board_like = np.zeros(36, bool)   # squares read empty on a board of a robot's colour (BOARD_VETO)
         if ev.squares is not None and self.judge:
             sp, pp = covered_on_top(*shared_verdict().judge(ev.squares, ev.points), pc, qc)
             if ARRIVED_OPEN and arrived.any():
@@ -1913,6 +1937,17 @@ class BoardReader:
             if unsure.any():
                 robot = sp[:, 1] + sp[:, 2]
                 sp = np.where(unsure[:, None], np.stack([sp[:, 0], 0.5 * robot, 0.5 * robot], axis=1), sp)
+            if BOARD_VETO:
+                f = {n: ev.squares[:, SQUARE_FEATURES.index(n)]
+                     for n in ("sep_board", "s_toward", "s_d_empty", "s_d_white", "s_d_black")}
+                colours, board = self._cal.colours, self._board_now
+                # the robots of the board's colour: the colour nearer the board's
+                nearer_white = board is not None and (colours.distance_to(board[None], colours.white)[0]
+                                                      <= colours.distance_to(board[None], colours.black)[0])
+                board_like = _board_like_empty(sp, f["sep_board"], f["s_toward"], f["s_d_empty"],
+                                               f["s_d_white"] if nearer_white else f["s_d_black"])
+                if board_like.any():
+                    sp = np.where(board_like[:, None], 0.5 * sp + np.array([0.0, 0.25, 0.25]), sp)
         unlike, far, hasty_s, hasty_p = ev.unlike, ev.far, ev.hasty_squares, ev.hasty_points
         hidden, left, unlike_p = ev.hidden, ev.left, ev.unlike_points
         printed = np.where(pp[:, 1] > 0.5, fl.printed, np.nan)
@@ -1925,7 +1960,7 @@ class BoardReader:
         low_s = tuple(int(i) for i in np.flatnonzero(sconf < self.min_confidence))
         low_p = tuple(int(i) for i in np.flatnonzero(pconf < self.min_confidence))
         why_s, why_p = self._doubt_causes(low_s, low_p, sp, pp, pc, qc, unlike, far, hasty_s, hasty_p, hidden,
-                                          arrived, left, unlike_p, against)
+                                          arrived, left, unlike_p, against, board_like)
         common = dict(
             square_probs=sp, point_probs=pp, low_confidence_squares=low_s, low_confidence_points=low_p,
             occluded_fraction=occluded, alignment=alignment, printed_probs=printed, side_unknown_why=side_why,
@@ -1960,14 +1995,16 @@ class BoardReader:
     def _doubt_causes(self, low_s, low_p, sp: np.ndarray, pp: np.ndarray, pc: np.ndarray, qc: np.ndarray,
                       unlike: np.ndarray, far: np.ndarray, hasty_s: np.ndarray, hasty_p: np.ndarray,
                       hidden: np.ndarray, arrived: np.ndarray, left: np.ndarray, unlike_p: np.ndarray,
-                      against: np.ndarray | None = None
+                      against: np.ndarray | None = None, board_like: np.ndarray | None = None
                       ) -> tuple[tuple[str | None, ...], tuple[str | None, ...]]:
         """Why each doubtful square (``low_s``) and point (``low_p``) is doubtful, in words for the
         players: the rule that made it so (a robot that may hide a point, a look that changed as no
         content's does, ...), else what the classifier could not tell. ``far``: (36,) the robots of
         neither colour (:data:`FAR_COLOUR`); ``against``: (36,) the robots whose look is the other
-        colour's (:data:`LIKE_VETO`); the rest as :meth:`_reading` has them."""
+        colour's (:data:`LIKE_VETO`); ``board_like``: (36,) the squares read empty on a board of a
+        robot's colour (:data:`BOARD_VETO`); the rest as :meth:`_reading` has them."""
         against = np.zeros(36, bool) if against is None else against
+        board_like = np.zeros(36, bool) if board_like is None else board_like
         why_s: list[str | None] = [None] * 36
         why_p: list[str | None] = [None] * 49
         for i in low_s:
@@ -1977,6 +2014,9 @@ class BoardReader:
                 why_s[i] = "its middle changed as no empty square's did (a lamp's reflection, or a piece unlike this set's?)"
             elif hasty_s[i]:
                 why_s[i] = "read as changed, but its look changed less than a robot coming or going changes it"
+            elif board_like[i]:
+                why_s[i] = ("read empty, but this board has the colour of one player's robots: the camera cannot "
+                            "tell such a robot from the bare board")
             elif sp[i, 0] <= 1 - self.min_confidence:
                 if far[i]:
                     why_s[i] = "a robot of neither player's colour as the camera sees it (a shadow or a reflection on it?)"
