@@ -157,8 +157,7 @@ class ColourModel:
         for q, bg, h, r in product(QUANTILES, ways, HEIGHTS, RADII):
             d = descriptors(robots, leans, h, r, bg, q)
             dw, db = d[: len(white)], d[len(white):]
-            model = cls(tuple(float(v) for v in np.median(dw, 0)), tuple(float(v) for v in np.median(db, 0)),
-                        tuple(float(v) for v in _spread(dw, db)), float(h), float(r), bg is not None, float(q))
+            model = cls.of_descriptors(dw, db, h, r, bg is not None, q)
             # a way that tells the colours apart at all (MIN_SEPARATION, every robot of the frame on its
             # own colour's side) first; then the robot told worst decides (a disc that misses one robot
             # of the start frame misses robots later), then how far apart the two colours lie
@@ -169,6 +168,15 @@ class ColourModel:
             if best is None or score > best_score:
                 best, best_score = model, score
         return best
+
+    @classmethod
+    def of_descriptors(cls, dw: np.ndarray, db: np.ndarray, height: float, radius: float, offcentre: bool = False,
+                       quantile: float = 0.5) -> "ColourModel":
+        """The model whose colours are the medians of the White robots' descriptors ``dw`` and the
+        Black robots' ``db`` ((n, 3) each, taken by the disc the other arguments describe), their
+        spread pooled (:func:`_spread`)."""
+        return cls(tuple(float(v) for v in np.median(dw, 0)), tuple(float(v) for v in np.median(db, 0)),
+                   tuple(float(v) for v in _spread(dw, db)), float(height), float(radius), offcentre, float(quantile))
 
     def describe(self, x_now: np.ndarray, lean: np.ndarray, background: np.ndarray | None = None) -> np.ndarray:
         """The descriptors of the squares' patches, the way this model was fitted."""
@@ -255,9 +263,7 @@ def plain_model(x_now: np.ndarray, lean: np.ndarray, white: list[int], black: li
     normalised log colour) by one plain disc, not searched for: the median of a disc of ``radius`` at
     each square's centre (height 0), their spread as :meth:`ColourModel.fit` takes it."""
     d = descriptors(x_now[white + black], lean[white + black], 0.0, radius)
-    dw, db = d[: len(white)], d[len(white):]
-    return ColourModel(tuple(float(v) for v in np.median(dw, 0)), tuple(float(v) for v in np.median(db, 0)),
-                       tuple(float(v) for v in _spread(dw, db)), 0.0, float(radius))
+    return ColourModel.of_descriptors(d[: len(white)], d[len(white):], 0.0, radius)
 
 
 def _spread(dw: np.ndarray, db: np.ndarray) -> np.ndarray:

@@ -704,6 +704,16 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.log(p) - np.log1p(-p)
 
 
+def _example_states(ze: np.ndarray, zq: np.ndarray, pc: np.ndarray, qc: np.ndarray, unlike: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The examples of the verdict's own-frame and fine looks (:meth:`BoardReader._verdict_looks`): the
+    fields the first look (``ze`` / ``zq``, log-odds of empty) is sure of to :data:`EXAMPLE_SURE`, not
+    covered (``pc`` / ``qc``), a square not doubtful by the change check either (``unlike``); the
+    squares' and the points' states (:func:`_frame_states`)."""
+    return (_frame_states(ze, (np.abs(ze) < EXAMPLE_SURE) | (pc >= COVERED) | unlike),
+            _frame_states(zq, (np.abs(zq) < EXAMPLE_SURE) | (qc >= COVERED)))
+
+
 def _looks_like_the_other(sp: np.ndarray, d_white: np.ndarray, d_black: np.ndarray) -> np.ndarray:
     """(36,) bool: the squares read as a robot (``sp``: (36, 3) empty / White / Black) whose look is
     clearly nearer the reference's robots of the other colour than those of the colour read (the
@@ -919,6 +929,7 @@ class Evidence:
     arrived: np.ndarray            # (49,) bool
     left: np.ndarray               # (49,) bool
     unlike_points: np.ndarray      # (49,) bool
+    board_colour: np.ndarray | None = None   # (3,) the board's own colour this frame (BOARD_VETO); None unseen
 
 
 def runs_to_rim(mask: np.ndarray, middle: np.ndarray) -> bool:
@@ -1022,7 +1033,6 @@ class BoardReader:
         self._head_answers = {}        # kind -> [reference, cutter, patches looked at, their corrections]
         self._like_cache = None        # (reference, kind -> its fields' middles as _likeness compares them)
         self._core_cache = None        # (reference, the plain colour model of its robots: _core_llr)
-        self._board_now = None         # the board's colour in the frame read last (_evidence)
 
     @property
     def calibration(self) -> Calibration:
@@ -1673,10 +1683,9 @@ class BoardReader:
         # a battery still read where its middle changed as a leaving one's, the frame's own looks (the
         # own-frame and the fine look) leaning empty (LEFT_LEAN): as _left_unseen, with the looks taken
         if LEFT:
-            own_p, fine_p = self._left_looks(image, fl, ze, zq, pc, qc, unlike, looks,
-                                             (rp == REF_OCCUPIED) & battery_now & (qc < COVERED) & moved)
-            left = ((rp == REF_OCCUPIED) & battery_now & (qc < COVERED) & moved
-                    & (np.nan_to_num(own_p, nan=-np.inf) >= LEFT_LEAN)
+            judged = (rp == REF_OCCUPIED) & battery_now & (qc < COVERED) & moved
+            own_p, fine_p = self._left_looks(image, fl, ze, zq, pc, qc, unlike, looks, judged)
+            left = (judged & (np.nan_to_num(own_p, nan=-np.inf) >= LEFT_LEAN)
                     & (np.nan_to_num(fine_p, nan=-np.inf) >= LEFT_LEAN))
         else:
             left = np.zeros(49, bool)
@@ -1686,7 +1695,6 @@ class BoardReader:
         s_changed = np.where(rs == REF_EMPTY, robot_now, np.where(rs == REF_OCCUPIED, ~robot_now, True))
         p_changed = np.where(rp == REF_EMPTY, battery_now, np.where(rp == REF_OCCUPIED, ~battery_now, True))
         board = _board_colour(fl.x_squares, ~robot_now) if fl.x_squares is not None else None
-        self._board_now = board                              # the board's colour this frame (BOARD_VETO)
         sep_board = colours.separation_of(board) if board is not None else np.nan
         s_board = colours.distance_to(desc, board) if board is not None else nan_s
         gaps = self._hiding_here()[1].T                      # (49, 36): each point's gap to a tall robot's shadow
@@ -1740,7 +1748,7 @@ class BoardReader:
         P = np.stack([np.asarray(points[k], np.float64) for k in POINT_FEATURES], axis=1)
         if HIDE_REACH and HIDE_REACH_BATTERY:
             hidden = hidden | (self._within_reach(robot_now) & battery_now)   # the veto's, not the evidence's
-        return Evidence(S, P, sp, pp, pc, qc, unlike, far, hasty_s, hasty_p, hidden, arrived, left, unlike_p)
+        return Evidence(S, P, sp, pp, pc, qc, unlike, far, hasty_s, hasty_p, hidden, arrived, left, unlike_p, board)
 
     def _first_stage(self, image: np.ndarray | None, fl: FieldLook, diffs: Differences | None, toward_p: np.ndarray,
                      pw_given_robot: np.ndarray, ze: np.ndarray, zq: np.ndarray, pc: np.ndarray, qc: np.ndarray,
@@ -1805,10 +1813,7 @@ class BoardReader:
         rows_s, rows_p = np.flatnonzero(ask_s), np.flatnonzero(ask_p)
         if not len(rows_s) and not len(rows_p):
             return out
-        # the examples: the fields the first look is sure of, not covered (a square not doubtful by the
-        # change check either)
-        states_s = _frame_states(ze, (np.abs(ze) < EXAMPLE_SURE) | (pc >= COVERED) | unlike)
-        states_p = _frame_states(zq, (np.abs(zq) < EXAMPLE_SURE) | (qc >= COVERED))
+        states_s, states_p = _example_states(ze, zq, pc, qc, unlike)
         own_s, own_p = own_frame_look(self._cutter, fl, states_s, states_p, rows_s, rows_p,
                                       square_dist=square_distances(self._cal.reference))
         if len(rows_s):
@@ -1837,8 +1842,7 @@ class BoardReader:
         if not len(todo):
             return own_p, fine_p
         own_p, fine_p = own_p.copy(), fine_p.copy()
-        states_s = _frame_states(ze, (np.abs(ze) < EXAMPLE_SURE) | (pc >= COVERED) | unlike)
-        states_p = _frame_states(zq, (np.abs(zq) < EXAMPLE_SURE) | (qc >= COVERED))
+        states_s, states_p = _example_states(ze, zq, pc, qc, unlike)
         _, own = own_frame_look(self._cutter, fl, states_s, states_p, np.empty(0, np.int64), todo,
                                 square_dist=square_distances(self._cal.reference))
         own_p[todo] = -own[:, 0]
@@ -1940,7 +1944,7 @@ class BoardReader:
             if BOARD_VETO:
                 f = {n: ev.squares[:, SQUARE_FEATURES.index(n)]
                      for n in ("sep_board", "s_toward", "s_d_empty", "s_d_white", "s_d_black")}
-                colours, board = self._cal.colours, self._board_now
+                colours, board = self._cal.colours, ev.board_colour
                 # the robots of the board's colour: the colour nearer the board's
                 nearer_white = board is not None and (colours.distance_to(board[None], colours.white)[0]
                                                       <= colours.distance_to(board[None], colours.black)[0])
