@@ -2603,3 +2603,39 @@ def test_a_point_is_hidden_only_where_robot_pixels_could_cover_half_a_battery_in
     assert before[2] and not before[[3, 4, 5]].any()          # any robot pixel: hidden (the rule before)
     clear = reader._clear_of_robots(x_points, rows, cover=True)
     assert clear[2] and clear[3] and not clear[4] and not clear[5]
+
+
+def test_a_board_whose_print_differs_in_hue_only_is_not_taken_for_moved_and_a_moved_one_is():
+    """vision/anyset/reader.py: _structure: the fields' structure that tells whether the board is where
+    calibration put it is their colour pattern. Design 19,100,013 (blue rings and lines on a dark green
+    board, close to it in brightness) under camera 0, a board set up anew: by brightness alone its fields
+    matched the start frame's too little (the board "moved"); by colour the frame is read as in place,
+    and the same frame shifted by a quarter of a square is still refused as moved."""
+    from vision.anyset import reader as reader_module
+
+    design, seed = 19_100_013, 19_100_013 * 16
+    start = render(START, seed, design=design, markers=False, printed=[True] * 49)
+    cal = calibrate(start.image, START, white_side=white_side_of(start.homography))
+    board = random_layout(np.random.default_rng(5))
+    image = render(board, seed, design=design, markers=False, frame=4, placement=4).image
+    reader = BoardReader(cal, adapt=False)
+    reading = reader.read(image)
+    assert reading.alignment >= reader_module.MIN_ALIGNMENT
+    assert "not where the calibration expects it" not in (reading.reason or "")
+
+    def brightness(patches):                      # the structure before: the channels' sum
+        g = patches.reshape(len(patches), -1, 3).astype(np.float32).sum(axis=2)
+        g -= g.mean(axis=1, keepdims=True)
+        return g / np.sqrt((g * g).sum(axis=1, keepdims=True) + 1e-6)
+
+    ref = cal.reference
+    now = reader._looked_at(image)
+    ncc = (brightness(np.concatenate([now.square_patches, now.coarse_point_patches]))
+           * brightness(np.concatenate([ref.squares, ref.coarse_points]))).sum(axis=1)
+    assert np.quantile(ncc, reader_module.ALIGN_QUANTILE) < reader_module.MIN_ALIGNMENT   # by brightness: "moved"
+
+    a, b = cv2.perspectiveTransform(np.array([[[3.0, 3.0], [3.25, 3.0]]]), cal.H)[0]
+    shifted = cv2.warpAffine(image, np.float32([[1, 0, b[0] - a[0]], [0, 1, b[1] - a[1]]]),
+                             (image.shape[1], image.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+    moved = BoardReader(cal, adapt=False).read(shifted)
+    assert not moved.readable and "not where the calibration expects it" in moved.reason

@@ -857,12 +857,14 @@ def _board_colour(x_squares: np.ndarray, empty: np.ndarray) -> np.ndarray | None
 
 
 def _structure(patches: np.ndarray) -> np.ndarray:
-    """(n, P*P): each patch's brightness pattern, zero mean and unit length (for a normalised
-    cross-correlation between two looks of a field)."""
-    p = patches.reshape(len(patches), -1, 3)
-    # the channels' sum of 8-bit values, exact in 16 bits (numpy's sum over a 3-long axis is slow)
-    g = (p[..., 0].astype(np.uint16) + p[..., 1] + p[..., 2]).astype(np.float32)
-    g -= g.mean(axis=1, keepdims=True)
+    """(n, P*P*3): each patch's colour pattern, each channel about its own mean, the whole of unit
+    length (for a normalised cross-correlation between two looks of a field). Colour, not brightness
+    alone: a print may differ from its board in hue only (blue rings on a dark green board: design
+    19,100,013, whose fields' brightness patterns were flat enough for the frame's noise to decide
+    their match, so that boards set up anew were refused as moved)."""
+    p = patches.reshape(len(patches), -1, 3).astype(np.float32)
+    p -= p.mean(axis=1, keepdims=True)
+    g = p.reshape(len(patches), -1)
     g /= np.sqrt((g * g).sum(axis=1, keepdims=True) + 1e-6)
     return g
 
