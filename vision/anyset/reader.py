@@ -562,7 +562,8 @@ LEFT_ASK = os.environ.get("NETZWERK_LEFT_ASK", "1") != "0"
 # a known look, none in the wrong colour) the nearest look of the other colour was under half as far in
 # 1 of them, under 0.6 in 6; on blocks 18,500,000 and 18,600,000 the likeness alone held back 8 and 19
 # single frames and 5 and 4 game frames by itself, with the plain disc below (LIKE_CORE) no single frame
-# and 0 and 1 game frames (docs/readme-vision.md, "6 December, third session"). The referee knows whose robot moved there. NETZWERK_LIKE_VETO=0 leaves it to the verdict.
+# and 0 and 1 game frames (docs/readme-vision.md, "6 December, third session"). The referee knows whose
+# robot moved there. NETZWERK_LIKE_VETO=0 leaves it to the verdict (for measuring).
 LIKE_VETO = os.environ.get("NETZWERK_LIKE_VETO", "1") != "0"
 LIKE_AGAINST = 0.55
 # ... where the plain disc leans the other way too: the median of a small disc (CORE_RADIUS) at the
@@ -2001,7 +2002,7 @@ class BoardReader:
     def _doubt_causes(self, low_s, low_p, sp: np.ndarray, pp: np.ndarray, pc: np.ndarray, qc: np.ndarray,
                       unlike: np.ndarray, far: np.ndarray, hasty_s: np.ndarray, hasty_p: np.ndarray,
                       hidden: np.ndarray, arrived: np.ndarray, left: np.ndarray, unlike_p: np.ndarray,
-                      against: np.ndarray | None = None, board_like: np.ndarray | None = None
+                      against: np.ndarray, board_like: np.ndarray
                       ) -> tuple[tuple[str | None, ...], tuple[str | None, ...]]:
         """Why each doubtful square (``low_s``) and point (``low_p``) is doubtful, in words for the
         players: the rule that made it so (a robot that may hide a point, a look that changed as no
@@ -2009,8 +2010,6 @@ class BoardReader:
         neither colour (:data:`FAR_COLOUR`); ``against``: (36,) the robots whose look is the other
         colour's (:data:`LIKE_VETO`); ``board_like``: (36,) the squares read empty on a board of a
         robot's colour (:data:`BOARD_VETO`); the rest as :meth:`_reading` has them."""
-        against = np.zeros(36, bool) if against is None else against
-        board_like = np.zeros(36, bool) if board_like is None else board_like
         why_s: list[str | None] = [None] * 36
         why_p: list[str | None] = [None] * 49
         for i in low_s:
