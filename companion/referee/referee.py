@@ -77,6 +77,16 @@ VERDICT_KINDS = (ACCEPTED, REJECTED, UNREADABLE, UNCHANGED, GAME_OVER, QUESTION)
 MAX_CANDIDATES = 4
 #: A state of an unsure field the camera gives less than this is not tried at all.
 TRY_FLOOR = 0.001
+#: The most boards one reading is tried as (the product of the states tried of its unsure fields, and
+#: again for each nearly sure field tried in its other states, NEAR_SURE): a reading that needs more is
+#: unreadable. The count of boards is what the work grows with, not the count of fields: a field the
+#: camera gives one state only adds none. Eleven doubtful points (2,048 boards) are judged in about 0.15 s
+#: on a 2-core x86 machine, seven doubtful squares (2,187) in 0.03 s. Until 6 December 2026 the bound was six
+#: unsure fields (``max_uncertain``) whatever their states: a tall set under a tilted camera, whose rows
+#: of robots may each hide the points behind them, had 7-8 (mostly points) and every turn of its game was
+#: unreadable; the rules (14 batteries, a legal turn) settle most such boards (benchmarks/referee_anyset.py,
+#: docs/readme-vision.md, "6 December, fifth session")
+MAX_BOARDS = 2048
 #: A legal reading at least 1/DECISIVE as likely as the likeliest legal one rivals it (the players
 #: are asked), whatever the camera gave its fields' states (``Referee.decisive``). The likelihood is
 #: the product of the doubtful fields' probabilities, and a doubtful field's leaning is no calibrated
@@ -180,13 +190,15 @@ class Referee:
     (every state down to :data:`TRY_FLOOR` is tried); ``decisive``: a legal
     reading at least 1/decisive as likely as the likeliest rivals it too,
     however low its states (rivals make a question, never a guess);
-    ``max_uncertain``: more unsure fields than this make the board unreadable.
+    ``max_uncertain``: more unsure fields than this make the board unreadable, as do more boards to try
+    than ``max_boards`` (:data:`MAX_BOARDS`).
     ``sides``: R-23 on (notes and the batteries to turn back on accepted verdicts)."""
 
     rules: Rules = ORIGINAL
     position: Position = field(default_factory=Position.start)
     min_field_prob: float = 0.12
-    max_uncertain: int = 6
+    max_uncertain: int = 11
+    max_boards: int = MAX_BOARDS
     decisive: float = DECISIVE
     history: list[AcceptedTurn] = field(default_factory=list)
     sides: bool = True
@@ -272,7 +284,7 @@ class Referee:
                 and not reading.reason.startswith("low confidence"):
             # the reader says why it saw nothing (a black frame, the board moved): say that
             return self._unreadable(reading.reason, confidences)
-        if n_unsure > self.max_uncertain:
+        if n_unsure > self.max_uncertain or _boards(sp, pp, low_s, low_p) > self.max_boards:
             names = [square_name(s) for s in low_s] + [point_name(p) for p in low_p]
             return _camera_says(self._unreadable(
                 f"{n_unsure} fields cannot be read with confidence ({', '.join(names[:8])}"
@@ -288,6 +300,13 @@ class Referee:
             # a misread among the fields read nearly surely (see NEAR_SURE); try each of them too
             near = [("s", s) for s in range(36) if s not in low_s and max(sp[s]) < NEAR_SURE] \
                 + [("p", p) for p in range(49) if p not in low_p and max(pp[p]) < NEAR_SURE]
+            if near and _boards(sp, pp, low_s, low_p) * len(near) > self.max_boards:
+                # too many boards to try the nearly sure fields: the turn is not taken untried
+                names = [square_name(s) for s in low_s] + [point_name(p) for p in low_p]
+                return _camera_says(self._unreadable(
+                    f"low confidence at {', '.join(names)}, and the turn found needs one of those fields in the "
+                    "state the camera thought the less likely one: check the board and confirm again",
+                    confidences, squares=low_s, points=low_p), reading)
             if near:
                 more = [c for f in near for c in self._candidates(sp, pp, low_s, low_p, flip=f)]
                 verdict = self._decide(sorted(candidates + more, key=lambda c: -c[1]),
@@ -504,6 +523,17 @@ def _placement(sq: Sequence[int], pt: Sequence[int]) -> Placement:
         frozenset(i for i, k in enumerate(sq) if k == 2),
         frozenset(i for i, k in enumerate(pt) if k == 1),
     )
+
+
+def _boards(sp, pp, low_s: Sequence[int], low_p: Sequence[int]) -> int:
+    """How many boards :meth:`Referee._candidates` makes of a reading's unsure fields: the product of
+    the states tried of each (down to :data:`TRY_FLOOR`, and the likeliest)."""
+    n = 1
+    for probs, fields in ((sp, low_s), (pp, low_p)):
+        for i in fields:
+            row = np.asarray(probs[i], np.float64)
+            n *= max(1, int(np.count_nonzero(row >= TRY_FLOOR)))
+    return n
 
 
 def _plausible_counts(board: Placement) -> bool:

@@ -138,6 +138,51 @@ def test_too_many_unsure_fields():
     assert v.kind == UNREADABLE and "cannot be read with confidence" in v.reason
 
 
+def _row_two_hidden(lean: float, names: tuple[str, ...]):
+    """White's first turn, each of ``names`` (points) read in its true state at ``lean`` only (as
+    points behind tall robots are)."""
+    from companion.rules.geometry import point_name
+
+    after = apply_turn(START, "a1-a2 b1-b2 c1-c2 d1-d2 e1-e2 f1-f2")
+    index = {point_name(i): i for i in range(49)}
+    unsure = {("p", index[n]): [1 - lean, lean] if index[n] in after.batteries else [lean, 1 - lean]
+              for n in names}
+    return after, reading_of(after, unsure, threshold=0.98)
+
+
+ROW_TWO = ("A2", "B2", "C2", "D2", "E2", "F2", "G2", "A3")
+
+
+def test_eight_doubtful_points_the_rules_settle_are_taken():
+    """Seven points behind a row of robots and one more, each leaning its true way: 256 boards, of
+    which only the true one has 14 batteries and a legal turn at states the camera gives a chance.
+    With the bound of six unsure fields of before, unreadable."""
+    after, reading = _row_two_hidden(0.97, ROW_TWO)
+    v = Referee().judge(reading)
+    assert v.kind == ACCEPTED and str(v.turn) == "a1-a2 b1-b2 c1-c2 d1-d2 e1-e2 f1-f2" and v.position == after
+    assert Referee(max_uncertain=6).judge(reading).kind == UNREADABLE
+    # leaning only 0.7 each way: a battery gone from A2 to A3 fits as well, and is asked about, never taken
+    _, loose = _row_two_hidden(0.7, ROW_TWO)
+    w = Referee().judge(loose)
+    assert w.kind in (QUESTION, UNREADABLE) and "A2" in w.reason and "A3" in w.reason
+
+
+def test_more_boards_than_the_bound_are_unreadable_however_few_the_fields():
+    """The work grows with the boards tried (the product of each unsure field's states), not the fields:
+    twelve doubtful points are 4,096 boards, over MAX_BOARDS; a field with one state the camera gives a
+    chance adds none."""
+    from companion.referee.referee import MAX_BOARDS, _boards
+
+    names = ROW_TWO + ("B3", "C3", "D3", "E3")
+    _, reading = _row_two_hidden(0.97, names)
+    assert 2 ** len(names) > MAX_BOARDS >= 2 ** len(ROW_TWO)
+    v = Referee(max_uncertain=40).judge(reading)
+    assert v.kind == UNREADABLE and "12 fields cannot be read with confidence" in v.reason
+    assert Referee(max_uncertain=40, max_boards=2 ** len(names)).judge(reading).kind == ACCEPTED
+    sp = [[0.5, 0.5, 0.0], [0.9995, 0.0005, 0.0], [0.4, 0.3, 0.3]]
+    assert _boards(sp, [[0.5, 0.5]], (0, 1, 2), (0,)) == 2 * 1 * 3 * 2
+
+
 def test_undo_and_replay():
     ref = Referee()
     ref.replay(["c1-c3", "c6-c4"])
