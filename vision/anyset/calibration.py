@@ -351,17 +351,38 @@ def _check_layout(fl, expected: BoardLayout, cutter: PatchCutter, image: np.ndar
             f"a hand or an object covers the board at {', '.join(covered[:8])}{' ...' if len(covered) > 8 else ''}: "
             "clear the board (or move a lamp that is mirrored in it) and calibrate again")
     want_s = [0 if s is SquareState.EMPTY else 1 for s in expected.squares]
-    wrong = [square_name(i) for i in range(36) if fl.squares[i, want_s[i]] < CONTRADICTS]
+    squares = [i for i in range(36) if fl.squares[i, want_s[i]] < CONTRADICTS]
     points = _points_contradicted(fl, expected, cutter, image)
     if points and colours is not None and CAL_HIDDEN:
         covered_now = _covered_by_robots(fl, expected, cutter, colours, points)
         points = [i for i in points if i not in covered_now]
-    wrong += [point_name(i) for i in points]
+    wrong = [square_name(i) for i in squares] + [point_name(i) for i in points]
     if len(wrong) > MAX_CONTRADICTED:
         what = "the start layout" if _is_start(expected) else "the expected layout"
+        missing = any(expected.points[i] is not PointState.EMPTY for i in points)
         raise CalibrationError(
-            f"the board does not hold {what} at {', '.join(wrong[:10])}{' ...' if len(wrong) > 10 else ''}: "
-            "set the pieces up as expected, with the board fully in view and nothing covering it")
+            f"the board does not hold {what} at {_names(wrong)} ({_seen_instead(expected, squares, points)}): "
+            f"set the pieces up as expected{', each battery on the middle of its point' if missing else ''}, "
+            "with the board fully in view and nothing covering it")
+
+
+def _names(names: list[str], most: int = 10) -> str:
+    return f"{', '.join(names[:most])}{' ...' if len(names) > most else ''}"
+
+
+def _seen_instead(expected: BoardLayout, squares: list[int], points: list[int]) -> str:
+    """What the camera sees at the fields that contradict ``expected`` (square and point indices),
+    e.g. "no battery seen at B2; a robot seen on c3": a battery set down far off its point, or too small
+    for this camera, is not seen there, and the player is told which field to look at."""
+    parts = []
+    for label, names in (
+            ("no robot seen on", [square_name(i) for i in squares if expected.squares[i] is not SquareState.EMPTY]),
+            ("a robot seen on", [square_name(i) for i in squares if expected.squares[i] is SquareState.EMPTY]),
+            ("no battery seen at", [point_name(i) for i in points if expected.points[i] is not PointState.EMPTY]),
+            ("a battery seen at", [point_name(i) for i in points if expected.points[i] is PointState.EMPTY])):
+        if names:
+            parts.append(f"{label} {_names(names, 6)}")
+    return "; ".join(parts)
 
 
 def _points_contradicted(fl, expected: BoardLayout, cutter: PatchCutter | None,
