@@ -1863,23 +1863,24 @@ def test_an_unsure_point_is_a_battery_only_where_all_four_looks_lean_so_and_add_
 
 
 def test_a_battery_every_look_leans_to_but_none_surely_is_read_by_their_agreement(monkeypatch, first_stage):
-    """vision/anyset/reader.py: a single frame of development design 5,000,227 (camera 1) whose only
-    doubtful field is the battery at G1 (6): each look leans towards a battery, none surely; with
+    """vision/anyset/reader.py: a single frame of development design 5,000,219 (camera 1) whose only
+    doubtful field is the battery at C7 (44): each look leans towards a battery, none surely; with
     their agreement (AGREE) the frame is claimed, every field right. Without it the frame is held back
-    there. (The case of the points net of stage 7 was design 5,000,210 camera 0, point 29; stage 9's
-    net, 3 December, fifth session, reads that one without the agreement.)"""
+    there. (The case of the points net of stage 7 was design 5,000,210 camera 0, point 29; of stages 9-13
+    design 5,000,227 camera 1, G1; stage 14's net, 6 December, fifth session, reads that one without the
+    agreement.)"""
     from vision.anyset import reader as reader_module
 
-    calibration, board, shot = _benchmark_first_frame(5_000_227, 1)
-    assert 6 in board.batteries
+    calibration, board, shot = _benchmark_first_frame(5_000_219, 1)
+    assert 44 in board.batteries
     monkeypatch.setattr(reader_module, "AGREE", False)
     without = BoardReader(calibration, adapt=False).read(shot.image)
-    assert not without.readable and without.low_confidence_points == (6,), without.reason
+    assert not without.readable and without.low_confidence_points == (44,), without.reason
     monkeypatch.setattr(reader_module, "AGREE", True)
     reading = BoardReader(calibration, adapt=False).read(shot.image)
     assert reading.readable, reading.reason
     assert wrong_fields(reading, board) == ([], [])
-    assert reading.point_probs[6, 1] >= 0.98
+    assert reading.point_probs[44, 1] >= 0.98
 
 
 def test_an_unsure_square_is_a_robot_only_where_its_three_looks_lean_so_and_add_up(cal, monkeypatch):
@@ -2019,24 +2020,25 @@ def test_a_point_whose_battery_left_is_empty_only_where_all_four_looks_lean_so_s
 
 
 def test_a_frame_held_back_by_a_point_its_battery_left_is_read_with_the_rule(monkeypatch, first_stage):
-    """vision/anyset/reader.py: a single frame of development design 5,000,202 (camera 1) whose only
-    doubtful field without the rule (VACATED) is E2, a start battery gone; with it the frame is
+    """vision/anyset/reader.py: a single frame of development design 5,000,202 (camera 2) whose only
+    doubtful field without the rule (VACATED) is G6, a start battery gone; with it the frame is
     claimed, every field right. (The case of the points net of stage 7 was design 5,000,237 camera 1,
-    E6; stage 9's net, 3 December, fifth session, reads that one without the rule.)"""
+    E6; of stages 9-13 design 5,000,202 camera 1, E2; stage 14's net, 6 December, fifth session, reads
+    that one without the rule.)"""
     from vision.anyset import reader as reader_module
     from vision.geometry import point_name
 
-    calibration, board, shot = _benchmark_first_frame(5_000_202, 1)
-    e2 = [point_name(i) for i in range(49)].index("E2")
-    assert calibration.reference.point_state[e2] == 1 and e2 not in board.batteries
+    calibration, board, shot = _benchmark_first_frame(5_000_202, 2)
+    g6 = [point_name(i) for i in range(49)].index("G6")
+    assert calibration.reference.point_state[g6] == 1 and g6 not in board.batteries
     monkeypatch.setattr(reader_module, "VACATED", False)
     without = BoardReader(calibration, adapt=False).read(shot.image)
-    assert not without.readable and without.low_confidence_points == (e2,), without.reason
+    assert not without.readable and without.low_confidence_points == (g6,), without.reason
     monkeypatch.setattr(reader_module, "VACATED", True)
     reading = BoardReader(calibration, adapt=False).read(shot.image)
     assert reading.readable, reading.reason
     assert wrong_fields(reading, board) == ([], [])
-    assert reading.point_probs[e2, 0] >= 0.98
+    assert reading.point_probs[g6, 0] >= 0.98
 
 
 def test_a_point_read_empty_whose_middle_changed_as_an_arriving_batterys_with_nothing_moved_beside_it_is_doubtful(
@@ -2402,13 +2404,14 @@ def test_a_board_whose_squares_alternate_is_told_from_its_empty_squares_and_exam
 
 
 def test_a_checkered_board_is_read_where_the_squares_see_examples_of_their_own_colour(monkeypatch, first_stage):
-    """vision/anyset/fields.py: PARITY: single frame 1 of design 13,300,031 camera 0 (a checkered board
-    with flat discs, a block looked at on 3 December): shown the nearest empty square, always of the
-    other colour, the squares net leaves three empty squares unsure; shown a square of their own
-    colour, the frame is read, every field right."""
+    """vision/anyset/fields.py: PARITY: single frame 1 of design 13,300,398 camera 1 (a checkered board,
+    a block looked at on 3 December): shown the nearest empty square, always of the other colour, the
+    squares net leaves three squares unsure; shown a square of their own colour, the frame is read,
+    every field right. (Until stage 14's nets, 6 December, the case was design 13,300,031 camera 0,
+    which those nets read without it.)"""
     from vision.anyset import fields
 
-    calibration, board, shot = _benchmark_first_frame(13_300_031, 0)
+    calibration, board, shot = _benchmark_first_frame(13_300_398, 1)
     assert fields.board_alternates(calibration.reference.squares, calibration.reference.square_state)
     monkeypatch.setattr(fields, "PARITY", False)
     monkeypatch.setattr(fields, "_CACHE", [])
@@ -2420,6 +2423,8 @@ def test_a_checkered_board_is_read_where_the_squares_see_examples_of_their_own_c
     reading = BoardReader(calibration, adapt=False).read(shot.image)
     assert reading.readable, reading.reason
     assert wrong_fields(reading, board) == ([], [])
+
+
 
 
 def test_a_square_looks_as_before_though_the_next_squares_robot_reaches_its_edge(start, cal):

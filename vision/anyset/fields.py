@@ -307,7 +307,9 @@ _POINT_DIST = field_distances(point_coords())
 # fresh block 14,400,000 it brought 2 confident misreads (design 14,400,015 camera 0: pale stones on a
 # pale checkered board read empty at 0.983-1.000, shown a square of their own colour). **Off by
 # default** until that is understood: NETZWERK_PARITY=1 turns it on (for measuring);
-# docs/readme-vision.md ("3 December, later")
+# docs/readme-vision.md ("3 December, later"). With stage 14's nets (6 December, fifth session) 11 of the
+# 333 first single frames of the checkered designs among 13,300,000-599 (3 cameras) are held back by
+# squares without it and read right with it (its first case, design 13,300,031 camera 0, is read without)
 PARITY = os.environ.get("NETZWERK_PARITY", "0") == "1"
 PARITY_NEARER = 0.5
 ALTERNATE_RATIO = 3.0
