@@ -80,13 +80,16 @@ TRY_FLOOR = 0.001
 #: The most boards one reading is tried as (the product of the states tried of its unsure fields, and
 #: again for each nearly sure field tried in its other states, NEAR_SURE): a reading that needs more is
 #: unreadable. The count of boards is what the work grows with, not the count of fields: a field the
-#: camera gives one state only adds none. Eleven doubtful points (2,048 boards) are judged in about 0.15 s
-#: on a 2-core x86 machine, seven doubtful squares (2,187) in 0.03 s. Until 6 December 2026 the bound was six
-#: unsure fields (``max_uncertain``) whatever their states: a tall set under a tilted camera, whose rows
-#: of robots may each hide the points behind them, had 7-8 (mostly points) and every turn of its game was
-#: unreadable; the rules (14 batteries, a legal turn) settle most such boards (benchmarks/referee_anyset.py,
+#: camera gives one state only adds none. The worst reading within it, ten doubtful points each at 50%
+#: on a board no legal turn makes (252 boards of 14 batteries, each asked of the rules), is judged in
+#: about 0.2 s on a 2-core x86 machine (the readings beside the likeliest are asked whether a legal turn
+#: makes them, not why not: ``explain(diagnose=False)``; and the search stops once more legal readings
+#: rival than a question offers). Until 6 December 2026 the bound was six unsure fields
+#: (``max_uncertain``) whatever their states: a tall set under a tilted camera, whose rows of robots may
+#: each hide the points behind them, had 7-8 (mostly points) and every turn of its game was unreadable;
+#: the rules (14 batteries, a legal turn) settle most such boards (benchmarks/referee_anyset.py,
 #: docs/readme-vision.md, "6 December, fifth session")
-MAX_BOARDS = 2048
+MAX_BOARDS = 1024
 #: A legal reading at least 1/DECISIVE as likely as the likeliest legal one rivals it (the players
 #: are asked), whatever the camera gave its fields' states (``Referee.decisive``). The likelihood is
 #: the product of the doubtful fields' probabilities, and a doubtful field's leaning is no calibrated
@@ -197,7 +200,7 @@ class Referee:
     rules: Rules = ORIGINAL
     position: Position = field(default_factory=Position.start)
     min_field_prob: float = 0.12
-    max_uncertain: int = 11
+    max_uncertain: int = 10
     max_boards: int = MAX_BOARDS
     decisive: float = DECISIVE
     history: list[AcceptedTurn] = field(default_factory=list)
@@ -374,6 +377,7 @@ class Referee:
         unsure = bool(low_s or low_p)
         results: list[tuple[Placement, float, str, Explanation | None, float]] = []
         best = 0.0                 # the likeliest legal reading's likelihood so far
+        legal: set[Placement] = set()               # the legal readings so far (each a rival)
         for board, like, weakest in candidates:      # most likely first
             if best and like * self.decisive < best and weakest < self.min_field_prob:
                 continue           # neither nearly as likely as the likeliest legal reading nor on states
@@ -385,10 +389,16 @@ class Referee:
             elif unsure and not _plausible_counts(board):
                 continue
             else:
-                ex = _stack_refused(board, self.rules) or explain(pos, board, self.rules)
+                # only the first reading's diagnosis is ever said (below): the others need whether
+                # a legal turn makes them, which is a small part of the work (explain, diagnose)
+                ex = _stack_refused(board, self.rules) or explain(pos, board, self.rules, diagnose=not results)
                 results.append((board, like, ACCEPTED if ex.legal else REJECTED, ex, weakest))
             if results[-1][2] != REJECTED:
                 best = best or like
+                legal.add(board)
+                if len(legal) > MAX_CANDIDATES and not game.over:
+                    break          # more legal readings rival than a question offers: unreadable, whatever
+                                   # the readings still untried are (the first two, which it names, are in)
 
         if not unsure:
             board, _, kind, ex, _ = results[0]

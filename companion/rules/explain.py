@@ -78,11 +78,16 @@ class Explanation:
         return str(self.turn) if self.turn is not None else f"illegal: {self.diagnosis}"
 
 
-def explain(before: Position, after: Position | Placement, rules: Rules = ORIGINAL) -> Explanation:
+def explain(before: Position, after: Position | Placement, rules: Rules = ORIGINAL, *,
+            diagnose: bool = True) -> Explanation:
     """A legal turn turning ``before`` into ``after``, or a diagnosis.
 
     ``after`` may be a :class:`Position` (its side must be the other player's)
-    or a raw :class:`Placement` as read by the camera.
+    or a raw :class:`Placement` as read by the camera. ``diagnose=False``: whether a legal turn
+    exists (and which) only; an illegal board's problems are not worked out beyond one line saying
+    which phase no legal move reaches (the diagnosis of an illegal robot phase is most of the work:
+    about 8 ms of a board's 9, against 0.2 ms for the search that finds a legal one). The referee
+    asks so of the readings it tries beside the likeliest.
     """
     mover = before.to_move
     board = Placement.of(after)
@@ -126,10 +131,12 @@ def explain(before: Position, after: Position | Placement, rules: Rules = ORIGIN
     problems += _robot_count_problems(before, board, mover)
     robot_moves: tuple[RobotMove, ...] | None = None
     if not problems:
-        robot_moves, robot_problems = _explain_robot_phase(before, board, rules)
+        robot_moves, robot_problems = _explain_robot_phase(before, board, rules, diagnose)
         problems += robot_problems
+    if problems and not diagnose:
+        return Explanation(None, tuple(problems))
 
-    battery_moves, battery_problems = _explain_battery_phase(before, board, rules)
+    battery_moves, battery_problems = _explain_battery_phase(before, board, rules, diagnose)
     problems += battery_problems
 
     if problems or robot_moves is None:
@@ -213,7 +220,7 @@ def _robot_count_problems(before: Position, board: Placement, mover: Color) -> l
 
 
 def _explain_robot_phase(
-    before: Position, board: Placement, rules: Rules
+    before: Position, board: Placement, rules: Rules, diagnose: bool = True
 ) -> tuple[tuple[RobotMove, ...] | None, list[Problem]]:
     mover = before.to_move
     target_own = mask_of(board.robots(mover))
@@ -232,6 +239,8 @@ def _explain_robot_phase(
                 squares=(cap.src, cap.dst),
             )]
         return found, []
+    if not diagnose:
+        return None, [Problem(f"no legal {mover.label} robot phase reaches this board")]
     return None, _diagnose_robot_phase(before, board, rules, ctx)
 
 
@@ -449,7 +458,7 @@ def _order_problems(before: Position, pairing: list[tuple[int, int]], rules: Rul
 
 
 def _explain_battery_phase(
-    before: Position, board: Placement, rules: Rules
+    before: Position, board: Placement, rules: Rules, diagnose: bool = True
 ) -> tuple[tuple[BatteryMove, ...] | None, list[Problem]]:
     mover = before.to_move
     own = mask_of(board.robots(mover))
@@ -463,6 +472,8 @@ def _explain_battery_phase(
     found = _bfs_battery_phase(start, target, own, enemy, rules)
     if found is not None:
         return found, []
+    if not diagnose:
+        return None, [Problem(f"no legal {mover.label} battery phase reaches this board")]
     return None, _diagnose_battery_phase(before, board, rules, own, enemy)
 
 

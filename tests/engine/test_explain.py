@@ -198,3 +198,46 @@ def test_perturbed_boards_agree_with_outcome_sets(seed, plies, option):
     assert ex.legal == (robots_ok and bats_ok)
     if not ex.legal:
         assert ex.diagnosis
+
+
+def test_without_a_diagnosis_explain_says_the_same_legality_and_turn_on_random_boards():
+    """explain(diagnose=False) (the referee's readings beside the likeliest): the same verdict on
+    legality and the same turn as with the diagnosis, on legal turns and on boards one piece off them;
+    an illegal board gets one line naming the phase no legal move reaches (the counts' problems as
+    ever)."""
+    from companion.rules.geometry import WHITE
+
+    rng = random.Random(7)
+    pos = START
+    seen_illegal = 0
+    for _ in range(60):
+        if status(pos).over:
+            pos = START
+        turn = random_turn(pos, rng)
+        after = apply_turn(pos, turn)
+        board = Placement.of(after)
+        quick, full = explain(pos, board, diagnose=False), explain(pos, board)
+        assert quick.legal and full.legal and quick.turn == full.turn
+        # a robot of the mover set one square on (or back), a battery moved to a free point
+        mover = board.robots(pos.to_move)
+        src = rng.choice(sorted(mover))
+        free = [s for s in range(36) if s not in board.white and s not in board.black]
+        moved = set(mover) - {src} | {rng.choice(free)}
+        white = pos.to_move is WHITE
+        odd = Placement(moved if white else board.white, board.black if white else moved, board.batteries)
+        quick, full = explain(pos, odd, diagnose=False), explain(pos, odd)
+        assert quick.legal == full.legal
+        if quick.legal:
+            assert quick.turn == full.turn
+        else:
+            seen_illegal += 1
+            assert full.diagnosis and quick.diagnosis
+            assert len(quick.problems) == 1 or quick.problems == full.problems
+        pos = after
+    assert seen_illegal >= 20
+    free_point = next(p for p in range(49) if p not in START.batteries)
+    counts = Placement(START.white, START.black, START.batteries | {free_point})
+    assert explain(START, counts, diagnose=False).problems == explain(START, counts).problems
+    nowhere = Placement(START.white - {2} | {26}, START.black, START.batteries)       # c1 to c5: too far
+    quick = explain(START, nowhere, diagnose=False)
+    assert not quick.legal and quick.diagnosis == "no legal White robot phase reaches this board"

@@ -169,8 +169,8 @@ def test_eight_doubtful_points_the_rules_settle_are_taken():
 
 def test_more_boards_than_the_bound_are_unreadable_however_few_the_fields():
     """The work grows with the boards tried (the product of each unsure field's states), not the fields:
-    twelve doubtful points are 4,096 boards, over MAX_BOARDS; a field with one state the camera gives a
-    chance adds none."""
+    twelve doubtful points are 4,096 boards, over MAX_BOARDS (1,024); a field with one state the camera
+    gives a chance adds none."""
     from companion.referee.referee import MAX_BOARDS, _boards
 
     names = ROW_TWO + ("B3", "C3", "D3", "E3")
@@ -181,6 +181,37 @@ def test_more_boards_than_the_bound_are_unreadable_however_few_the_fields():
     assert Referee(max_uncertain=40, max_boards=2 ** len(names)).judge(reading).kind == ACCEPTED
     sp = [[0.5, 0.5, 0.0], [0.9995, 0.0005, 0.0], [0.4, 0.3, 0.3]]
     assert _boards(sp, [[0.5, 0.5]], (0, 1, 2), (0,)) == 2 * 1 * 3 * 2
+
+
+def test_only_the_likeliest_reading_is_diagnosed_and_the_search_stops_once_too_many_legal_readings_rival(
+        monkeypatch):
+    """Ten doubtful points each at 50% (1,024 boards, 120 of them with 14 batteries): on a board no legal
+    turn makes, every plausible reading is asked of the rules, only the first with its diagnosis (which it
+    says); where the readings are legal, the search stops at the fifth legal one (a question offers four):
+    unreadable, the two first legal readings named as before."""
+    import companion.referee.referee as referee_module
+
+    calls: list[bool] = []
+    real = referee_module.explain
+
+    def counting(before, board, rules, *, diagnose=True):  # noqa: ANN001, ANN202
+        calls.append(diagnose)
+        return real(before, board, rules, diagnose=diagnose)
+
+    monkeypatch.setattr(referee_module, "explain", counting)
+    names = ROW_TWO + ("B3", "C3")
+    after, legal = _row_two_hidden(0.5, names)
+    v = Referee().judge(legal)
+    assert v.kind == UNREADABLE and "more than one legal position" in v.reason
+    assert calls.count(True) == 1 and len(calls) < 40            # stopped long before the 120
+    bad = Placement(after.white - {6} | {20}, after.black, after.batteries)    # a robot where none can be
+    from fake_readings import reading_of as _reading_of
+
+    unsure = {("p", p): [0.5, 0.5] for p in legal.unsure_points}
+    calls.clear()
+    w = Referee().judge(_reading_of(bad, unsure, threshold=0.98))
+    assert w.kind == UNREADABLE and "no reading of those fields is a legal turn; as read it would be illegal" in w.reason
+    assert calls[0] is True and calls.count(True) == 1 and len(calls) == 120      # C(10, 7): 14 batteries
 
 
 def test_undo_and_replay():
