@@ -80,11 +80,11 @@ TRY_FLOOR = 0.001
 #: The most boards one reading is tried as (the product of the states tried of its unsure fields, and
 #: again for each nearly sure field tried in its other states, NEAR_SURE): a reading that needs more is
 #: unreadable. The count of boards is what the work grows with, not the count of fields: a field the
-#: camera gives one state only adds none. The worst reading within it, ten doubtful points each at 50%
-#: on a board no legal turn makes (252 boards of 14 batteries, each asked of the rules), is judged in
-#: about 0.2 s on a 2-core x86 machine (the readings beside the likeliest are asked whether a legal turn
-#: makes them, not why not: ``explain(diagnose=False)``; and the search stops once more legal readings
-#: rival than a question offers). Until 6 December 2026 the bound was six unsure fields
+#: camera gives one state only adds none. The worst readings within it are ten doubtful points each at
+#: 50% on a board no legal turn makes: every reading of them with 14 batteries (up to 252) is asked of
+#: the rules; 120 took 0.1 s on a 2-core x86 machine (the readings beside the likeliest are asked whether
+#: a legal turn makes them, not why not: ``explain(diagnose=False)``; and the search stops once more legal
+#: readings rival than a question offers). Until 6 December 2026 the bound was six unsure fields
 #: (``max_uncertain``) whatever their states: a tall set under a tilted camera, whose rows of robots may
 #: each hide the points behind them, had 7-8 (mostly points) and every turn of its game was unreadable;
 #: the rules (14 batteries, a legal turn) settle most such boards (benchmarks/referee_anyset.py,
