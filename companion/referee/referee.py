@@ -287,7 +287,8 @@ class Referee:
                 and not reading.reason.startswith("low confidence"):
             # the reader says why it saw nothing (a black frame, the board moved): say that
             return self._unreadable(reading.reason, confidences)
-        if n_unsure > self.max_uncertain or _boards(sp, pp, low_s, low_p) > self.max_boards:
+        boards = _boards(sp, pp, low_s, low_p)
+        if n_unsure > self.max_uncertain or boards > self.max_boards:
             names = [square_name(s) for s in low_s] + [point_name(p) for p in low_p]
             return _camera_says(self._unreadable(
                 f"{n_unsure} fields cannot be read with confidence ({', '.join(names[:8])}"
@@ -303,7 +304,7 @@ class Referee:
             # a misread among the fields read nearly surely (see NEAR_SURE); try each of them too
             near = [("s", s) for s in range(36) if s not in low_s and max(sp[s]) < NEAR_SURE] \
                 + [("p", p) for p in range(49) if p not in low_p and max(pp[p]) < NEAR_SURE]
-            if near and _boards(sp, pp, low_s, low_p) * len(near) > self.max_boards:
+            if near and boards * len(near) > self.max_boards:
                 # too many boards to try the nearly sure fields: the turn is not taken untried
                 names = [square_name(s) for s in low_s] + [point_name(p) for p in low_p]
                 return _camera_says(self._unreadable(
@@ -339,11 +340,9 @@ class Referee:
         base_pt = np.asarray(pp).argmax(axis=1).tolist()
         options: list[list[tuple[str, int, int, float]]] = []
         for s in low_s:
-            opts = [(("s"), s, k, float(sp[s][k])) for k in range(3) if sp[s][k] >= TRY_FLOOR or k == base_sq[s]]
-            options.append(opts)
+            options.append([("s", s, k, float(sp[s][k])) for k in _tried(sp[s], base_sq[s])])
         for p in low_p:
-            opts = [(("p"), p, k, float(pp[p][k])) for k in range(2) if pp[p][k] >= TRY_FLOOR or k == base_pt[p]]
-            options.append(opts)
+            options.append([("p", p, k, float(pp[p][k])) for k in _tried(pp[p], base_pt[p])])
         if flip is not None:
             kind, i = flip
             probs, base = (sp, base_sq) if kind == "s" else (pp, base_pt)
@@ -535,14 +534,19 @@ def _placement(sq: Sequence[int], pt: Sequence[int]) -> Placement:
     )
 
 
+def _tried(row, base: int) -> list[int]:
+    """The states of an unsure field that are tried: those the camera gives at least :data:`TRY_FLOOR`,
+    and its likeliest (``base``, the first of equal maxima) whatever it is given."""
+    return [k for k in range(len(row)) if row[k] >= TRY_FLOOR or k == base]
+
+
 def _boards(sp, pp, low_s: Sequence[int], low_p: Sequence[int]) -> int:
     """How many boards :meth:`Referee._candidates` makes of a reading's unsure fields: the product of
-    the states tried of each (down to :data:`TRY_FLOOR`, and the likeliest)."""
+    the counts of their states tried (:func:`_tried`)."""
     n = 1
     for probs, fields in ((sp, low_s), (pp, low_p)):
         for i in fields:
-            row = np.asarray(probs[i], np.float64)
-            n *= max(1, int(np.count_nonzero(row >= TRY_FLOOR)))
+            n *= len(_tried(probs[i], int(np.argmax(probs[i]))))
     return n
 
 

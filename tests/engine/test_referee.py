@@ -205,11 +205,9 @@ def test_only_the_likeliest_reading_is_diagnosed_and_the_search_stops_once_too_m
     assert v.kind == UNREADABLE and "more than one legal position" in v.reason
     assert calls.count(True) == 1 and len(calls) < 40            # stopped long before the 120
     bad = Placement(after.white - {6} | {20}, after.black, after.batteries)    # a robot where none can be
-    from fake_readings import reading_of as _reading_of
-
     unsure = {("p", p): [0.5, 0.5] for p in legal.unsure_points}
     calls.clear()
-    w = Referee().judge(_reading_of(bad, unsure, threshold=0.98))
+    w = Referee().judge(reading_of(bad, unsure, threshold=0.98))
     assert w.kind == UNREADABLE and "no reading of those fields is a legal turn; as read it would be illegal" in w.reason
     assert calls[0] is True and calls.count(True) == 1 and len(calls) == 120      # C(10, 7): 14 batteries
 

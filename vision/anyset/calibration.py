@@ -348,7 +348,7 @@ def _check_layout(fl, expected: BoardLayout, cutter: PatchCutter, image: np.ndar
     covered += [point_name(i) for i in range(49) if fl.points[i, 2] >= COVERED]
     if len(covered) > COVERED_SPOT:
         raise CalibrationError(
-            f"a hand or an object covers the board at {', '.join(covered[:8])}{' ...' if len(covered) > 8 else ''}: "
+            f"a hand or an object covers the board at {_names(covered, 8)}: "
             "clear the board (or move a lamp that is mirrored in it) and calibrate again")
     want_s = [0 if s is SquareState.EMPTY else 1 for s in expected.squares]
     squares = [i for i in range(36) if fl.squares[i, want_s[i]] < CONTRADICTS]
