@@ -96,7 +96,51 @@ def test_the_derived_features_are_differences_of_the_likenesses():
         (SQUARE_FEATURES + SQUARE_DERIVED).index("s_like_white")
     assert s2[1, like_empty] == pytest.approx(0.6) and s2[1, like_white] == pytest.approx(0.2)
     assert s2[0, like_empty] == pytest.approx(0.6) and np.isnan(s2[0, like_white])
-    assert p2[0, -1] == pytest.approx(-0.5)
+    assert p2[0, (POINT_FEATURES + POINT_DERIVED).index("p_like_empty")] == pytest.approx(-0.5)
+
+
+def test_a_fields_distance_and_log_odds_are_also_measured_against_its_frames_quiet_fields():
+    """A distance over the frame's typical one for quiet fields of the kind (told so by the reference,
+    their look changed less than QUIET), and a log-odds less their median there: what is unusual for
+    this frame, whatever the set's looks and the camera make of every field. Too few quiet fields: NaN."""
+    names = POINT_FEATURES + POINT_DERIVED
+    col = POINT_FEATURES.index
+    p = np.zeros((49, len(POINT_FEATURES)))
+    p[:35, col("p_ref_empty")] = 1.0                  # 35 points told empty, 14 told a battery
+    p[35:, col("p_ref_battery")] = 1.0
+    p[:, col("p_diff")] = 0.1
+    p[:, col("p_d_empty")] = 0.2
+    p[:, col("p_net")] = 6.0
+    p[0, col("p_d_empty")], p[0, col("p_net")], p[0, col("p_diff")] = 0.8, 2.0, 2.5   # changed: not quiet
+    p[1:3, col("p_d_empty")] = 5.0                    # two quiet outliers do not move the median
+    p[35:, col("p_diff")] = 1.0                       # every battery point changed: none quiet
+    p[35:38, col("p_diff")] = 0.0                     # ... but three
+    p[35:38, col("p_d_battery")] = 0.5
+    p[40, col("p_d_battery")] = 1.5
+    _, p2 = derived(np.zeros((36, len(SQUARE_FEATURES))), p)
+    assert p2[0, names.index("p_d_empty_rel")] == pytest.approx(4.0)
+    assert p2[5, names.index("p_d_empty_rel")] == pytest.approx(1.0)
+    assert p2[0, names.index("p_net_shift")] == pytest.approx(-4.0)
+    assert p2[40, names.index("p_d_battery_rel")] == pytest.approx(3.0)
+    p[37, col("p_diff")] = 1.0                        # two quiet battery points: too few to say
+    _, p3 = derived(np.zeros((36, len(SQUARE_FEATURES))), p)
+    assert np.isnan(p3[:, names.index("p_d_battery_rel")]).all()
+    # a robot's colour distances against the frame's quiet robots of each colour
+    sq, scol = np.zeros((36, len(SQUARE_FEATURES))), SQUARE_FEATURES.index
+    sq[:6, scol("s_ref_colour")], sq[30:, scol("s_ref_colour")] = 1.0, -1.0
+    sq[:, scol("s_diff")] = 0.1
+    sq[:, scol("s_d_white")], sq[:, scol("s_d_black")] = 0.3, 0.2
+    sq[10, scol("s_d_white")], sq[10, scol("s_d_black")], sq[10, scol("s_diff")] = 0.9, 0.9, 2.0
+    s2, _ = derived(sq, p)
+    snames = SQUARE_FEATURES + SQUARE_DERIVED
+    assert s2[10, snames.index("s_d_white_rel")] == pytest.approx(3.0)
+    assert s2[10, snames.index("s_d_black_rel")] == pytest.approx(4.5)
+    # frames stacked (as training takes them) are each measured against their own quiet fields
+    q = p.copy()
+    q[:, col("p_net")] += 3.0
+    _, both = derived(np.zeros((2, 36, len(SQUARE_FEATURES))), np.stack([p, q]))
+    assert np.allclose(both[0], p3, equal_nan=True)
+    assert both[1, 0, names.index("p_net_shift")] == pytest.approx(-4.0)
 
 
 class _SureEmpty:
