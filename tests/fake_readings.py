@@ -49,12 +49,14 @@ def camera_reading_of(board, unsure: dict | None = None, threshold: float = 0.9,
                       reason: str | None = None, **kw) -> FakeReading:
     """A confident reading of ``board``; ``unsure`` maps a square (int) or point ('p', int) to probabilities;
     ``reason`` replaces the reader's "low confidence" of an unsure reading."""
-    sp = np.full((36, 3), 0.005)
-    pp = np.full((49, 2), 0.005)
+    # a sure field at 0.9995: above the referee's NEAR_SURE (0.999), which tries a field read less surely
+    # in its other states when a turn needs a doubtful field in its less likely one
+    sp = np.full((36, 3), 0.00025)
+    pp = np.full((49, 2), 0.0005)
     for s in range(36):
-        sp[s, 1 if s in board.white else 2 if s in board.black else 0] = 0.99
+        sp[s, 1 if s in board.white else 2 if s in board.black else 0] = 0.9995
     for p in range(49):
-        pp[p, 1 if p in board.batteries else 0] = 0.995
+        pp[p, 1 if p in board.batteries else 0] = 0.9995
     for key, probs in (unsure or {}).items():
         if isinstance(key, tuple):
             pp[key[1]] = probs

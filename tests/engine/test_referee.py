@@ -326,6 +326,22 @@ def test_a_turn_forced_by_a_doubtful_field_is_asked_when_a_nearly_sure_field_may
     assert v.points == (10, 17)                      # where the two readings differ: D2 and D3
 
 
+def test_a_battery_read_empty_at_0_997_is_a_nearly_sure_field_the_turn_may_rest_on_a_misread_of():
+    """The same board with D2 read empty at 0.997 and D3 behind a robot doubtful (a battery at 0.26):
+    the any-set reader's benchmark had such a misread (design 19,500,011 camera 1: a small blank battery
+    beside a robot that had just come), and the battery step it made the only legal turn was accepted.
+    D2 is tried as a battery too (below NEAR_SURE): asked. A field read surer than NEAR_SURE is taken
+    as read."""
+    after = apply_turn(START, "c1-c3")
+    r = reading_of(after, {("p", 10): [0.997, 0.003], ("p", 17): [0.74, 0.26]}, threshold=0.98)
+    v = Referee().judge(r)
+    assert v.kind == QUESTION, v.line()
+    assert [str(c.turn) for c in v.candidates] == ["c1-c3 D2-D3", "c1-c3"]
+    r = reading_of(after, {("p", 10): [0.9995, 0.0005], ("p", 17): [0.74, 0.26]}, threshold=0.98)
+    v = Referee().judge(r)
+    assert v.kind == ACCEPTED and str(v.turn) == "c1-c3 D2-D3"
+
+
 def test_a_turn_forced_by_a_doubtful_field_is_taken_when_no_nearly_sure_field_offers_another():
     """c3 read empty at 0.55, White at 0.4 after c1-c3: only White is legal (five White robots
     otherwise); every other field is read surely (no field below NEAR_SURE): c1-c3 is taken."""
