@@ -110,13 +110,17 @@ def derived(squares: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.nda
     with np.errstate(invalid="ignore"):
         s_extra = [col_s["s_d_empty"] - np.fmin(col_s["s_d_white"], col_s["s_d_black"]),
                    col_s["s_d_black"] - col_s["s_d_white"]]
+        # the quiet fields of each kind: told so by the reference, their look changed less than QUIET since
+        still_p, still_s = col_p["p_diff"] < QUIET, col_s["s_diff"] < QUIET
+        quiet_empty, quiet_battery = (col_p["p_ref_empty"] > 0.5) & still_p, (col_p["p_ref_battery"] > 0.5) & still_p
+        quiet_white, quiet_black = (col_s["s_ref_colour"] > 0.5) & still_s, (col_s["s_ref_colour"] < -0.5) & still_s
         p_extra = [col_p["p_d_empty"] - col_p["p_d_battery"],
-                   _relative(col_p["p_d_empty"], (col_p["p_ref_empty"] > 0.5) & (col_p["p_diff"] < QUIET)),
-                   _relative(col_p["p_d_battery"], (col_p["p_ref_battery"] > 0.5) & (col_p["p_diff"] < QUIET)),
-                   _shifted(col_p["p_net"], (col_p["p_ref_empty"] > 0.5) & (col_p["p_diff"] < QUIET)),
-                   _shifted(col_p["p_head"], (col_p["p_ref_empty"] > 0.5) & (col_p["p_diff"] < QUIET))]
-        s_extra += [_relative(col_s["s_d_white"], (col_s["s_ref_colour"] > 0.5) & (col_s["s_diff"] < QUIET)),
-                    _relative(col_s["s_d_black"], (col_s["s_ref_colour"] < -0.5) & (col_s["s_diff"] < QUIET))]
+                   _relative(col_p["p_d_empty"], quiet_empty),
+                   _relative(col_p["p_d_battery"], quiet_battery),
+                   _shifted(col_p["p_net"], quiet_empty),
+                   _shifted(col_p["p_head"], quiet_empty)]
+        s_extra += [_relative(col_s["s_d_white"], quiet_white),
+                    _relative(col_s["s_d_black"], quiet_black)]
     return (np.concatenate([s, np.stack(s_extra, axis=-1)], axis=-1),
             np.concatenate([p, np.stack(p_extra, axis=-1)], axis=-1))
 
