@@ -1236,7 +1236,9 @@ def test_a_point_read_as_a_battery_as_close_to_a_robot_as_the_set_showed_it_cove
     reading = reader.read(hidden_battery.shot.image)
     ev = reader.last_evidence
     flagged = reader._within_reach(ev.stage_squares[:, 0] < 0.5) & (ev.stage_points[:, 1] > 0.5)
-    assert flagged.any()
+    assert flagged[hidden_battery.point]
+    # the robot covers the hidden point's middle (HIDE_REACH_SEEN keeps it doubtful)
+    assert not reader._middle_in_view(reader._last[3], flagged, ev.board_colour)[hidden_battery.point]
     assert set(np.flatnonzero(flagged)) <= set(reading.low_confidence_points)
     assert reading.point_probs[flagged].max() <= 0.75
     monkeypatch.setattr(reader_module, "HIDE_REACH_BATTERY", False)
@@ -2633,6 +2635,36 @@ def test_a_point_is_hidden_only_where_robot_pixels_could_cover_half_a_battery_in
     assert before[2] and not before[[3, 4, 5]].any()          # any robot pixel: hidden (the rule before)
     clear = reader._clear_of_robots(x_points, rows, cover=True)
     assert clear[2] and clear[3] and not clear[4] and not clear[5]
+
+
+def test_a_battery_read_beside_a_robot_that_leaves_the_points_middle_in_view_is_not_held_back(cal):
+    """vision/anyset/reader.py: HIDE_REACH_SEEN: a point read as a battery as close to a robot as the
+    set showed robots cover a point's middle stays doubtful only where the robot's pixels could cover
+    HIDE_COVER_SHARE of the smallest battery standing on the point itself; the rest of the reach (a
+    battery set down off its point) does not count: a battery read there is seen. cover_shares gives
+    both shares; the cover test for points read empty is the reach's share, as before."""
+    from types import SimpleNamespace
+
+    from vision.anyset.patches import POINT_SPAN
+    from vision.anyset.reader import HIDE_CLEAR_RADIUS, HIDE_COVER_SHARE, cover_shares
+
+    reader, white, black, x_points = _plain_points(cal)
+    P = x_points.shape[-1]
+    c = ((np.arange(P) + 0.5) / P - 0.5) * POINT_SPAN
+    r = np.hypot(c[None, :], c[:, None])
+    x_points[4][:, (r <= HIDE_CLEAR_RADIUS) & (c[None, :] > 0.12)] = white[:, None]   # 4: the robot in the reach
+    x_points[5, :, 10:14, 10:14] = black[:, None, None]                               # 5: on the point itself
+    x_points[6] = x_points[5]                                                         # 6: as 5, not asked
+    rows = np.zeros(49, bool)
+    rows[[2, 4, 5]] = True
+    shares = cover_shares(reader.calibration.colours, x_points, rows)
+    assert (shares[~rows] == 0).all() and (shares[2] == 0).all()
+    assert shares[4, 0] == pytest.approx(1.0) and shares[4, 1] == 0.0
+    assert shares[5, 1] > HIDE_COVER_SHARE and shares[5, 0] >= shares[5, 1]
+    clear = reader._clear_of_robots(x_points, rows, cover=True)
+    assert (clear[rows] == (shares[rows, 0] < HIDE_COVER_SHARE)).all()
+    in_view = reader._middle_in_view(SimpleNamespace(x_points=x_points), rows, None)
+    assert in_view[2] and in_view[4] and not in_view[5] and not in_view[6]
 
 
 def test_a_board_whose_print_differs_in_hue_only_is_not_taken_for_moved_and_a_moved_one_is():

@@ -429,6 +429,11 @@ HIDE_REACH = True
 # camera 1, empty with 21% of a battery's place in view, a battery at 0.989 (docs/readme-vision.md, "6
 # December, second session"). NETZWERK_HIDE_REACH_BATTERY=0: only points read empty (as before).
 HIDE_REACH_BATTERY = os.environ.get("NETZWERK_HIDE_REACH_BATTERY", "1") != "0"
+# ... where the robot's pixels could cover half of a battery standing on the point itself (HIDE_REACH_SEEN:
+# the cover test's pixels and share, HIDE_COVER_SHARE of the smallest battery, on the point alone): a
+# battery read there beside a robot whose body leaves the point's middle in view is what the looks see,
+# not the robot. NETZWERK_HIDE_REACH_SEEN=0: every point read a battery that close stays doubtful
+HIDE_REACH_SEEN = os.environ.get("NETZWERK_HIDE_REACH_SEEN", "1") != "0"
 HIDE_CLEAR = os.environ.get("NETZWERK_HIDE_CLEAR", "1") != "0"
 # ... and a pixel counts as a robot's there only where it also lies nearer the robot's colour than the
 # board's own (the median colour of the squares read empty in the frame: BoardReader._clear_of_robots,
@@ -996,12 +1001,36 @@ def clear_of_robots(colours: ColourModel, x_points: np.ndarray, rows: np.ndarray
     if not cover:
         out[idx] = ~robot.any(axis=1)
         return out
+    out[idx] = _cover_shares(robot, disc)[:, 0] < HIDE_COVER_SHARE
+    return out
+
+
+def _cover_shares(robot: np.ndarray, disc: np.ndarray) -> np.ndarray:
+    """(n, 2): for each point's robot pixels ``robot`` ((n, k) bool over the k pixels of ``disc``,
+    :func:`robot_pixels`), the largest share of the smallest battery's footprint (:data:`HIDE_BATTERY_RADIUS`)
+    under them of a battery standing anywhere within the reach (:data:`_BATTERY_CENTRES`), and that
+    share of one standing on the point itself."""
     foot = _BATTERY_FOOT / _BATTERY_FOOT.sum()
-    for k, i in enumerate(idx):
+    out = np.zeros((len(robot), 2))
+    mid = slice(PATCH // 2 - 1, PATCH // 2 + 1)          # the four pixels about the patch's centre
+    for k in range(len(robot)):
         mask = np.zeros(disc.shape, np.float32)
         mask[disc] = robot[k]
         share = cv2.filter2D(mask, -1, foot, borderType=cv2.BORDER_CONSTANT)
-        out[i] = float(share[_BATTERY_CENTRES].max()) < HIDE_COVER_SHARE
+        out[k] = float(share[_BATTERY_CENTRES].max()), float(share[mid, mid].mean())
+    return out
+
+
+def cover_shares(colours: ColourModel, x_points: np.ndarray, rows: np.ndarray, board: np.ndarray | None = None,
+                 empty_look: np.ndarray | None = None) -> np.ndarray:
+    """(49, 2): how much of a battery at each point of ``rows`` ((49,) bool) a robot's pixels could
+    cover (:func:`_cover_shares`: the most over the battery's reach, and of one on the point itself),
+    0 for the other points; the pixels as :func:`clear_of_robots` finds them (``board``, ``empty_look``)."""
+    out = np.zeros((49, 2))
+    idx = np.flatnonzero(rows)
+    if len(idx) and x_points is not None:
+        out[idx] = _cover_shares(robot_pixels(colours, x_points, idx, _CLEAR_POINT_DISC, board, empty_look),
+                                 _CLEAR_POINT_DISC)
     return out
 
 
@@ -1209,6 +1238,16 @@ class BoardReader:
                                                                         == REF_EMPTY), hidden) if EMPTY_NEARER else None
             hidden &= ~self._clear_of_robots(fl.x_points, hidden, board=board, cover=HIDE_COVER, empty_look=empty_look)
         return hidden
+
+    def _middle_in_view(self, fl: FieldLook, rows: np.ndarray, board: np.ndarray | None) -> np.ndarray:
+        """(49,) bool: of the points ``rows``, those on which a robot's pixels cover less than
+        :data:`HIDE_COVER_SHARE` of the smallest battery standing on the point itself (see
+        :data:`HIDE_REACH_SEEN`): pixels of a robot's colour, not nearer the board's own (``board``: its
+        colour now, or None). Not the other points' empty look (:data:`EMPTY_NEARER`): a robot that
+        hides the point may look there as the print does elsewhere."""
+        board = board if BOARD_NEARER else None
+        out = cover_shares(self._cal.colours, fl.x_points, rows, board)[:, 1] < HIDE_COVER_SHARE
+        return out & np.asarray(rows, bool)
 
     def _clear_of_robots(self, x_points: np.ndarray, rows: np.ndarray, disc: np.ndarray = _CLEAR_POINT_DISC,
                          board: np.ndarray | None = None, cover: bool = False,
@@ -1749,8 +1788,11 @@ class BoardReader:
         }
         S = np.stack([np.asarray(squares[k], np.float64) for k in SQUARE_FEATURES], axis=1)
         P = np.stack([np.asarray(points[k], np.float64) for k in POINT_FEATURES], axis=1)
-        if HIDE_REACH and HIDE_REACH_BATTERY:
-            hidden = hidden | (self._within_reach(robot_now) & battery_now)   # the veto's, not the evidence's
+        if HIDE_REACH and HIDE_REACH_BATTERY:                 # the veto's, not the evidence's
+            reach = self._within_reach(robot_now) & battery_now
+            if HIDE_REACH_SEEN and reach.any() and fl.x_points is not None:
+                reach &= ~self._middle_in_view(fl, reach, board)
+            hidden = hidden | reach
         return Evidence(S, P, sp, pp, pc, qc, unlike, far, hasty_s, hasty_p, hidden, arrived, left, unlike_p, board)
 
     def _first_stage(self, image: np.ndarray | None, fl: FieldLook, diffs: Differences | None, toward_p: np.ndarray,
