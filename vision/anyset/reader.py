@@ -1021,16 +1021,16 @@ def _cover_shares(robot: np.ndarray, disc: np.ndarray) -> np.ndarray:
     return out
 
 
-def cover_shares(colours: ColourModel, x_points: np.ndarray, rows: np.ndarray, board: np.ndarray | None = None,
-                 empty_look: np.ndarray | None = None) -> np.ndarray:
+def cover_shares(colours: ColourModel, x_points: np.ndarray, rows: np.ndarray, board: np.ndarray | None = None
+                 ) -> np.ndarray:
     """(49, 2): how much of a battery at each point of ``rows`` ((49,) bool) a robot's pixels could
     cover (:func:`_cover_shares`: the most over the battery's reach, and of one on the point itself),
-    0 for the other points; the pixels as :func:`clear_of_robots` finds them (``board``, ``empty_look``)."""
+    0 for the other points; the pixels as :func:`clear_of_robots` finds them with ``board`` (its
+    colour, or None) and no empty look."""
     out = np.zeros((49, 2))
     idx = np.flatnonzero(rows)
     if len(idx) and x_points is not None:
-        out[idx] = _cover_shares(robot_pixels(colours, x_points, idx, _CLEAR_POINT_DISC, board, empty_look),
-                                 _CLEAR_POINT_DISC)
+        out[idx] = _cover_shares(robot_pixels(colours, x_points, idx, _CLEAR_POINT_DISC, board), _CLEAR_POINT_DISC)
     return out
 
 
