@@ -5,6 +5,8 @@
     python benchmarks/vision_anyset.py --only dev      # only ../shared/vision-dev (when present)
     python benchmarks/vision_anyset.py --only hidden --design-base 5000410 --designs 10
                                                        # points a tall robot hides in a tilted view
+    python benchmarks/vision_anyset.py --only wrongstart --design-base 19500000 --designs 20 --cameras 3
+                                                       # start set-ups with a piece missing or extra
 
 Designs: ``render(..., design=D)`` draws the set's look from D (board print,
 energy fields, lines, labels, robot colours, shapes, sizes and heights,
@@ -55,8 +57,8 @@ sys.path.insert(0, str(ROOT))
 
 from vision.anyset.calibration import calibrate, white_side_of  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
-from vision.geometry import point_name  # noqa: E402
-from vision.layout import BoardLayout  # noqa: E402
+from vision.geometry import point_name, square_name  # noqa: E402
+from vision.layout import BoardLayout, PointState, SquareState  # noqa: E402
 from vision.anyset.reader import BoardReader  # noqa: E402
 from vision.render import render  # noqa: E402
 
@@ -206,6 +208,67 @@ def run_hidden(design_base: int, designs: int, cameras: int, frames: int, worker
     for r in results:
         if r["why"]:
             print(f"    refused design {r['design']} camera {r['camera']}: {r['why'][:150]}")
+
+
+# the start set-up changed by one piece, as a player gets it wrong: a robot left off, a battery left off,
+# a robot of the player's set down on an empty square of the middle rows
+WRONG_STARTS = ("robot missing", "battery missing", "robot extra")
+
+
+def wrong_start(design: int, k: int, kind: str) -> tuple[BoardLayout, int, str]:
+    """The start layout with one piece changed (``kind`` of :data:`WRONG_STARTS`), chosen by the
+    set-up's seed: (layout, index of the field changed, "square" / "point")."""
+    rng = np.random.default_rng([camera_seed(design, k), WRONG_STARTS.index(kind)])
+    squares, points = list(START.squares), list(START.points)
+    if kind == "robot missing":
+        i = int(rng.choice([j for j in range(36) if squares[j].value != "empty"]))
+        squares[i], field = SquareState.EMPTY, "square"
+    elif kind == "battery missing":
+        i = int(rng.choice([j for j in range(49) if points[j].value != "empty"]))
+        points[i], field = PointState.EMPTY, "point"
+    else:
+        i = int(rng.choice([j for j in range(6, 30) if squares[j].value == "empty"]))
+        squares[i], field = (SquareState.WHITE if rng.random() < 0.5 else SquareState.BLACK), "square"
+    return BoardLayout(tuple(squares), tuple(points)), i, field
+
+
+def wrong_start_setup(args: tuple[int, int, str]) -> dict:
+    """Calibrate on a start set-up with one piece wrong (:func:`wrong_start`), told it is the start:
+    refused, and whether the message names the field; or accepted (a wrong reference), and whether
+    the renderer says that field's piece was out of view (a battery a robot hides: not a fault)."""
+    design, k, kind = args
+    layout, i, field = wrong_start(design, k, kind)
+    seed = camera_seed(design, k)
+    shot = render(layout, seed, design=design, markers=False, printed=[True] * 49)
+    name = square_name(i) if field == "square" else point_name(i)
+    hidden = field == "point" and float(shot.point_view[i]) < HIDDEN
+    try:
+        calibrate(shot.image, START, white_side=white_side_of(shot.homography))
+    except VisionError as exc:
+        named = re.search(rf"\b{re.escape(name)}\b", str(exc)) is not None
+        return {"kind": kind, "refused": True, "named": named, "hidden": hidden, "why": str(exc),
+                "where": f"design {design} camera {k} {name}"}
+    return {"kind": kind, "refused": False, "named": False, "hidden": hidden, "why": None,
+            "where": f"design {design} camera {k} {name}"}
+
+
+def run_wrong_starts(design_base: int, designs: int, cameras: int, workers: int) -> None:
+    jobs = [(design_base + d, k, kind) for d in range(designs) for k in range(cameras) for kind in WRONG_STARTS]
+    with ProcessPoolExecutor(workers) as pool:
+        results = list(pool.map(wrong_start_setup, jobs, chunksize=1))
+    print(f"start set-ups with one piece wrong, designs {design_base}..{design_base + designs - 1}, {cameras} cameras, "
+          f"calibrated as the start: {len(results)}")
+    for kind in WRONG_STARTS:
+        rs = [r for r in results if r["kind"] == kind]
+        refused = [r for r in rs if r["refused"]]
+        accepted = [r for r in rs if not r["refused"]]
+        print(f"  {kind}: {len(rs)}; refused {len(refused)} (naming the field {sum(r['named'] for r in refused)}); "
+              f"ACCEPTED {len(accepted)} (of them the piece out of view {sum(r['hidden'] for r in accepted)})")
+        for r in accepted:
+            print(f"    accepted: {r['where']}{' (out of view)' if r['hidden'] else ''}")
+        for r in refused:
+            if not r["named"]:
+                print(f"    refused without naming the field: {r['where']}: {r['why'][:120]}")
 
 
 LIMITS = (0.98, 0.99, 0.995, 0.998, 0.999)    # the confidence thresholds the figures are also shown at
@@ -454,8 +517,8 @@ def _read_times(reader, frame: np.ndarray, warm_up: int, repeats: int, fresh: bo
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="a smoke run: 10 designs x 2 cameras x 4 frames")
-    ap.add_argument("--only", choices=("designs", "dev", "latency", "hidden"),
-                    help="one part (hidden: not in the run of record, run it on its own)")
+    ap.add_argument("--only", choices=("designs", "dev", "latency", "hidden", "wrongstart"),
+                    help="one part (hidden, wrongstart: not in the run of record, run them on their own)")
     ap.add_argument("--design-base", type=int, default=9_000_000)
     ap.add_argument("--designs", type=int, default=50)
     ap.add_argument("--cameras", type=int, default=5)
@@ -477,6 +540,9 @@ def main(argv=None) -> int:
             ap.error(f"--{name} {getattr(a, name)}: at least 1")
     if a.only == "hidden":
         run_hidden(a.design_base, a.designs, a.cameras, a.frames, a.workers)
+        return 0
+    if a.only == "wrongstart":
+        run_wrong_starts(a.design_base, a.designs, a.cameras, a.workers)
         return 0
     if a.only in (None, "designs"):
         run_designs(a.design_base, a.designs, a.cameras, a.frames, a.game, a.workers, a.same_places)

@@ -382,6 +382,25 @@ def test_a_start_battery_the_nets_miss_far_off_its_point_is_named_and_the_advice
     calibrate(centred.image, START, white_side=white_side_of(centred.homography))
 
 
+def test_the_wrong_start_benchmark_changes_one_piece_and_finds_a_missing_robot_refused_by_name():
+    """benchmarks/vision_anyset.py --only wrongstart: each kind of wrong start differs from the start
+    in the one field it names (a robot or a battery left off, a robot set down on an empty middle
+    square), chosen by the set-up's seed; calibrating a start with a robot left off, told it is the
+    start, is refused and the message names the square."""
+    from benchmarks.vision_anyset import WRONG_STARTS, wrong_start, wrong_start_setup
+
+    for kind in WRONG_STARTS:
+        layout, i, field = wrong_start(5_000_200, 0, kind)
+        assert layout != START and (layout, i, field) == wrong_start(5_000_200, 0, kind)
+        diff_s = [j for j in range(36) if layout.squares[j] != START.squares[j]]
+        diff_p = [j for j in range(49) if layout.points[j] != START.points[j]]
+        assert (diff_s, diff_p) == (([i], []) if field == "square" else ([], [i]))
+        if kind == "robot extra":
+            assert 6 <= i < 30 and START.squares[i].value == "empty"
+    result = wrong_start_setup((5_000_200, 0, "robot missing"))
+    assert result["refused"] and result["named"] and "no robot seen on" in result["why"]
+
+
 def test_the_refusal_says_what_the_camera_sees_at_each_field_named():
     from vision.anyset.calibration import _seen_instead
 
