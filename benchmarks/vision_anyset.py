@@ -221,13 +221,13 @@ def wrong_start(design: int, k: int, kind: str) -> tuple[BoardLayout, int, str]:
     rng = np.random.default_rng([camera_seed(design, k), WRONG_STARTS.index(kind)])
     squares, points = list(START.squares), list(START.points)
     if kind == "robot missing":
-        i = int(rng.choice([j for j in range(36) if squares[j].value != "empty"]))
+        i = int(rng.choice([j for j in range(36) if squares[j] is not SquareState.EMPTY]))
         squares[i], field = SquareState.EMPTY, "square"
     elif kind == "battery missing":
-        i = int(rng.choice([j for j in range(49) if points[j].value != "empty"]))
+        i = int(rng.choice([j for j in range(49) if points[j] is not PointState.EMPTY]))
         points[i], field = PointState.EMPTY, "point"
     else:
-        i = int(rng.choice([j for j in range(6, 30) if squares[j].value == "empty"]))
+        i = int(rng.choice([j for j in range(6, 30) if squares[j] is SquareState.EMPTY]))
         squares[i], field = (SquareState.WHITE if rng.random() < 0.5 else SquareState.BLACK), "square"
     return BoardLayout(tuple(squares), tuple(points)), i, field
 
@@ -241,14 +241,14 @@ def wrong_start_setup(args: tuple[int, int, str]) -> dict:
     seed = camera_seed(design, k)
     shot = render(layout, seed, design=design, markers=False, printed=[True] * 49)
     name = square_name(i) if field == "square" else point_name(i)
-    hidden = field == "point" and float(shot.point_view[i]) < HIDDEN
+    why = None
     try:
         calibrate(shot.image, START, white_side=white_side_of(shot.homography))
     except VisionError as exc:
-        named = re.search(rf"\b{re.escape(name)}\b", str(exc)) is not None
-        return {"kind": kind, "refused": True, "named": named, "hidden": hidden, "why": str(exc),
-                "where": f"design {design} camera {k} {name}"}
-    return {"kind": kind, "refused": False, "named": False, "hidden": hidden, "why": None,
+        why = str(exc)
+    return {"kind": kind, "refused": why is not None, "why": why,
+            "named": why is not None and re.search(rf"\b{re.escape(name)}\b", why) is not None,
+            "hidden": field == "point" and float(shot.point_view[i]) < HIDDEN,
             "where": f"design {design} camera {k} {name}"}
 
 

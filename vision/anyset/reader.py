@@ -1025,11 +1025,11 @@ def cover_shares(colours: ColourModel, x_points: np.ndarray, rows: np.ndarray, b
                  ) -> np.ndarray:
     """(49, 2): how much of a battery at each point of ``rows`` ((49,) bool) a robot's pixels could
     cover (:func:`_cover_shares`: the most over the battery's reach, and of one on the point itself),
-    0 for the other points; the pixels as :func:`clear_of_robots` finds them with ``board`` (its
-    colour, or None) and no empty look."""
+    0 for the other points; the pixels as :func:`clear_of_robots` finds them in ``x_points`` ((49, 3, P, P),
+    as there) with ``board`` (its colour, or None) and no empty look."""
     out = np.zeros((49, 2))
     idx = np.flatnonzero(rows)
-    if len(idx) and x_points is not None:
+    if len(idx):
         out[idx] = _cover_shares(robot_pixels(colours, x_points, idx, _CLEAR_POINT_DISC, board), _CLEAR_POINT_DISC)
     return out
 
