@@ -234,21 +234,24 @@ def wrong_start(design: int, k: int, kind: str) -> tuple[BoardLayout, int, str]:
 
 def wrong_start_setup(args: tuple[int, int, str]) -> dict:
     """Calibrate on a start set-up with one piece wrong (:func:`wrong_start`), told it is the start:
-    refused, and whether the message names the field; or accepted (a wrong reference), and whether
-    the renderer says that field's piece was out of view (a battery a robot hides: not a fault)."""
+    refused, and whether the message names the field; or accepted (a wrong reference), whether the
+    renderer says that field's piece was out of view (a battery a robot hides: not a fault) and whether
+    the grid accepted is the board's (a runner-up grid a pitch off may show the start to a careless check)."""
     design, k, kind = args
     layout, i, field = wrong_start(design, k, kind)
     seed = camera_seed(design, k)
     shot = render(layout, seed, design=design, markers=False, printed=[True] * 49)
     name = square_name(i) if field == "square" else point_name(i)
-    why = None
+    why, off = None, False
     try:
-        calibrate(shot.image, START, white_side=white_side_of(shot.homography))
+        cal = calibrate(shot.image, START, white_side=white_side_of(shot.homography))
+        err = _corner_error(cal.H, shot.homography)
+        off = err > 0.3 * np.linalg.norm(shot.corners_px[0] - shot.corners_px[1]) / 6
     except VisionError as exc:
         why = str(exc)
     return {"kind": kind, "refused": why is not None, "why": why,
             "named": why is not None and re.search(rf"\b{re.escape(name)}\b", why) is not None,
-            "hidden": field == "point" and float(shot.point_view[i]) < HIDDEN,
+            "hidden": field == "point" and float(shot.point_view[i]) < HIDDEN, "wrong_grid": off,
             "where": f"design {design} camera {k} {name}"}
 
 
@@ -263,9 +266,11 @@ def run_wrong_starts(design_base: int, designs: int, cameras: int, workers: int)
         refused = [r for r in rs if r["refused"]]
         accepted = [r for r in rs if not r["refused"]]
         print(f"  {kind}: {len(rs)}; refused {len(refused)} (naming the field {sum(r['named'] for r in refused)}); "
-              f"ACCEPTED {len(accepted)} (of them the piece out of view {sum(r['hidden'] for r in accepted)})")
+              f"ACCEPTED {len(accepted)} (of them the piece out of view {sum(r['hidden'] for r in accepted)}, "
+              f"on a WRONG GRID {sum(r['wrong_grid'] for r in accepted)})")
         for r in accepted:
-            print(f"    accepted: {r['where']}{' (out of view)' if r['hidden'] else ''}")
+            print(f"    accepted: {r['where']}{' (out of view)' if r['hidden'] else ''}"
+                  f"{' (on a wrong grid or orientation)' if r['wrong_grid'] else ''}")
         for r in refused:
             if not r["named"]:
                 print(f"    refused without naming the field: {r['where']}: {r['why'][:120]}")
