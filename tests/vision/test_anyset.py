@@ -401,6 +401,75 @@ def test_the_wrong_start_benchmark_changes_one_piece_and_finds_a_missing_robot_r
     assert result["refused"] and result["named"] and "no robot seen on" in result["why"]
 
 
+@pytest.mark.parametrize("design, camera, kind, name", [
+    (19_700_005, 1, "robot missing", "a1"),        # a corner square in a shadow band: the first look 0.98 empty
+    (19_400_010, 0, "battery missing", "E2"),      # both looks lean against the battery, neither past e^-5
+    (19_700_003, 0, "robot too many", "f2"),       # named on the board's grid; see below
+])
+def test_a_start_piece_left_off_is_named_by_the_set_s_own_other_fields(monkeypatch, design, camera, kind, name):
+    """vision/anyset/calibration.py: CAL_LEFT_OUT. A start set-up with one piece wrong (the wrong-start
+    benchmark's set-up) that the first look alone, at CONTRADICTS, leaves short of naming: for a piece
+    left off, the set's own board, the frame's other fields as the start calls them with the field's own
+    label left out (sethead.left_out), says the field looks like this set's empty fields; a robot too many
+    the first look names at CONTRADICTS_SQUARE. Calibration refuses and names the field; without these
+    rules it was accepted (a wrong reference). The robot too many is named on the board's own grid even so;
+    there calibration went on to the runner-up grids, and one a pitch off showed the start to the first
+    look alone and was accepted, a wrong calibration: the set's own other squares refuse it too. The
+    correct start of the same set-up is accepted."""
+    from benchmarks.vision_anyset import _corner_error, camera_seed, wrong_start
+    from vision.anyset import calibration as calibration_module
+    from vision.geometry import point_name, square_name
+
+    layout, i, field = wrong_start(design, camera, "robot extra" if kind == "robot too many" else kind)
+    assert (square_name(i) if field == "square" else point_name(i)) == name
+    seed = camera_seed(design, camera)
+    shot = render(layout, seed, design=design, markers=False, printed=[True] * 49)
+    side = white_side_of(shot.homography)
+    seen = {"robot missing": "no robot seen on", "battery missing": "no battery seen at"}.get(kind, "a robot seen on")
+    with pytest.raises(CalibrationError, match=rf"start layout at {name} \({seen} {name}\)"):
+        calibrate(shot.image, START, white_side=side)
+    monkeypatch.setattr(calibration_module, "CAL_LEFT_OUT", False)
+    wrong = calibrate(shot.image, START, white_side=side)
+    pitch = np.linalg.norm(shot.corners_px[0] - shot.corners_px[1]) / 6
+    assert (_corner_error(wrong.H, shot.homography) > 0.5 * pitch) == (kind == "robot too many")
+    monkeypatch.setattr(calibration_module, "CAL_LEFT_OUT", True)
+    right = render(START, seed, design=design, markers=False, printed=[True] * 49)
+    calibrate(right.image, START, white_side=white_side_of(right.homography))
+
+
+def test_the_left_out_head_answers_for_each_field_without_its_own_label():
+    """sethead.left_out: each field's log-odds by a head fitted on the board's other fields; a field whose
+    label is wrong (a battery point that looks like the empty ones) is not fitted to its label, so the
+    head calls it empty; too few of a state left once the field is out: NaN."""
+    from vision.anyset import sethead
+
+    rng = np.random.default_rng(3)
+    h = np.concatenate([rng.normal(1.0, 0.3, (14, 4)), rng.normal(-1.0, 0.3, (35, 4))])
+    z = np.zeros(49)
+    occupied = np.r_[np.ones(14, bool), np.zeros(35, bool)]
+    h[0] = h[20]                                # told a battery, looks as the empty points
+    state = np.where(occupied, 2, 1)
+
+    class Board:
+        point_state = state
+
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(sethead, "_known_board", lambda reference, kind: (None, None, reference.point_state, None))
+    monkey.setattr(sethead, "board_samples", lambda reference, lean, kind: (h, z, occupied))
+    monkey.setattr(sethead, "REF_UNKNOWN", 0)
+    try:
+        out = sethead.left_out(Board, None, "points", np.array([0, 1, 20]))
+        assert out[0] < -1 and out[1] > 1 and out[2] < -1
+        d = sethead.fit_shift(h, z, occupied)                    # its own label in: pulled towards "battery"
+        assert out[0] < h[0] @ d[:-1] + d[-1]
+        few = np.r_[np.ones(4, bool), np.zeros(45, bool)]
+        monkey.setattr(sethead, "board_samples", lambda reference, lean, kind: (h, z, few))
+        out = sethead.left_out(Board, None, "points", np.array([0, 10]))
+        assert np.isnan(out[0]) and np.isfinite(out[1])
+    finally:
+        monkey.undo()
+
+
 def test_the_refusal_says_what_the_camera_sees_at_each_field_named():
     from vision.anyset.calibration import _seen_instead
 
@@ -1554,7 +1623,8 @@ def test_calibration_looks_at_every_field_every_way(monkeypatch, first_stage):
     pairs of examples, plain and mirrored), not only the unsure ones: one sure look can be wrong.
     Design 5,000,401 at a 25-degree tilt: beside its nearest examples (A1 empty, B2 a small dome set
     down off its point) the nets put a battery on the empty B1 at 1.0, beside the second nearest
-    ones nobody does; the correct set-up must be accepted."""
+    ones nobody does; the correct set-up must be accepted. (The fine look calibration takes at the start
+    batteries looks every way too, beside this frame's nearest points alone.)"""
     from vision.anyset import fields
 
     shot = render(START, 80_006_416, design=5_000_401, markers=False, printed=[True] * 49, tilt=25.0)
@@ -1569,7 +1639,9 @@ def test_calibration_looks_at_every_field_every_way(monkeypatch, first_stage):
     cal = calibrate(shot.image, START, white_side=white_side_of(shot.homography))
     assert cal.reference is not None
     assert seen and all(below > 1 for _, below in seen)
-    assert all(n == len(fields.RANKS) for n, _ in seen)
+    # every field beside both pairs of examples; the fine look at the start batteries beside this frame's own
+    assert any(n == len(fields.RANKS) for n, _ in seen)
+    assert all(n in (len(fields.RANKS), len(fields.OWN_FRAME_RANKS)) for n, _ in seen)
     seen.clear()
     BoardReader(cal, adapt=False).read(shot.image)
     assert seen and all(below == fields.MIRROR_BELOW for _, below in seen)

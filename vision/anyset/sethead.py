@@ -147,6 +147,34 @@ def fit_shift(features: np.ndarray, net_logodds: np.ndarray, battery: np.ndarray
     return d
 
 
+def left_out(reference: Reference, lean: np.ndarray, kind: str, fields: np.ndarray, prior: float = PRIOR) -> np.ndarray:
+    """(k,): the log-odds of occupied (a battery or a robot, against empty) of each of ``fields`` (indices
+    of fields of ``kind`` that ``reference`` knows) by a set head fitted on the board's *other* fields:
+    what the rest of this very set, under this light, says of a field, its own label left out (a
+    leave-one-out fit per field). Calibration asks it whether a field told to hold a piece looks like
+    the board's other pieces or like its empty fields. NaN for a field the board does not know, or
+    where the other fields hold fewer than :data:`MIN_EXAMPLES` of either state."""
+    _, _, state, _ = _known_board(reference, kind)
+    known = np.flatnonzero(state != REF_UNKNOWN)
+    fields = np.asarray(fields, np.int64)
+    out = np.full(len(fields), np.nan)
+    if not len(fields) or not len(known):
+        return out
+    h, z, occupied = board_samples(reference, lean, kind)
+    at = {int(f): j for j, f in enumerate(known)}
+    for k, f in enumerate(fields):
+        j = at.get(int(f))
+        if j is None:
+            continue
+        keep = np.ones(len(z), bool)
+        keep[j] = False
+        if occupied[keep].sum() < MIN_EXAMPLES or (~occupied[keep]).sum() < MIN_EXAMPLES:
+            continue
+        d = fit_shift(h[keep], z[keep], occupied[keep], prior)
+        out[k] = z[j] + h[j] @ d[:-1] + d[-1]
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class SetHead:
     """The change to a net's last layer fitted on one known board (see the module): the points net's
