@@ -211,8 +211,9 @@ def run_hidden(design_base: int, designs: int, cameras: int, frames: int, worker
 
 
 # the start set-up changed by one piece, as a player gets it wrong: a robot left off, a battery left off,
-# a robot of the player's set down on an empty square of the middle rows
-WRONG_STARTS = ("robot missing", "battery missing", "robot extra")
+# a robot of the player's set down on an empty square of the middle rows, a battery on a point the start
+# leaves empty (one more than the start's 14: left on the board, or the other half of a battery misplaced)
+WRONG_STARTS = ("robot missing", "battery missing", "robot extra", "battery extra")
 
 
 def wrong_start(design: int, k: int, kind: str) -> tuple[BoardLayout, int, str]:
@@ -226,9 +227,14 @@ def wrong_start(design: int, k: int, kind: str) -> tuple[BoardLayout, int, str]:
     elif kind == "battery missing":
         i = int(rng.choice([j for j in range(49) if points[j] is not PointState.EMPTY]))
         points[i], field = PointState.EMPTY, "point"
-    else:
+    elif kind == "robot extra":
         i = int(rng.choice([j for j in range(6, 30) if squares[j] is SquareState.EMPTY]))
         squares[i], field = (SquareState.WHITE if rng.random() < 0.5 else SquareState.BLACK), "square"
+    elif kind == "battery extra":
+        i = int(rng.choice([j for j in range(49) if points[j] is PointState.EMPTY]))
+        points[i], field = PointState.BATTERY, "point"
+    else:
+        raise ValueError(f"unknown kind of wrong start {kind!r}: one of {', '.join(WRONG_STARTS)}")
     return BoardLayout(tuple(squares), tuple(points)), i, field
 
 

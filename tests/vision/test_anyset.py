@@ -397,6 +397,8 @@ def test_the_wrong_start_benchmark_changes_one_piece_and_finds_a_missing_robot_r
         assert (diff_s, diff_p) == (([i], []) if field == "square" else ([], [i]))
         if kind == "robot extra":
             assert 6 <= i < 30 and START.squares[i].value == "empty"
+        if kind == "battery extra":
+            assert START.points[i].value == "empty" and layout.points[i].value == "battery"
     result = wrong_start_setup((5_000_200, 0, "robot missing"))
     assert result["refused"] and result["named"] and "no robot seen on" in result["why"]
 
@@ -405,27 +407,30 @@ def test_the_wrong_start_benchmark_changes_one_piece_and_finds_a_missing_robot_r
     (19_700_005, 1, "robot missing", "a1"),        # a corner square in a shadow band: the first look 0.98 empty
     (19_400_010, 0, "battery missing", "E2"),      # both looks lean against the battery, neither past e^-5
     (19_700_003, 0, "robot too many", "f2"),       # named on the board's grid; see below
+    (19_400_003, 2, "battery too many", "E5"),     # the first look 3.1 for a battery, the fine look and the head sure
 ])
-def test_a_start_piece_left_off_is_named_by_the_set_s_own_other_fields(monkeypatch, design, camera, kind, name):
+def test_a_start_piece_wrong_is_named_by_the_looks_together_with_the_set_s_own_other_fields(monkeypatch, design, camera,
+                                                                                            kind, name):
     """vision/anyset/calibration.py: CAL_LEFT_OUT. A start set-up with one piece wrong (the wrong-start
-    benchmark's set-up) that the first look alone, at CONTRADICTS, leaves short of naming: for a piece
-    left off, the set's own board, the frame's other fields as the start calls them with the field's own
-    label left out (sethead.left_out), says the field looks like this set's empty fields; a robot too many
-    the first look names at CONTRADICTS_SQUARE. Calibration refuses and names the field; without these
-    rules it was accepted (a wrong reference). The robot too many is named on the board's own grid even so;
-    there calibration went on to the runner-up grids, and one a pitch off showed the start to the first
-    look alone and was accepted, a wrong calibration: the set's own other squares refuse it too. The
-    correct start of the same set-up is accepted."""
+    benchmark's set-up) that the first look alone, at CONTRADICTS, leaves short of naming: the set's own
+    board, the frame's other fields as the start calls them with the field's own label left out
+    (sethead.left_out), says a piece left off looks like this set's empty fields and a battery too many
+    like its batteries; a robot too many the first look names at CONTRADICTS_SQUARE. Calibration refuses
+    and names the field; without these rules it was accepted (a wrong reference). The robot too many is
+    named on the board's own grid even so; there calibration went on to the runner-up grids, and one a
+    pitch off showed the start to the first look alone and was accepted, a wrong calibration: the set's
+    own other squares refuse it too. The correct start of the same set-up is accepted."""
     from benchmarks.vision_anyset import _corner_error, camera_seed, wrong_start
     from vision.anyset import calibration as calibration_module
     from vision.geometry import point_name, square_name
 
-    layout, i, field = wrong_start(design, camera, "robot extra" if kind == "robot too many" else kind)
+    layout, i, field = wrong_start(design, camera, kind.replace("too many", "extra"))
     assert (square_name(i) if field == "square" else point_name(i)) == name
     seed = camera_seed(design, camera)
     shot = render(layout, seed, design=design, markers=False, printed=[True] * 49)
     side = white_side_of(shot.homography)
-    seen = {"robot missing": "no robot seen on", "battery missing": "no battery seen at"}.get(kind, "a robot seen on")
+    seen = {"robot missing": "no robot seen on", "battery missing": "no battery seen at",
+            "robot too many": "a robot seen on", "battery too many": "a battery seen at"}[kind]
     with pytest.raises(CalibrationError, match=rf"start layout at {name} \({seen} {name}\)"):
         calibrate(shot.image, START, white_side=side)
     monkeypatch.setattr(calibration_module, "CAL_LEFT_OUT", False)
@@ -435,6 +440,38 @@ def test_a_start_piece_left_off_is_named_by_the_set_s_own_other_fields(monkeypat
     monkeypatch.setattr(calibration_module, "CAL_LEFT_OUT", True)
     right = render(START, seed, design=design, markers=False, printed=[True] * 49)
     calibrate(right.image, START, white_side=white_side_of(right.homography))
+
+
+def test_a_covered_share_is_not_taken_for_a_piece_or_its_absence_by_the_calibration_s_looks_together(monkeypatch):
+    """CAL_LEFT_OUT's rules weigh each look's log-odds of a piece against empty: a field the first look
+    sees mostly covered (a lamp's reflection on a glossy board, which calibration tolerates on a field or
+    two: COVERED_SPOT) is not named for it, with the fine look and the left-out head neutral; a piece
+    clearly seen where the layout has none, or clearly missing, is."""
+    from types import SimpleNamespace
+
+    from vision.anyset import calibration as calibration_module
+
+    monkeypatch.setattr(calibration_module, "left_out", lambda reference, lean, kind, rows: np.zeros(len(rows)))
+    monkeypatch.setattr(calibration_module, "fine_look", lambda cutter, image, fl, states, todo, temperature:
+                        np.zeros((len(todo), 2)))
+    cutter = SimpleNamespace(square_lean=np.zeros(36), point_lean=np.zeros(49))
+    squares = np.tile([0.998, 0.001, 0.001], (36, 1))
+    squares[list(START.white) + list(START.black)] = [0.001, 0.998, 0.001]
+    points = np.tile([0.999, 0.0005, 0.0005], (49, 1))
+    points[list(START.batteries)] = [0.0005, 0.999, 0.0005]
+    squares[14] = [0.01, 0.01, 0.98]           # c3 (empty at the start) under a reflection
+    squares[0] = [0.01, 0.01, 0.98]            # a1 (a robot) under a reflection
+    points[24] = [0.01, 0.01, 0.98]            # D4 (empty)
+    points[8] = [0.01, 0.01, 0.98]             # B2 (a battery)
+    fl = SimpleNamespace(squares=squares, points=points)
+    assert calibration_module._squares_contradicted(fl, START, cutter, object()) == []
+    assert calibration_module._points_contradicted(fl, START, cutter, np.zeros((4, 4, 3), np.uint8), object()) == []
+    squares[15] = [1e-9, 0.999, 0.001]          # d3: a robot plainly there
+    squares[1] = [0.999, 1e-9, 0.001]           # b1: plainly no robot
+    points[25] = [1e-9, 0.999, 0.001]           # E4: a battery plainly there
+    points[9] = [0.999, 1e-9, 0.001]            # C2: plainly none
+    assert calibration_module._squares_contradicted(fl, START, cutter, object()) == [1, 15]
+    assert calibration_module._points_contradicted(fl, START, cutter, np.zeros((4, 4, 3), np.uint8), object()) == [9, 25]
 
 
 def test_the_left_out_head_answers_for_each_field_without_its_own_label():

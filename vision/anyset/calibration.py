@@ -88,19 +88,20 @@ CONTRADICTS_POINT = 5.0  # log-odds: a point is not as expected where the first 
                          # CONTRADICTS: 118 correct accepted, 84 missing and 90 extra named; both looks at 5.0:
                          # 120 correct accepted (and the other 240 set-ups' correct points), 99 missing and 97
                          # extra named
-# A field told to hold a piece is also asked of the set's own board (sethead.left_out): the points net's and the
-# squares net's last layer refitted on the frame's *other* fields as the layout calls them (the reader's set
-# head, PRIOR, each field's own label left out), so the question is whether the field looks like this set's
-# other pieces under this light or like its empty fields. A start battery is named where the mean of the three
-# looks' log-odds against it (the first, the fine, the left-out head) exceeds CONTRADICTS_POINT, a start robot
+# A field is also asked of the set's own board (sethead.left_out): the points net's and the squares net's last
+# layer refitted on the frame's *other* fields as the layout calls them (the reader's set head, PRIOR, each
+# field's own label left out), so the question is whether the field looks like this set's other pieces under
+# this light or like its empty fields. A point is named where the mean of the three looks' log-odds against
+# what the layout says of it (the first, the fine, the left-out head) exceeds CONTRADICTS_POINT; a start robot
 # where the mean of the first look's log-odds of empty and the left-out head's against the robot exceeds
 # CONTRADICTS_SQUARE; a square told to be empty where the first look's log-odds of something there exceed
 # CONTRADICTS_SQUARE (the left-out head adds nothing there: with it one correct set-up in 1,080 was refused);
 # besides the rules above, which still name what they named. Measured on development designs 19,400,000-039,
 # 19,500,000-039 and 19,600,000-039 (3 cameras; benchmarks/vision_anyset.py --only wrongstart's set-ups):
-# missing batteries named 276 -> 320 of 360, missing robots 323 -> 357 of 360, a robot too many 332 -> 354 of
-# 360, correct start set-ups refused 2 -> 2 of 360 (the same two; no correct field of the 1,080 wrong set-ups
-# named). NETZWERK_CAL_LEFT_OUT=0 names only what the rules above name (for measuring)
+# missing batteries named 276 -> 320 of 360, a battery too many 269 -> 304 of 360, missing robots 323 -> 357
+# of 360, a robot too many 332 -> 354 of 360, correct start set-ups refused 2 -> 2 of 360 (the same two; no
+# correct field of the 1,440 wrong set-ups named). NETZWERK_CAL_LEFT_OUT=0 names only what the rules above
+# name (for measuring)
 CAL_LEFT_OUT = os.environ.get("NETZWERK_CAL_LEFT_OUT", "1") != "0"
 CONTRADICTS_SQUARE = 3.0  # log-odds (see CAL_LEFT_OUT); the first look alone names a square at CONTRADICTS (0.002: 6.2)
 # An empty point the expected layout has a robot beside is not named as holding something where that robot
@@ -411,9 +412,9 @@ def _points_contradicted(fl, expected: BoardLayout, cutter: PatchCutter | None,
     """The points whose expected content the first look (``fl``, the classifier's own log-odds)
     puts below :data:`CONTRADICTS_POINT` log-odds and, given ``cutter`` and ``image``, the fine look
     too (each point shown this frame's nearest points as ``expected`` calls them); and, given all
-    three and ``reference`` (the frame as ``expected`` calls it), the points told to hold a battery
-    where the mean of the first look's, the fine look's and the set's left-out head's log-odds
-    against it (:func:`sethead.left_out`) exceeds :data:`CONTRADICTS_POINT` (see :data:`CAL_LEFT_OUT`)."""
+    three and ``reference`` (the frame as ``expected`` calls it), the points where the mean of the
+    first look's, the fine look's and the set's left-out head's log-odds against their expected
+    content (:func:`sethead.left_out`) exceeds :data:`CONTRADICTS_POINT` (see :data:`CAL_LEFT_OUT`)."""
     battery = np.array([p is not PointState.EMPTY for p in expected.points])
     p = np.clip(fl.points[np.arange(49), battery.astype(int)], 1e-12, 1 - 1e-12)   # the expected content
     against = np.log1p(-p) - np.log(p)                                              # log-odds against it
@@ -421,28 +422,31 @@ def _points_contradicted(fl, expected: BoardLayout, cutter: PatchCutter | None,
     if cutter is None or image is None:
         return [int(i) for i in np.flatnonzero(named)]
     together = reference is not None
-    ask = np.flatnonzero(named | battery) if together else np.flatnonzero(named)
+    sign = np.where(battery, -1.0, 1.0)                     # log-odds of a battery -> against the expected
+    ask = np.arange(49) if together else np.flatnonzero(named)
     fine_against = np.full(49, -np.inf)
     if len(ask):
         states = np.where(battery, REF_OCCUPIED, REF_EMPTY)
-        fine = fine_look(cutter, image, fl, states, ask, temperature=1.0)[:, 0]
-        fine_against[ask] = np.where(battery[ask], -fine, fine)
+        fine_against[ask] = sign[ask] * fine_look(cutter, image, fl, states, ask, temperature=1.0)[:, 0]
     named &= fine_against > CONTRADICTS_POINT
     if together:
-        rows = np.flatnonzero(battery)
-        mean = (against[rows] + fine_against[rows] - left_out(reference, cutter.point_lean, "points", rows)) / 3
-        named[rows[np.nan_to_num(mean, nan=-np.inf) > CONTRADICTS_POINT]] = True   # NaN: no left-out head
+        # each look's log-odds of a battery against empty (a covered share is the hand check's: COVERED)
+        q = np.clip(fl.points[:, :2], 1e-12, 1.0)
+        first = np.log(q[:, 1]) - np.log(q[:, 0])
+        mean = (sign * first + fine_against + sign * left_out(reference, cutter.point_lean, "points", np.arange(49))) / 3
+        named |= np.nan_to_num(mean, nan=-np.inf) > CONTRADICTS_POINT       # NaN: no left-out head
     return [int(i) for i in np.flatnonzero(named)]
 
 
 def _squares_contradicted(fl, expected: BoardLayout, cutter: PatchCutter, reference: Reference) -> list[int]:
-    """The squares told to hold a robot where the mean of the first look's log-odds of empty and the set's
-    left-out head's log-odds against a robot (:func:`sethead.left_out`; none where the board's other
+    """The squares told to hold a robot where the mean of the first look's log-odds of empty against a robot
+    and the set's left-out head's (:func:`sethead.left_out`; none where the board's other
     squares are too few to fit a head on) exceeds :data:`CONTRADICTS_SQUARE`, and the squares told to be
-    empty where the first look's log-odds of something there exceed it (see :data:`CAL_LEFT_OUT`)."""
+    empty where the first look's log-odds of a robot against empty exceed it (see :data:`CAL_LEFT_OUT`)."""
     robot = np.array([s is not SquareState.EMPTY for s in expected.squares])
-    p = np.clip(fl.squares[:, 0], 1e-12, 1 - 1e-12)
-    empty = np.log(p) - np.log1p(-p)                      # the first look's log-odds of an empty square
+    q = np.clip(fl.squares[:, :2], 1e-12, 1.0)
+    empty = np.log(q[:, 0]) - np.log(q[:, 1])              # the first look's log-odds of empty against a robot
+                                                          # (a covered share is the hand check's: COVERED)
     named = ~robot & (-empty > CONTRADICTS_SQUARE)
     rows = np.flatnonzero(robot)
     if len(rows):
