@@ -94,7 +94,7 @@ CONTRADICTS_POINT = 5.0  # log-odds: a point is not as expected where the first 
 # this light or like its empty fields. A point is named where the mean of the three looks' log-odds against
 # what the layout says of it (the first, the fine, the left-out head) exceeds CONTRADICTS_POINT; a start robot
 # where the mean of the first look's log-odds of empty and the left-out head's against the robot exceeds
-# CONTRADICTS_SQUARE; a square told to be empty where the first look's log-odds of something there exceed
+# CONTRADICTS_SQUARE; a square told to be empty where the first look's log-odds of a robot against empty exceed
 # CONTRADICTS_SQUARE (the left-out head adds nothing there: with it one correct set-up in 1,080 was refused);
 # besides the rules above, which still name what they named. Measured on development designs 19,400,000-039,
 # 19,500,000-039 and 19,600,000-039 (3 cameras; benchmarks/vision_anyset.py --only wrongstart's set-ups):
@@ -361,8 +361,8 @@ def _check_layout(fl, expected: BoardLayout, cutter: PatchCutter, image: np.ndar
     hold where the first look and the set's other fields together say empty, or a robot where it should
     be empty (:func:`_squares_contradicted`);
     a point where the first look and the fine second look (of ``image`` through ``cutter``) both put it
-    below :data:`CONTRADICTS_POINT` log-odds, or a battery it should hold where the looks together do
-    (:func:`_points_contradicted`), unless a robot beside it covers it (:func:`_covered_by_robots`, given
+    below :data:`CONTRADICTS_POINT` log-odds, or where those looks and the set's left-out head together
+    do (:func:`_points_contradicted`), unless a robot beside it covers it (:func:`_covered_by_robots`, given
     ``colours``: the set's robot colours, asked for only then)."""
     covered = [square_name(i) for i in range(36) if fl.squares[i, 2] >= COVERED]
     covered += [point_name(i) for i in range(49) if fl.points[i, 2] >= COVERED]

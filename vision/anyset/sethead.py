@@ -151,8 +151,8 @@ def left_out(reference: Reference, lean: np.ndarray, kind: str, fields: np.ndarr
     """(k,): the log-odds of occupied (a battery or a robot, against empty) of each of ``fields`` (indices
     of fields of ``kind`` that ``reference`` knows) by a set head fitted on the board's *other* fields:
     what the rest of this very set, under this light, says of a field, its own label left out (a
-    leave-one-out fit per field). Calibration asks it whether a field told to hold a piece looks like
-    the board's other pieces or like its empty fields. NaN for a field the board does not know, or
+    leave-one-out fit per field). Calibration asks it whether a field looks like the board's other
+    pieces or like its empty fields, whatever the layout calls it. NaN for a field the board does not know, or
     where the other fields hold fewer than :data:`MIN_EXAMPLES` of either state."""
     _, _, state, _ = _known_board(reference, kind)
     known = np.flatnonzero(state != REF_UNKNOWN)
