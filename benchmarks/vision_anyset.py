@@ -6,7 +6,9 @@
     python benchmarks/vision_anyset.py --only hidden --design-base 5000410 --designs 10
                                                        # points a tall robot hides in a tilted view
     python benchmarks/vision_anyset.py --only wrongstart --design-base 19500000 --designs 20 --cameras 3
-                                                       # start set-ups with a piece missing or extra
+                                                       # start set-ups with a piece missing or extra:
+                                                       # refused naming the field, or accepted (and on
+                                                       # the board's own grid or a wrong one)
 
 Designs: ``render(..., design=D)`` draws the set's look from D (board print,
 energy fields, lines, labels, robot colours, shapes, sizes and heights,
