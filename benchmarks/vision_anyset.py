@@ -88,6 +88,12 @@ def _corner_error(H_found: np.ndarray, H_true: np.ndarray) -> float:
     return float(np.abs(a - b).max())
 
 
+def _off_grid(error_px: float, corners_px: np.ndarray) -> bool:
+    """Is a calibration whose grid lies ``error_px`` (:func:`_corner_error`) from the board's, whose field
+    corners are ``corners_px`` (A1, G1, ...), on a wrong grid or orientation (off by 0.3 of a square)?"""
+    return error_px > 0.3 * float(np.linalg.norm(np.asarray(corners_px[0]) - np.asarray(corners_px[1]))) / 6
+
+
 TURNED = 0.25     # share of the batteries left standing whose side is turned in a turn (drawn on, turned back)
 
 
@@ -122,7 +128,7 @@ def one_setup(args: tuple[int, int, int, bool, bool]) -> dict:
     out["calibration_s"] = time.perf_counter() - t
     err = _corner_error(cal.H, start.homography)
     out["grid_error_px"] = err
-    if err > 0.3 * np.linalg.norm(start.corners_px[0] - start.corners_px[1]) / 6:
+    if _off_grid(err, start.corners_px):
         out["why"] = f"wrong grid or orientation (off by {err:.0f} px)"
         out["wrong_calibration"] = True
         return out
@@ -221,6 +227,8 @@ WRONG_STARTS = ("robot missing", "battery missing", "robot extra", "battery extr
 def wrong_start(design: int, k: int, kind: str) -> tuple[BoardLayout, int, str]:
     """The start layout with one piece changed (``kind`` of :data:`WRONG_STARTS`), chosen by the
     set-up's seed: (layout, index of the field changed, "square" / "point")."""
+    if kind not in WRONG_STARTS:
+        raise ValueError(f"unknown kind of wrong start {kind!r}: one of {', '.join(WRONG_STARTS)}")
     rng = np.random.default_rng([camera_seed(design, k), WRONG_STARTS.index(kind)])
     squares, points = list(START.squares), list(START.points)
     if kind == "robot missing":
@@ -232,11 +240,9 @@ def wrong_start(design: int, k: int, kind: str) -> tuple[BoardLayout, int, str]:
     elif kind == "robot extra":
         i = int(rng.choice([j for j in range(6, 30) if squares[j] is SquareState.EMPTY]))
         squares[i], field = (SquareState.WHITE if rng.random() < 0.5 else SquareState.BLACK), "square"
-    elif kind == "battery extra":
+    else:                                                  # battery extra
         i = int(rng.choice([j for j in range(49) if points[j] is PointState.EMPTY]))
         points[i], field = PointState.BATTERY, "point"
-    else:
-        raise ValueError(f"unknown kind of wrong start {kind!r}: one of {', '.join(WRONG_STARTS)}")
     return BoardLayout(tuple(squares), tuple(points)), i, field
 
 
@@ -253,8 +259,7 @@ def wrong_start_setup(args: tuple[int, int, str]) -> dict:
     why, off = None, False
     try:
         cal = calibrate(shot.image, START, white_side=white_side_of(shot.homography))
-        err = _corner_error(cal.H, shot.homography)
-        off = err > 0.3 * np.linalg.norm(shot.corners_px[0] - shot.corners_px[1]) / 6
+        off = _off_grid(_corner_error(cal.H, shot.homography), shot.corners_px)
     except VisionError as exc:
         why = str(exc)
     return {"kind": kind, "refused": why is not None, "why": why,
@@ -447,7 +452,7 @@ def run_dev(folder: Path) -> None:
                     cal = calibrate(img, START, corners=c)
                 else:
                     cal = calibrate(img, START, white_side=white_side_of(H_true))
-                    if _corner_error(cal.H, H_true) > 0.3 * np.linalg.norm(c[0] - c[1]) / 6:
+                    if _off_grid(_corner_error(cal.H, H_true), c):
                         refused.append(f"s{scene}: WRONG GRID")
                         continue
             except VisionError as exc:

@@ -372,9 +372,10 @@ def _check_layout(fl, expected: BoardLayout, cutter: PatchCutter, image: np.ndar
             "clear the board (or move a lamp that is mirrored in it) and calibrate again")
     want_s = [0 if s is SquareState.EMPTY else 1 for s in expected.squares]
     squares = [i for i in range(36) if fl.squares[i, want_s[i]] < CONTRADICTS]
-    if reference is not None and CAL_LEFT_OUT:
-        squares = sorted(set(squares) | set(_squares_contradicted(fl, expected, cutter, reference)))
-    points = _points_contradicted(fl, expected, cutter, image, reference if CAL_LEFT_OUT else None)
+    together = reference if CAL_LEFT_OUT else None          # the looks together with the set's left-out head
+    if together is not None:
+        squares = sorted(set(squares) | set(_squares_contradicted(fl, expected, cutter, together)))
+    points = _points_contradicted(fl, expected, cutter, image, together)
     if points and colours is not None and CAL_HIDDEN:
         covered_now = _covered_by_robots(fl, expected, cutter, colours, points)
         points = [i for i in points if i not in covered_now]
