@@ -984,6 +984,47 @@ def test_a_robot_whose_colour_the_colour_model_gives_only_weakly_stays_doubtful_
 
 
 
+def test_a_weak_colour_that_the_look_and_the_plain_disc_both_clearly_give_is_read(start, cal, monkeypatch):
+    """vision/anyset/reader.py: WEAK_LIKE. Where the colour model gives a robot's colour only weakly but
+    its look is clearly nearer the reference's robots of that colour (the mirror of LIKE_VETO) and the
+    plain disc at its centre leans the same way, two measures of the colour agree: the verdict's word
+    stands. A look between the colours keeps the doubt; without WEAK_LIKE every weak colour is doubtful."""
+    from dataclasses import replace
+
+    from vision.anyset import reader as reader_module
+    from vision.anyset.fields import look
+
+    class SureWhite:
+        def judge(self, squares, points):
+            return np.tile([1e-6, 1 - 2e-6, 1e-6], (36, 1)), np.tile([1.0, 0.0], (49, 1))
+
+    monkeypatch.setattr(reader_module, "shared_verdict", lambda: SureWhite())
+    monkeypatch.setattr(reader_module, "LIKE_VETO", False)
+    monkeypatch.setattr(reader_module, "WEAK_COLOUR", 1e9)          # every colour log-odds counts as weak
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, start.image, cal.reference)
+    col = list(reader_module.SQUARE_FEATURES)
+    x = fl.x_squares.copy()
+    x[14] = fl.x_squares[1]                   # c3, empty at the start, now shows White's robot from b1
+    robot = replace(fl, x_squares=x)
+    r = reader._reading(robot, 1.0)
+    ev = reader.last_evidence
+    assert ev.squares[14, col.index("s_known_colour")] == 0                 # the premise: no look vouches
+    assert 0 < ev.squares[14, col.index("s_llr")] < reader_module.WEAK_COLOUR
+    assert ev.squares[14, col.index("s_d_white")] < reader_module.LIKE_AGAINST * ev.squares[14, col.index("s_d_black")]
+    assert reader._core_llr(robot)[14] > 0
+    assert 14 not in r.low_confidence_squares and r.square_probs[14, 1] > 0.999
+    # a look halfway between White's and Black's start robots: neither measure is clear, doubtful
+    x_mid = fl.x_squares.copy()
+    x_mid[14] = 0.5 * (fl.x_squares[1] + fl.x_squares[31])
+    r = reader._reading(replace(fl, x_squares=x_mid), 1.0)
+    assert 14 in r.low_confidence_squares and abs(r.square_probs[14, 1] - r.square_probs[14, 2]) < 1e-9
+    monkeypatch.setattr(reader_module, "WEAK_LIKE", False)
+    r = reader._reading(robot, 1.0)
+    assert 14 in r.low_confidence_squares and abs(r.square_probs[14, 1] - r.square_probs[14, 2]) < 1e-9
+
+
+
 def test_a_square_read_empty_on_a_board_of_a_robots_colour_is_doubtful_unless_its_look_vouches(start, cal,
                                                                                                 monkeypatch):
     """vision/anyset/reader.py: BOARD_VETO. Where the frame's board has one player's robot colour (closer

@@ -591,6 +591,17 @@ CORE_RADIUS = 0.12
 # December, third session"). NETZWERK_WEAK_VETO=0 leaves it to the verdict (for measuring).
 WEAK_VETO = os.environ.get("NETZWERK_WEAK_VETO", "1") != "0"
 WEAK_COLOUR = 3.0
+# ... unless two other measures of the colour both clearly give the colour read (WEAK_LIKE): the likeness
+# (its look at most LIKE_AGAINST times as far from the reference's robots of that colour as from the
+# other player's: LIKE_VETO's test the other way round) and the plain disc at its centre (LIKE_CORE's),
+# the colour model leaning the same way too. A set whose start robots stood under a lamp's reflection or
+# in a shadow's fall-off spreads its colours wide, so the colour model's log-odds stay low even for a
+# robot whose look says plainly whose it is. Measured, off -> on (5 cameras x 40 designs each): block
+# 18,700,000 (where WEAK_VETO was chosen: its misreads had the likeness unsure, or the colour model
+# against) single / game frames read right 749 / 1,058 -> 752 / 1,060, block 19,700,000 792 / 1,043 ->
+# 805 / 1,048 of 1,188, the same confident misreads (3 + 1, 6 + 2) (docs/readme-vision.md, "7 December").
+# NETZWERK_WEAK_LIKE=0: every weak colour doubtful (for measuring)
+WEAK_LIKE = os.environ.get("NETZWERK_WEAK_LIKE", "1") != "0"
 # And where this frame's board has the colour of one player's robots (its separation from the nearer robot
 # colour below MIN_SEPARATION, the limit below which calibration will not tell two robot colours apart), a
 # square read empty is doubtful unless its look vouches for it (it looks as in a board told with it empty)
@@ -1981,8 +1992,21 @@ class BoardReader:
                 unsure = unsure | against
             if WEAK_VETO:
                 llr = ev.squares[:, SQUARE_FEATURES.index("s_llr")]
-                unsure = unsure | (unvouched & (sp[:, 0] < 0.5)
-                                   & (np.where(sp[:, 1] >= sp[:, 2], llr, -llr) < WEAK_COLOUR))
+                toward = np.where(sp[:, 1] >= sp[:, 2], llr, -llr)
+                weak = unvouched & (sp[:, 0] < 0.5) & (toward < WEAK_COLOUR)
+                if WEAK_LIKE and weak.any():
+                    # the likeness clearly of the colour read (the mirror of LIKE_VETO) and the colour model
+                    # and the plain disc leaning the same way: two measures of the colour agree
+                    d_w = ev.squares[:, SQUARE_FEATURES.index("s_d_white")]
+                    d_b = ev.squares[:, SQUARE_FEATURES.index("s_d_black")]
+                    swapped = np.stack([sp[:, 0], sp[:, 2], sp[:, 1]], axis=1)
+                    agree = weak & (toward > 0) & _looks_like_the_other(swapped, d_w, d_b)
+                    if agree.any():
+                        core = self._core_llr(fl)
+                        agree = (agree & np.where(sp[:, 1] >= sp[:, 2], core > 0, core < 0)
+                                 if core is not None else np.zeros(36, bool))
+                    weak &= ~agree
+                unsure = unsure | weak
             if unsure.any():
                 robot = sp[:, 1] + sp[:, 2]
                 sp = np.where(unsure[:, None], np.stack([sp[:, 0], 0.5 * robot, 0.5 * robot], axis=1), sp)
