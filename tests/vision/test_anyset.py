@@ -2271,6 +2271,20 @@ def test_a_point_read_empty_whose_middle_changed_as_an_arriving_batterys_with_no
     monkeypatch.setattr(reader_module, "shared_verdict", lambda: _SureEmptyVerdict())
     reading = reader._reading(fl_changed, 1.0)
     assert reader.last_evidence.arrived[q] and reading.low_confidence_points == (q,), reading.reason
+
+    class SureBatteryThere(_SureEmptyVerdict):
+        def judge(self, squares, points):
+            sp, pp = super().judge(squares, points)
+            pp[q] = [0.0, 1.0]
+            return sp, pp
+
+    # a verdict sure of a battery there agrees with the check: something arrived (ARRIVED_AGREES)
+    monkeypatch.setattr(reader_module, "shared_verdict", lambda: SureBatteryThere())
+    reading = reader._reading(fl_changed, 1.0)
+    assert reader.last_evidence.arrived[q] and reading.readable and reading.point_probs[q, 1] > 0.999
+    monkeypatch.setattr(reader_module, "ARRIVED_AGREES", False)
+    assert reader._reading(fl_changed, 1.0).low_confidence_points == (q,)
+    monkeypatch.setattr(reader_module, "shared_verdict", lambda: _SureEmptyVerdict())
     monkeypatch.setattr(reader_module, "ARRIVED_VETO", False)
     assert reader._reading(fl_changed, 1.0).readable
     monkeypatch.setattr(reader_module, "ARRIVED", False)

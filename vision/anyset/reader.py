@@ -527,6 +527,11 @@ HIDDEN_VETO = os.environ.get("NETZWERK_HIDDEN_VETO", "1") != "0"
 # stage's doubt there being right; it costs about 2% of the frames read (held-out verdict data).
 # NETZWERK_ARRIVED_VETO=0 leaves it to the verdict (for measuring).
 ARRIVED_VETO = os.environ.get("NETZWERK_ARRIVED_VETO", "1") != "0"
+# The arrival check fears a battery read empty (the first stage's reading); where the verdict reads a
+# battery there, the check and the verdict agree that one arrived, and the veto does not halve it
+# (ARRIVED_AGREES). Measured, off -> on: see docs/readme-vision.md, "7 December".
+# NETZWERK_ARRIVED_AGREES=0: the veto halves whatever the verdict reads (for measuring)
+ARRIVED_AGREES = os.environ.get("NETZWERK_ARRIVED_AGREES", "1") != "0"
 # And a robot whose colour is of neither player (FAR_COLOUR) keeps its colour doubtful whatever the verdict
 # says, unless its look vouches for it (it looks as the reference's robot of that colour on its square did):
 # the verdict's data never showed such a robot read in the wrong colour (0 of 69 held out, 6 December), but
@@ -1977,6 +1982,8 @@ class BoardReader:
             sp, pp = covered_on_top(*shared_verdict().judge(ev.squares, ev.points), pc, qc)
             if ARRIVED_OPEN and arrived.any():
                 arrived = arrived & ~self._arrival_open(fl, arrived)
+            if ARRIVED_AGREES:
+                arrived = arrived & (pp[:, 1] < 0.5)     # the verdict sees the battery the check suspects
             veto = ((ev.hidden if HIDDEN_VETO else False) | (arrived if ARRIVED_VETO else False)
                     | (ev.left if LEFT_VETO else False))
             if np.any(veto):
