@@ -529,7 +529,12 @@ HIDDEN_VETO = os.environ.get("NETZWERK_HIDDEN_VETO", "1") != "0"
 ARRIVED_VETO = os.environ.get("NETZWERK_ARRIVED_VETO", "1") != "0"
 # The arrival check fears a battery read empty (the first stage's reading); where the verdict reads a
 # battery there, the check and the verdict agree that one arrived, and the veto does not halve it
-# (ARRIVED_AGREES). Measured, off -> on: see docs/readme-vision.md, "7 December".
+# (ARRIVED_AGREES). On block 19,700,000 (2 cameras) all 26 points the veto held were batteries, 20 of them
+# read so by the verdict. Measured, off -> on (5 cameras x 40 designs, single / game frames read right):
+# 19,700,000 805 / 1,048 -> 820 / 1,050, 18,700,000 752 / 1,060 -> 761 / 1,061, 20,200,000 759 / 1,031 ->
+# 769 / 1,038; confident misreads the same but one: a frame it released held a battery misread elsewhere
+# (18,700,032 camera 2 A6, a blank side of its printed field's colour, read empty at 0.996; docs/readme-
+# vision.md, "7 December").
 # NETZWERK_ARRIVED_AGREES=0: the veto halves whatever the verdict reads (for measuring)
 ARRIVED_AGREES = os.environ.get("NETZWERK_ARRIVED_AGREES", "1") != "0"
 # And a robot whose colour is of neither player (FAR_COLOUR) keeps its colour doubtful whatever the verdict
