@@ -2379,6 +2379,7 @@ def test_robots_shadows_leaving_beside_empty_points_no_longer_hold_a_frame_back_
 
     calibration, board, shot = _benchmark_single_frame(design, camera)
     names = [point_name(i) for i in range(49)]
+    monkeypatch.setattr(reader_module, "ARRIVED_AGREES", False)      # every arrival flag vetoed, as then
     monkeypatch.setattr(reader_module, "ARRIVED_OPEN", False)
     before = BoardReader(calibration, adapt=False).read(shot.image)
     assert not before.readable and wrong_fields(before, board) == ([], [])
@@ -2392,6 +2393,12 @@ def test_robots_shadows_leaving_beside_empty_points_no_longer_hold_a_frame_back_
     else:
         assert names.index(battery) in board.batteries and names.index(battery) in reading.low_confidence_points
         assert reading.doubts[battery].startswith("read empty, but its middle changed as a battery arriving")
+        # the verdict leans to the battery there (0.97): the check agrees (ARRIVED_AGREES), the verdict's own
+        # doubt keeps the point doubtful
+        monkeypatch.setattr(reader_module, "ARRIVED_AGREES", True)
+        reading = BoardReader(calibration, adapt=False).read(shot.image)
+        assert wrong_fields(reading, board) == ([], []) and names.index(battery) in reading.low_confidence_points
+        assert 0.5 < reading.point_probs[names.index(battery), 1] < 0.98
 
 
 class _SureEmptyVerdict:
