@@ -2011,11 +2011,13 @@ class BoardReader:
                     # and the plain disc leaning the same way: two measures of the colour agree
                     d_w = ev.squares[:, SQUARE_FEATURES.index("s_d_white")]
                     d_b = ev.squares[:, SQUARE_FEATURES.index("s_d_black")]
-                    swapped = np.stack([sp[:, 0], sp[:, 2], sp[:, 1]], axis=1)
-                    agree = weak & (toward > 0) & _looks_like_the_other(swapped, d_w, d_b)
+                    white = sp[:, 1] >= sp[:, 2]
+                    with np.errstate(invalid="ignore"):
+                        like = np.where(white, d_w < LIKE_AGAINST * d_b, d_b < LIKE_AGAINST * d_w)
+                    agree = weak & (toward > 0) & like & np.isfinite(d_w) & np.isfinite(d_b)
                     if agree.any():
                         core = self._core_llr(fl)
-                        agree = (agree & np.where(sp[:, 1] >= sp[:, 2], core > 0, core < 0)
+                        agree = (agree & np.where(white, core > 0, core < 0)
                                  if core is not None else np.zeros(36, bool))
                     weak &= ~agree
                 unsure = unsure | weak
