@@ -741,14 +741,20 @@ def _example_states(ze: np.ndarray, zq: np.ndarray, pc: np.ndarray, qc: np.ndarr
             _frame_states(zq, (np.abs(zq) < EXAMPLE_SURE) | (qc >= COVERED)))
 
 
+def _clearly_nearer(white: np.ndarray, d_white: np.ndarray, d_black: np.ndarray) -> np.ndarray:
+    """(36,) bool: the squares whose look is clearly nearer the reference's robots of the colour given
+    (``white``: (36,) bool, White's where True) than those of the other (the likeness ``d_white`` /
+    ``d_black``, :data:`LIKE_AGAINST`); False where either is unknown (NaN)."""
+    d_near, d_far = np.where(white, d_white, d_black), np.where(white, d_black, d_white)
+    with np.errstate(invalid="ignore"):
+        return np.isfinite(d_near) & np.isfinite(d_far) & (d_near < LIKE_AGAINST * d_far)
+
+
 def _looks_like_the_other(sp: np.ndarray, d_white: np.ndarray, d_black: np.ndarray) -> np.ndarray:
     """(36,) bool: the squares read as a robot (``sp``: (36, 3) empty / White / Black) whose look is
-    clearly nearer the reference's robots of the other colour than those of the colour read (the
-    likeness ``d_white`` / ``d_black``, :data:`LIKE_AGAINST`); False where either is unknown (NaN)."""
-    white = sp[:, 1] >= sp[:, 2]
-    d_read, d_other = np.where(white, d_white, d_black), np.where(white, d_black, d_white)
-    with np.errstate(invalid="ignore"):
-        return (sp[:, 0] < 0.5) & np.isfinite(d_read) & np.isfinite(d_other) & (d_other < LIKE_AGAINST * d_read)
+    clearly nearer the reference's robots of the other colour than those of the colour read
+    (:func:`_clearly_nearer`)."""
+    return (sp[:, 0] < 0.5) & _clearly_nearer(sp[:, 1] < sp[:, 2], d_white, d_black)
 
 
 def _board_like_empty(sp: np.ndarray, sep_board: np.ndarray, toward: np.ndarray, d_empty: np.ndarray,
@@ -1985,10 +1991,10 @@ class BoardReader:
         board_like = np.zeros(36, bool)   # squares read empty on a board of a robot's colour (BOARD_VETO)
         if ev.squares is not None and self.judge:
             sp, pp = covered_on_top(*shared_verdict().judge(ev.squares, ev.points), pc, qc)
-            if ARRIVED_OPEN and arrived.any():
-                arrived = arrived & ~self._arrival_open(fl, arrived)
             if ARRIVED_AGREES:
                 arrived = arrived & (pp[:, 1] < 0.5)     # the verdict sees the battery the check suspects
+            if ARRIVED_OPEN and arrived.any():
+                arrived = arrived & ~self._arrival_open(fl, arrived)
             veto = ((ev.hidden if HIDDEN_VETO else False) | (arrived if ARRIVED_VETO else False)
                     | (ev.left if LEFT_VETO else False))
             if np.any(veto):
@@ -2004,17 +2010,15 @@ class BoardReader:
                 unsure = unsure | against
             if WEAK_VETO:
                 llr = ev.squares[:, SQUARE_FEATURES.index("s_llr")]
-                toward = np.where(sp[:, 1] >= sp[:, 2], llr, -llr)
+                white = sp[:, 1] >= sp[:, 2]                 # the colour read
+                toward = np.where(white, llr, -llr)
                 weak = unvouched & (sp[:, 0] < 0.5) & (toward < WEAK_COLOUR)
                 if WEAK_LIKE and weak.any():
                     # the likeness clearly of the colour read (the mirror of LIKE_VETO) and the colour model
                     # and the plain disc leaning the same way: two measures of the colour agree
-                    d_w = ev.squares[:, SQUARE_FEATURES.index("s_d_white")]
-                    d_b = ev.squares[:, SQUARE_FEATURES.index("s_d_black")]
-                    white = sp[:, 1] >= sp[:, 2]
-                    with np.errstate(invalid="ignore"):
-                        like = np.where(white, d_w < LIKE_AGAINST * d_b, d_b < LIKE_AGAINST * d_w)
-                    agree = weak & (toward > 0) & like & np.isfinite(d_w) & np.isfinite(d_b)
+                    agree = weak & (toward > 0) & _clearly_nearer(
+                        white, ev.squares[:, SQUARE_FEATURES.index("s_d_white")],
+                        ev.squares[:, SQUARE_FEATURES.index("s_d_black")])
                     if agree.any():
                         core = self._core_llr(fl)
                         agree = (agree & np.where(white, core > 0, core < 0)
