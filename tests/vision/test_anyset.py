@@ -2555,6 +2555,64 @@ def test_a_point_the_leaving_check_flags_stays_doubtful_whatever_the_verdict_say
     assert reading.readable and reading.point_probs[q, 1] == 1.0
 
 
+def test_the_leaving_check_leaves_a_battery_turned_back_to_a_side_it_showed_before(start, cal, monkeypatch):
+    """vision/anyset/reader.py: LEFT_REMEMBERED. A battery turned back to the side it showed a board
+    before changes its middle against the reference as a leaving battery does: where the memory keeps a
+    look of the point holding a battery whose middle is as the point's now, the leaving check's flag is
+    no veto; a remembered look of the point empty, or a battery look unlike the point's now, leaves the
+    veto standing."""
+    from vision.anyset import reader as reader_module
+    from vision.anyset.fieldnet import REF_EMPTY, REF_OCCUPIED
+    from vision.anyset.fields import look
+    from vision.anyset.reader import _SEEN_POINT_DISC, ARRIVED_MIN
+
+    reader = BoardReader(cal, adapt=False)
+    fl = look(reader._cutter, start.image, cal.reference)
+    rs, rp = np.asarray(cal.reference.square_state), np.asarray(cal.reference.point_state)
+    q = int(np.flatnonzero(rp == 1)[3])
+    xp = fl.x_points.copy()
+    xp[q][:, _SEEN_POINT_DISC] += 3 * ARRIVED_MIN / 3             # summed over the channels
+    changed = replace(fl, x_points=xp)
+
+    class AsTheReference:                                          # sure the board is the reference's
+        def judge(self, squares, points):
+            sp = np.zeros((36, 3))
+            sp[:, 0] = rs == 0
+            sp[:, 1] = (rs == 1) & (cal.reference.square_colour == 1)
+            sp[:, 2] = (rs == 1) & (cal.reference.square_colour != 1)
+            return sp, np.stack([rp == 0, rp == 1], axis=1).astype(float)
+
+    def own(cutter, fl_, ss, ps, todo_s, todo_p, temperature=1.0, square_dist=None):
+        return np.zeros((len(todo_s), 2)), np.array([[-3.0 if p == q else 0.0, 0.0] for p in todo_p]).reshape(-1, 2)
+
+    def fine(cutter, image, fl_, ps, todo_p, temperature=1.0):
+        return np.array([[-3.0 if p == q else 0.0, 0.0] for p in todo_p]).reshape(-1, 2)
+
+    monkeypatch.setattr(reader_module, "shared_verdict", lambda: AsTheReference())
+    monkeypatch.setattr(reader_module, "own_frame_look", own)
+    monkeypatch.setattr(reader_module, "fine_look", fine)
+    monkeypatch.setattr(reader_module, "SURE_LOOK", np.inf)
+    assert not reader._reading(changed, 1.0, start.image).readable     # flagged and vetoed: nothing known
+    assert reader.last_evidence.left[q]
+    _, mp = reader._memory_here(create=True)
+
+    def remembered(look_, state):
+        mp.looks[1, q], mp.state[1, q] = look_, state
+
+    remembered(xp[q], REF_EMPTY)                        # the point looked so empty: the veto stands
+    assert not reader._reading(changed, 1.0, start.image).readable
+    unlike = xp[q].copy()
+    unlike[:, _SEEN_POINT_DISC] += 3 * ARRIVED_MIN      # a battery look unlike the point's now
+    remembered(unlike, REF_OCCUPIED)
+    assert not reader._reading(changed, 1.0, start.image).readable
+    remembered(xp[q], REF_OCCUPIED)                     # a battery looked so a board before: turned back
+    reading = reader._reading(changed, 1.0, start.image)
+    assert reader.last_evidence.left[q]                 # the flag is evidence still; no veto
+    assert reading.readable and reading.point_probs[q, 1] == 1.0
+    monkeypatch.setattr(reader_module, "LEFT_REMEMBERED", False)
+    assert not reader._reading(changed, 1.0, start.image).readable
+
+
 def _two_looks_board(alternating: bool, seed: int = 0) -> np.ndarray:
     """(36, 24, 24, 3) uint8 square patches of a board whose squares are one look or, alternating, two
     (as a chessboard's), with the camera's noise."""

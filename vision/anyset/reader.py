@@ -555,6 +555,16 @@ FAR_VETO = os.environ.get("NETZWERK_FAR_VETO", "1") != "0"
 # verdict read surely as batteries, all of them right, in 4 frames otherwise read right
 # (docs/readme-vision.md, "6 December, third session"). NETZWERK_LEFT_VETO=0 leaves it to the verdict.
 LEFT_VETO = os.environ.get("NETZWERK_LEFT_VETO", "1") != "0"
+# ... but not where the point's middle is now as it was in a look the memory keeps of it holding a
+# battery (BoardReader._as_remembered_battery): a battery turned back to the side it showed a board or
+# two before (R-23: a battery drawn on is turned to its blank side and back the next turn) changes its
+# middle against the reference as a leaving one does, and where the frame's own sure batteries show the
+# other side, the own-frame and the fine look lean empty: on fresh block 20,400,000 (20 designs x 3
+# cameras, games of 6 boards) the leaving check held back 7 batteries still there, every one turned, of
+# which 5 had shown that side before (design 20,400,013 camera 2 D6 three boards running). A battery that
+# left shows the point's empty look, as it was when the battery stood there only where the battery
+# cannot be seen at all. NETZWERK_LEFT_REMEMBERED=0 leaves it out (for measuring)
+LEFT_REMEMBERED = os.environ.get("NETZWERK_LEFT_REMEMBERED", "1") != "0"
 # The verdict's looks are taken only at points the first look is less than sure of (SURE_LOOK), and the
 # nets, shown the reference's battery, can stay sure of one that left: E2 of design 18,500,005 camera 3
 # (game frame 1; an empty printed ring beside a robot of the batteries' colour, read a battery at 1.000,
@@ -1627,20 +1637,49 @@ class BoardReader:
         if fl.x_ref_points is None or fl.x_points is None:
             return none
         ref = self._cal.reference
-        rs, rp = np.asarray(ref.square_state), np.asarray(ref.point_state)
+        rs = np.asarray(ref.square_state)
         middle = _middle_change(fl) if middle is None else middle
-        untouched = ((rp == REF_EMPTY) & read_empty) | ((rp == REF_OCCUPIED) & ~read_empty)
-        if untouched.sum() < CHANGED_SAMPLE:
+        limit = self._middle_limit(middle, read_empty)
+        if limit is None:
             return none
-        noise = float(np.median(middle[untouched]))
         square_changed = ~(((rs == REF_EMPTY) & ~robot) | ((rs == REF_OCCUPIED) & robot))
         quiet = ~(_CORNERS & square_changed[:, None]).any(axis=0)
-        big = middle > max(ARRIVED_MIN, ARRIVED_Z * noise)
+        big = middle > limit
         if MOVED_CLEAR and (big & ~quiet).any():
             rows = big & ~quiet
             quiet = quiet | (self._clear_of_robots(fl.x_points, rows, _SEEN_POINT_DISC)
                              & self._clear_of_robots(fl.x_ref_points, rows, _SEEN_POINT_DISC))
         return quiet & big
+
+    def _middle_limit(self, middle: np.ndarray, read_empty: np.ndarray) -> float | None:
+        """The change of a point's middle (``middle``: (49,) :func:`_middle_change`) above which it
+        changed as a battery coming or going changes it: :data:`ARRIVED_Z` times the frame's untouched
+        points' (read as the reference showed them: ``read_empty``, (49,) read empty) and at least
+        :data:`ARRIVED_MIN`; None with fewer than :data:`CHANGED_SAMPLE` untouched points."""
+        rp = np.asarray(self._cal.reference.point_state)
+        untouched = ((rp == REF_EMPTY) & read_empty) | ((rp == REF_OCCUPIED) & ~read_empty)
+        if untouched.sum() < CHANGED_SAMPLE:
+            return None
+        return max(ARRIVED_MIN, ARRIVED_Z * float(np.median(middle[untouched])))
+
+    def _as_remembered_battery(self, fl: FieldLook, flagged: np.ndarray, read_empty: np.ndarray,
+                               middle: np.ndarray | None) -> np.ndarray:
+        """(49,) bool: of the points ``flagged`` ((49,) bool, the leaving check's), those whose middle
+        is now as it was in a look the memory keeps of the point holding a battery (changed by no more
+        than :meth:`_middle_limit` from it): a battery turned back to a side it showed before; see
+        :data:`LEFT_REMEMBERED`."""
+        out = np.zeros(49, bool)
+        memory = self._memory_here()
+        if memory is None or fl.x_points is None or not flagged.any():
+            return out
+        middle = _middle_change(fl) if middle is None else middle
+        limit = self._middle_limit(middle, read_empty)
+        if limit is None:
+            return out
+        mp = memory[1]
+        d = mp.distances(fl.x_points, _middle_difference, among=flagged)
+        nearest = np.where(mp.state == REF_OCCUPIED, d, np.inf).min(axis=0)
+        return flagged & (nearest <= limit)
 
     def _arrived_unseen(self, moved: np.ndarray, read_empty: np.ndarray, vouched: np.ndarray) -> np.ndarray:
         """(49,) bool: the points the reference showed empty, read empty (``read_empty``) and not
@@ -1995,8 +2034,12 @@ class BoardReader:
                 arrived = arrived & (pp[:, 1] < 0.5)     # the verdict sees the battery the check suspects
             if ARRIVED_OPEN and arrived.any():
                 arrived = arrived & ~self._arrival_open(fl, arrived)
+            left = ev.left
+            if LEFT_REMEMBERED and np.any(left):
+                left = left & ~self._as_remembered_battery(fl, np.asarray(left, bool), pp[:, 1] <= 0.5,
+                                                           pixels.middle if pixels is not None else None)
             veto = ((ev.hidden if HIDDEN_VETO else False) | (arrived if ARRIVED_VETO else False)
-                    | (ev.left if LEFT_VETO else False))
+                    | (left if LEFT_VETO else False))
             if np.any(veto):
                 pp = np.where(np.asarray(veto)[:, None], 0.5 * pp + 0.25, pp)
             unvouched = ev.squares[:, SQUARE_FEATURES.index("s_known_colour")] == 0
