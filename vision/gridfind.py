@@ -150,19 +150,29 @@ def rotations(H: np.ndarray) -> list[np.ndarray]:
 # entry point
 # =============================================================================
 
-def find_grid(image: np.ndarray) -> GridFit:
+def find_grid(image: np.ndarray, finer: bool = False) -> GridFit:
     """Find the board's 7x7 grid of points in a camera frame (no markers needed).
 
     ``image``: a BGR (or grey) frame, 8-bit. Returns a :class:`GridFit`.
     Raises :class:`CalibrationError` when no 7x7 grid is found, or when the
     grid found runs out of the frame ("the board is not fully in view: ...");
-    :class:`BadImage` when ``image`` is not an image at all.
+    :class:`BadImage` when ``image`` is not an image at all. The line segments
+    are looked for at half the frame's resolution, and at its full resolution
+    where none is found so; ``finer``: at the full resolution only (a caller
+    whose check refused every grid found at half resolution asks again: a
+    print of finer lines in every square can outrank the board's grid there,
+    and not at the full resolution).
     """
     col = _check_image(image)
     gray = cv2.cvtColor(col, cv2.COLOR_BGR2GRAY)
     if float(gray.std()) < 2.0:
         raise CalibrationError(f"{NOT_FOUND} (the frame is uniform: nothing to see)")
     ev = _Evidence(col)
+    if finer:
+        try:
+            return _find(ev, col, 1.0)
+        except _NotFound as exc:
+            raise CalibrationError(str(exc)) from None
     try:
         return _find(ev, col, 0.5)
     except _NotFound as first:
@@ -212,6 +222,12 @@ def _find(ev: "_Evidence", col: np.ndarray, seg_scale: float) -> GridFit:
             continue
     return GridFit(H=H, score=score, residual_px=resid, points_px=grid_points(H), pitch_px=_pitch(H),
                    n_measurements=n_meas, alternatives=tuple(alternatives))
+
+
+def same_grid(H_a: np.ndarray, H_b: np.ndarray) -> bool:
+    """Do two homographies describe the same grid of points in the frame, in any orientation
+    (:func:`_same_grid` on their corners and centre)?"""
+    return _same_grid(_apply(H_a, _PROBE), _apply(H_b, _PROBE), _pitch(H_a))
 
 
 def _same_grid(probe_a: np.ndarray, probe_b: np.ndarray, pitch: float) -> bool:

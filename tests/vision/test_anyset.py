@@ -135,6 +135,34 @@ def test_a_start_frame_whose_best_fitting_grid_is_a_pitch_off_is_calibrated_righ
     assert err < 3.0
 
 
+@pytest.mark.parametrize("design, camera", [(20_700_000, 4), (20_200_037, 1)])
+def test_where_every_grid_found_at_half_resolution_is_refused_the_full_resolution_grids_are_tried(
+        design, camera, monkeypatch):
+    """vision/anyset/calibration.py: _grids. A print of finer lines in every square (a 3x3 lattice;
+    an X with three lines along each edge) outranks the board's grid at half resolution: every grid
+    found there is a pitch off and refused. The grids found at full resolution are tried next, and the
+    board's leads there; without them the correct start set-up is refused."""
+    import vision.gridfind as gridfind
+
+    frame = render(START, design * 16 + camera, design=design, markers=False, printed=[True] * 49)
+    side = white_side_of(frame.homography)
+    found = calibrate(frame.image, START, white_side=side)
+    corners = np.array([[0, 0], [6, 0], [6, 6], [0, 6]], np.float64).reshape(-1, 1, 2)
+    err = np.abs(cv2.perspectiveTransform(corners, np.asarray(found.H, np.float64))
+                 - cv2.perspectiveTransform(corners, frame.homography)).max()
+    assert err < 3.0
+    half_only = gridfind.find_grid
+
+    def no_finer(image, finer=False):
+        if finer:
+            raise CalibrationError("not looked for")
+        return half_only(image)
+
+    monkeypatch.setattr(gridfind, "find_grid", no_finer)
+    with pytest.raises(CalibrationError, match="start layout|covers the board"):
+        calibrate(frame.image, START, white_side=side)
+
+
 def test_learning_an_accepted_board_replaces_the_reference(start, cal):
     reader = BoardReader(cal)
     truth = random_layout(np.random.default_rng(3))

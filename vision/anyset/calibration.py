@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import cv2
 import numpy as np
@@ -255,12 +255,28 @@ def _half_turn_alike(layout: BoardLayout) -> bool:
     return robots == {35 - q for q in robots} and set(layout.batteries) == {48 - p for p in layout.batteries}
 
 
-def _grids(image: np.ndarray) -> list[np.ndarray]:
-    """The grid found in the frame, then the other grids that fit it nearly as well."""
-    from ..gridfind import find_grid
+def _grids(image: np.ndarray) -> Iterator[np.ndarray]:
+    """The grid found in the frame, then the other grids that fit it nearly as well; then, asked for
+    only when none of those was taken, the grid found with the line segments looked for at the frame's
+    full resolution (``find_grid(finer=True)``) where it is not among them: on a board with a print of
+    finer lines in every square (a 3x3 lattice in each; an X with three lines along each edge) the
+    print's lines outranked the board's at half resolution, every grid found there was a pitch off and
+    the start set-up was refused as covered (designs 20,700,000 camera 4, 20,200,037 camera 1); at full
+    resolution the board's grid leads. Only that search's best grid: its runners-up are more grids a
+    pitch off, and one of them showed a start set-up with a robot too many as the start to the layout
+    check (design 19,700,020 camera 0, a White robot beside Black's start row; the benchmark's wrong
+    starts, ``--only wrongstart``)."""
+    from ..gridfind import find_grid, same_grid
 
     fit = find_grid(image)
-    return [fit.H, *fit.alternatives]
+    tried = [fit.H, *fit.alternatives]
+    yield from tried
+    try:
+        finer = find_grid(image, finer=True)
+    except CalibrationError:
+        return
+    if not any(same_grid(finer.H, T) for T in tried):
+        yield finer.H
 
 
 def _colours_once(fl, cutter: PatchCutter, expected: BoardLayout,
