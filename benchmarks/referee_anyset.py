@@ -65,7 +65,8 @@ def one_setup(args: tuple[int, int, int]) -> dict:
     design, k, turns = args
     seed = camera_seed(design, k)
     start = render(START, seed, design=design, markers=False, printed=[True] * 49)
-    out: dict = {"design": design, "camera": k, "accepted": False, "why": None, "turns": [], "wrong": []}
+    out: dict = {"design": design, "camera": k, "accepted": False, "why": None, "turns": [], "wrong": [],
+                 "unreadable": []}
     try:
         cal = calibrate(start.image, START, white_side=white_side_of(start.homography))
     except VisionError as exc:
@@ -96,6 +97,7 @@ def one_setup(args: tuple[int, int, int]) -> dict:
             kind, take = "asked", next(c for c in verdict.candidates if c.board == truth)
         elif verdict.kind == UNREADABLE:
             kind = "unreadable"
+            out["unreadable"].append(verdict.line())
         else:
             kind = "wrong"
             out["wrong"].append(f"design {design} camera {k} turn {ply + 1} ({turn}): {verdict.line()}")
@@ -137,6 +139,13 @@ def main(argv: list[str] | None = None) -> int:
     for r in acc:
         for line in r["wrong"]:
             print(f"    {line}")
+    # where the unreadable turns lie: a few set-ups, or spread thinly
+    spread = sorted((r for r in acc if r["unreadable"]), key=lambda r: -len(r["unreadable"]))
+    if spread:
+        print("  unreadable turns by set-up (the first one's verdict):")
+        for r in spread:
+            print(f"    design {r['design']} camera {r['camera']}: {len(r['unreadable'])} of {len(r['turns'])}; "
+                  f"{r['unreadable'][0][:160]}")
     return 0
 
 
