@@ -561,7 +561,7 @@ LEFT_VETO = os.environ.get("NETZWERK_LEFT_VETO", "1") != "0"
 # middle against the reference as a leaving one does, and where the frame's own sure batteries show the
 # other side, the own-frame and the fine look lean empty: on fresh block 20,400,000 (20 designs x 3
 # cameras, games of 6 boards) the leaving check held back 7 batteries still there, every one turned, of
-# which 5 had shown that side before (design 20,400,013 camera 2 D6 three boards running). A battery that
+# which 6 had shown that side before (design 20,400,013 camera 2 D6 three boards running). A battery that
 # left shows the point's empty look, as it was when the battery stood there only where the battery
 # cannot be seen at all. NETZWERK_LEFT_REMEMBERED=0 leaves it out (for measuring)
 LEFT_REMEMBERED = os.environ.get("NETZWERK_LEFT_REMEMBERED", "1") != "0"
