@@ -2526,19 +2526,13 @@ def test_a_point_read_a_battery_whose_middle_changed_as_a_leaving_batterys_is_do
 
 
 
-@pytest.mark.parametrize("verdict_asks", [True, False])
-def test_a_point_the_leaving_check_flags_stays_doubtful_whatever_the_verdict_says(start, cal, monkeypatch,
-                                                                                  verdict_asks):
-    """vision/anyset/reader.py: LEFT_VETO, LEFT_ASK. Under the verdict the leaving check's flag (a
-    battery still read where the middle changed as a leaving battery's, the frame's own looks leaning
-    empty) is evidence, and a sure verdict overrode it on a fresh block (an empty point beside a robot
-    of the batteries' colour read a battery at 0.987): the flagged point stays doubtful, named; without
-    the veto the verdict's word stands. Where the first look was too sure for the verdict's looks to be
-    taken (``verdict_asks`` False), the check asks them itself, the verdict's features untouched."""
+def _a_battery_that_seems_to_leave(start, cal, monkeypatch):
+    """A reader of the start frame ``start`` calibrated as ``cal``, with a verdict sure the board is the
+    reference's and an own-frame and fine look that lean empty at one start battery ``q``: (reader, the
+    frame's look, its look with ``q``'s middle changed as a leaving battery changes it, ``q``)."""
     from vision.anyset import reader as reader_module
     from vision.anyset.fields import look
     from vision.anyset.reader import _SEEN_POINT_DISC, ARRIVED_MIN
-    from vision.geometry import point_name
 
     reader = BoardReader(cal, adapt=False)
     fl = look(reader._cutter, start.image, cal.reference)
@@ -2565,6 +2559,22 @@ def test_a_point_the_leaving_check_flags_stays_doubtful_whatever_the_verdict_say
     monkeypatch.setattr(reader_module, "shared_verdict", lambda: AsTheReference())
     monkeypatch.setattr(reader_module, "own_frame_look", own)
     monkeypatch.setattr(reader_module, "fine_look", fine)
+    return reader, fl, changed, q
+
+
+@pytest.mark.parametrize("verdict_asks", [True, False])
+def test_a_point_the_leaving_check_flags_stays_doubtful_whatever_the_verdict_says(start, cal, monkeypatch,
+                                                                                  verdict_asks):
+    """vision/anyset/reader.py: LEFT_VETO, LEFT_ASK. Under the verdict the leaving check's flag (a
+    battery still read where the middle changed as a leaving battery's, the frame's own looks leaning
+    empty) is evidence, and a sure verdict overrode it on a fresh block (an empty point beside a robot
+    of the batteries' colour read a battery at 0.987): the flagged point stays doubtful, named; without
+    the veto the verdict's word stands. Where the first look was too sure for the verdict's looks to be
+    taken (``verdict_asks`` False), the check asks them itself, the verdict's features untouched."""
+    from vision.anyset import reader as reader_module
+    from vision.geometry import point_name
+
+    reader, fl, changed, q = _a_battery_that_seems_to_leave(start, cal, monkeypatch)
     # every field asked by the verdict's looks, or none: the looks above answer
     monkeypatch.setattr(reader_module, "SURE_LOOK", np.inf if verdict_asks else 0.0)
     assert reader._reading(fl, 1.0, start.image).readable        # unchanged: no flag, the verdict's word
@@ -2591,34 +2601,10 @@ def test_the_leaving_check_leaves_a_battery_turned_back_to_a_side_it_showed_befo
     veto standing."""
     from vision.anyset import reader as reader_module
     from vision.anyset.fieldnet import REF_EMPTY, REF_OCCUPIED
-    from vision.anyset.fields import look
     from vision.anyset.reader import _SEEN_POINT_DISC, ARRIVED_MIN
 
-    reader = BoardReader(cal, adapt=False)
-    fl = look(reader._cutter, start.image, cal.reference)
-    rs, rp = np.asarray(cal.reference.square_state), np.asarray(cal.reference.point_state)
-    q = int(np.flatnonzero(rp == 1)[3])
-    xp = fl.x_points.copy()
-    xp[q][:, _SEEN_POINT_DISC] += 3 * ARRIVED_MIN / 3             # summed over the channels
-    changed = replace(fl, x_points=xp)
-
-    class AsTheReference:                                          # sure the board is the reference's
-        def judge(self, squares, points):
-            sp = np.zeros((36, 3))
-            sp[:, 0] = rs == 0
-            sp[:, 1] = (rs == 1) & (cal.reference.square_colour == 1)
-            sp[:, 2] = (rs == 1) & (cal.reference.square_colour != 1)
-            return sp, np.stack([rp == 0, rp == 1], axis=1).astype(float)
-
-    def own(cutter, fl_, ss, ps, todo_s, todo_p, temperature=1.0, square_dist=None):
-        return np.zeros((len(todo_s), 2)), np.array([[-3.0 if p == q else 0.0, 0.0] for p in todo_p]).reshape(-1, 2)
-
-    def fine(cutter, image, fl_, ps, todo_p, temperature=1.0):
-        return np.array([[-3.0 if p == q else 0.0, 0.0] for p in todo_p]).reshape(-1, 2)
-
-    monkeypatch.setattr(reader_module, "shared_verdict", lambda: AsTheReference())
-    monkeypatch.setattr(reader_module, "own_frame_look", own)
-    monkeypatch.setattr(reader_module, "fine_look", fine)
+    reader, fl, changed, q = _a_battery_that_seems_to_leave(start, cal, monkeypatch)
+    now = changed.x_points[q]                           # the point's look now
     monkeypatch.setattr(reader_module, "SURE_LOOK", np.inf)
     assert not reader._reading(changed, 1.0, start.image).readable     # flagged and vetoed: nothing known
     assert reader.last_evidence.left[q]
@@ -2627,13 +2613,13 @@ def test_the_leaving_check_leaves_a_battery_turned_back_to_a_side_it_showed_befo
     def remembered(look_, state):
         mp.looks[1, q], mp.state[1, q] = look_, state
 
-    remembered(xp[q], REF_EMPTY)                        # the point looked so empty: the veto stands
+    remembered(now, REF_EMPTY)                          # the point looked so empty: the veto stands
     assert not reader._reading(changed, 1.0, start.image).readable
-    unlike = xp[q].copy()
+    unlike = now.copy()
     unlike[:, _SEEN_POINT_DISC] += 3 * ARRIVED_MIN      # a battery look unlike the point's now
     remembered(unlike, REF_OCCUPIED)
     assert not reader._reading(changed, 1.0, start.image).readable
-    remembered(xp[q], REF_OCCUPIED)                     # a battery looked so a board before: turned back
+    remembered(now, REF_OCCUPIED)                       # a battery looked so a board before: turned back
     reading = reader._reading(changed, 1.0, start.image)
     assert reader.last_evidence.left[q]                 # the flag is evidence still; no veto
     assert reading.readable and reading.point_probs[q, 1] == 1.0

@@ -2044,26 +2044,32 @@ class BoardReader:
                 pp = np.where(np.asarray(veto)[:, None], 0.5 * pp + 0.25, pp)
             unvouched = ev.squares[:, SQUARE_FEATURES.index("s_known_colour")] == 0
             unsure = np.asarray(ev.far, bool) & unvouched if FAR_VETO else np.zeros(36, bool)
+            white = sp[:, 1] >= sp[:, 2]                     # the colour read
+            d_white = ev.squares[:, SQUARE_FEATURES.index("s_d_white")]
+            d_black = ev.squares[:, SQUARE_FEATURES.index("s_d_black")]
+            plain: list = []                                 # the plain disc's log-odds, taken once a frame
+
+            def plain_disc() -> np.ndarray | None:
+                if not plain:
+                    plain.append(self._core_llr(fl))
+                return plain[0]
+
             if LIKE_VETO:
-                against = _looks_like_the_other(sp, ev.squares[:, SQUARE_FEATURES.index("s_d_white")],
-                                                ev.squares[:, SQUARE_FEATURES.index("s_d_black")]) & unvouched
-                core = self._core_llr(fl) if LIKE_CORE and against.any() else None
+                against = _looks_like_the_other(sp, d_white, d_black) & unvouched
+                core = plain_disc() if LIKE_CORE and against.any() else None
                 if core is not None:             # the plain disc must lean the other way too
-                    against = against & np.where(sp[:, 1] >= sp[:, 2], core < 0, core > 0)
+                    against = against & np.where(white, core < 0, core > 0)
                 unsure = unsure | against
             if WEAK_VETO:
                 llr = ev.squares[:, SQUARE_FEATURES.index("s_llr")]
-                white = sp[:, 1] >= sp[:, 2]                 # the colour read
                 toward = np.where(white, llr, -llr)
                 weak = unvouched & (sp[:, 0] < 0.5) & (toward < WEAK_COLOUR)
                 if WEAK_LIKE and weak.any():
                     # the likeness clearly of the colour read (the mirror of LIKE_VETO) and the colour model
                     # and the plain disc leaning the same way: two measures of the colour agree
-                    agree = weak & (toward > 0) & _clearly_nearer(
-                        white, ev.squares[:, SQUARE_FEATURES.index("s_d_white")],
-                        ev.squares[:, SQUARE_FEATURES.index("s_d_black")])
+                    agree = weak & (toward > 0) & _clearly_nearer(white, d_white, d_black)
                     if agree.any():
-                        core = self._core_llr(fl)
+                        core = plain_disc()
                         agree = (agree & np.where(white, core > 0, core < 0)
                                  if core is not None else np.zeros(36, bool))
                     weak &= ~agree
