@@ -119,6 +119,7 @@ class GridFit:
     # shifted by a pitch onto a table's grain or a printed frame can score as well as the board's
     # own; a caller that knows what the board shows (calibration) tries them where ``H`` fails
     alternatives: tuple[np.ndarray, ...] = ()
+    full_resolution: bool = False  # found with the line segments looked for at the frame's full resolution
 
 
 def grid_points(H: np.ndarray) -> np.ndarray:
@@ -221,7 +222,7 @@ def _find(ev: "_Evidence", col: np.ndarray, seg_scale: float) -> GridFit:
         except CalibrationError:
             continue
     return GridFit(H=H, score=score, residual_px=resid, points_px=grid_points(H), pitch_px=_pitch(H),
-                   n_measurements=n_meas, alternatives=tuple(alternatives))
+                   n_measurements=n_meas, alternatives=tuple(alternatives), full_resolution=seg_scale >= 1.0)
 
 
 def same_grid(H_a: np.ndarray, H_b: np.ndarray) -> bool:

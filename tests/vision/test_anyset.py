@@ -151,6 +151,8 @@ def test_where_every_grid_found_at_half_resolution_is_refused_the_full_resolutio
     err = np.abs(cv2.perspectiveTransform(corners, np.asarray(found.H, np.float64))
                  - cv2.perspectiveTransform(corners, frame.homography)).max()
     assert err < 3.0
+    assert not gridfind.find_grid(frame.image).full_resolution           # found at half resolution, off
+    assert gridfind.find_grid(frame.image, finer=True).full_resolution
     half_only = gridfind.find_grid
 
     def no_finer(image, finer=False):

@@ -271,6 +271,8 @@ def _grids(image: np.ndarray) -> Iterator[np.ndarray]:
     fit = find_grid(image)
     tried = [fit.H, *fit.alternatives]
     yield from tried
+    if fit.full_resolution:              # found there already (none at half resolution): nothing more to ask
+        return
     try:
         finer = find_grid(image, finer=True)
     except CalibrationError:
