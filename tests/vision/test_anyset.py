@@ -213,6 +213,16 @@ def test_calibration_file_round_trip_and_corruption(tmp_path, cal, monkeypatch):
     with pytest.raises(CalibrationError, match="earlier version of the program.*calibrate again"):
         Calibration.load(path)
     monkeypatch.undo()
+    # a file from before the robots' height was measured: none (the reader assumes the tallest); a
+    # height that is no number of squares is refused, named
+    data = cal.to_json()
+    del data["robot_height"]
+    path.write_text(json.dumps(data))
+    assert Calibration.load(path).robot_height is None
+    for bad in ("tall", True, -0.1, 1e9, [0.2]):
+        path.write_text(json.dumps({**data, "robot_height": bad}))
+        with pytest.raises(CalibrationError, match="robot_height"):
+            Calibration.load(path)
     path.write_text("{not json")
     with pytest.raises(CalibrationError, match="corrupt"):
         Calibration.load(path)
@@ -1469,6 +1479,7 @@ def test_a_point_beside_a_robot_is_sure_where_no_robot_colour_shows_within_a_bat
     from vision.geometry import point_name
     from vision.layout import BoardLayout, PointState
 
+    monkeypatch.setattr(reader_module, "SET_HEIGHT", False)     # the largest robot assumed, not this set's own
     view, seed, first, calibration, hide = _tilted_set(5_000_400, robot_height=0.08, robot_radius=0.26)
     tried = 0
     for moved, src, dst in _robots_moved_one_square(START):
@@ -1500,6 +1511,38 @@ def test_a_point_beside_a_robot_is_sure_where_no_robot_colour_shows_within_a_bat
             if tried == 2:
                 return
     raise AssertionError(f"{tried} points the hidden-point rule alone made doubtful, not 2")
+
+
+def test_calibration_measures_how_tall_the_robots_stand_and_a_flat_robot_hides_no_point(monkeypatch):
+    """The hidden-point rule assumed the tallest robot a set may have; calibration now measures this
+    set's (vision.anyset.stature: how far each start robot's silhouette reaches behind its footprint
+    where things lean most). Flat pieces (0.05 of a square tall, 0.8 across, the camera tilted 25
+    degrees) are measured as no taller than 0.25 (the measure's margin), no corner point is one they
+    could hide, and on a board set up anew an empty point beside one of them is read surely empty
+    where the rule with the tallest robot assumed (SET_HEIGHT off) calls it doubtful, "the robot ...
+    may hide it". Robots 0.45 tall are measured as at least 0.3 (a cylinder whose silhouette reaches
+    as far behind its footprint); tall robots keep their points doubtful
+    (test_a_point_a_tall_robot_hides_is_doubtful_not_empty)."""
+    import vision.anyset.reader as reader_module
+    from vision.geometry import point_name
+
+    view, seed, first, calibration, hide = _tilted_set(5_000_407, robot_height=0.05, robot_radius=0.4)
+    assert calibration.robot_height is not None and calibration.robot_height <= 0.25
+    assert Calibration.from_json(json.loads(json.dumps(calibration.to_json()))) == calibration
+    assert not BoardReader(calibration, adapt=False)._hideable().any()
+    rng = np.random.default_rng(7)
+    boards = [random_layout(rng) for _ in range(4)]
+    shot = render(boards[3], seed, frame=4, placement=4, **view)
+    monkeypatch.setattr(reader_module, "SET_HEIGHT", False)
+    assumed = BoardReader(calibration, adapt=False).read(shot.image)
+    monkeypatch.setattr(reader_module, "SET_HEIGHT", True)
+    measured = BoardReader(calibration, adapt=False).read(shot.image)
+    flagged = [name for name, why in assumed.doubts.items() if "may hide it" in why]
+    g6 = 41
+    assert point_name(g6) == "G6" and flagged == ["G6"] and boards[3].points[g6].value == "empty"
+    assert "G6" not in measured.doubts and measured.point_probs[g6, 0] >= 0.98
+    tall = _tilted_set(5_000_402, robot_height=0.45, robot_radius=0.3)[3]
+    assert tall.robot_height is not None and 0.3 <= tall.robot_height
 
 
 def _robots_moved_one_square(layout):

@@ -61,6 +61,7 @@ from .colours import MIN_SEPARATION, ColourModel
 from .patches import PatchCutter, hideable_corners
 from .reference import Reference
 from .sethead import left_out
+from .stature import robot_height
 
 FORMAT = "netzwerk-vision-anyset-calibration"
 # 2 (27 November 2026): the reference's square and point patches (and the points' at the squares'
@@ -139,6 +140,8 @@ class Calibration:
     marker_side: float | None                         # marker side in squares (markers only)
     reference: Reference
     colours: ColourModel
+    #: how tall this set's robots stand (squares; vision.anyset.stature), None where not measured
+    robot_height: float | None = None
 
     # -- geometry ------------------------------------------------------
     @property
@@ -158,7 +161,7 @@ class Calibration:
         return {"format": FORMAT, "version": VERSION, "image_size": list(self.image_size),
                 "homography": [list(r) for r in self.homography], "method": self.method,
                 "marker_side": self.marker_side, "reference": self.reference.to_json(),
-                "colours": self.colours.to_json()}
+                "colours": self.colours.to_json(), "robot_height": self.robot_height}
 
     def save(self, path: str | Path) -> Path:
         return write_calibration_file(path, self.to_json())
@@ -181,6 +184,11 @@ class Calibration:
             side = None if side is None else float(side)
             colours = ColourModel.from_json(data["colours"])
             reference = Reference.from_json(data["reference"])
+            height = data.get("robot_height")          # files from before it was measured: none
+            if height is not None:
+                if isinstance(height, bool) or not isinstance(height, (int, float)):
+                    raise ValueError(f"robot_height {height!r} is not a number")
+                height = float(height)
         except KeyError as exc:
             raise bad(f"field {exc.args[0]!r} is missing") from None
         except (TypeError, ValueError) as exc:
@@ -194,7 +202,9 @@ class Calibration:
         vals = np.array(colours.white + colours.black + colours.spread + (colours.height,))
         if not np.all(np.isfinite(vals)) or min(colours.spread) <= 0:
             raise bad("the robot colours hold non-numbers or a spread that is not positive")
-        return cls(size, _mat(H), method, side, reference, colours)
+        if height is not None and not (np.isfinite(height) and 0.0 <= height <= 100.0):
+            raise bad(f"robot_height {height!r} is not a height in squares")
+        return cls(size, _mat(H), method, side, reference, colours, height)
 
     @classmethod
     def load(cls, path: str | Path) -> "Calibration":
@@ -373,7 +383,22 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side
         raise CalibrationError(
             f"the two robot colours cannot be told apart on this frame (separation {model.separation:.1f}, "
             f"at least {MIN_SEPARATION:.1f} needed): is each player's robots' colour the same, and the light even?")
-    return Calibration(size, _mat(H), method, side, reference, model)
+    return Calibration(size, _mat(H), method, side, reference, model,
+                       _robot_height(image, H, cutter, fl, expected, model))
+
+
+def _robot_height(image: np.ndarray, H: np.ndarray, cutter: PatchCutter, fl, expected: BoardLayout,
+                  colours: ColourModel) -> float | None:
+    """How tall the robots of ``expected`` stand in ``image`` (:func:`vision.anyset.stature.robot_height`,
+    the board's colour the median of the squares ``expected`` calls empty), None without a measure."""
+    level = getattr(fl, "level", None)
+    if level is None:
+        return None
+    empty = [i for i, s in enumerate(expected.squares) if s is SquareState.EMPTY]
+    x = getattr(fl, "x_squares", None)
+    board = (np.median(np.asarray(x)[empty].transpose(1, 0, 2, 3).reshape(3, -1), axis=1)
+             if x is not None and empty else None)
+    return robot_height(image, H, cutter.pose, expected, colours, np.asarray(level), board)
 
 
 def _check_layout(fl, expected: BoardLayout, cutter: PatchCutter, image: np.ndarray,
