@@ -133,8 +133,8 @@ def robot_height(image: np.ndarray, H: np.ndarray, pose: CameraPose, layout: Boa
     footprint as the tallest-reaching robot of ``layout`` in ``image`` does, see the module's
     docstring), or None where the frame gives no measure (too few robots measured, none where the
     lean is largest, or a robot taller than the cut). ``H``: board -> pixels; ``pose``: the camera;
-    ``colours``: the set's robot colours; ``level``: the frame's level (:func:`normalise`); ``board``:
-    the board's own colour, or None."""
+    ``colours``: the set's robot colours; ``level``: the frame's level (as ``fieldnet.normalise``
+    takes it); ``board``: the board's own colour, or None."""
     centres = square_centers()
     lean = lean_vectors(pose, centres)
     size = np.linalg.norm(lean, axis=1)
