@@ -82,6 +82,19 @@ def _check_calibration_out(out: str, image: str) -> str | None:
     return None
 
 
+def _robot_height_note(height: float | None) -> str:
+    """What calibration measured of the robots' height (vision.anyset.stature), for the user."""
+    from vision.anyset.reader import HIDE_HEIGHT
+
+    if height is None:
+        return (f"robots: their height could not be measured on this photo; a point a robot "
+                f"{HIDE_HEIGHT:g} of a square tall could hide is reported doubtful")
+    if height >= HIDE_HEIGHT:
+        return f"robots: measured about {height:.2f} of a square tall; a point one could hide is reported doubtful"
+    return (f"robots: measured about {height:.2f} of a square tall (as the camera sees them); only a point "
+            f"a robot that tall could hide is reported doubtful")
+
+
 @_guard
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from vision.calibration import parse_corners, white_side_of
@@ -121,12 +134,15 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         print(json.dumps({"calibration": str(args.out), "reader": args.reader, "method": cal.method, "image_size": list(cal.image_size),
                           "corners_px": [[round(float(v), 1) for v in c] for c in cal.corners_px],
                           "white_side": side, "position": pos.to_string(),
-                          "colours_from": str(args.colours_from) if args.colours_from else None}))
+                          "colours_from": str(args.colours_from) if args.colours_from else None,
+                          "robot_height": getattr(cal, "robot_height", None)}))
     else:
         which = "the any-set reader; " if args.reader == "any" else ""
         print(f"calibrated from {how}; image {cal.image_size[0]}x{cal.image_size[1]}; {which}wrote {args.out}")
         names = ("A1", "G1", "G7", "A7")
         print("field corners: " + "  ".join(f"{n}=({x:.0f},{y:.0f})" for n, (x, y) in zip(names, cal.corners_px)))
+        if args.reader == "any":
+            print(_robot_height_note(getattr(cal, "robot_height", None)))
     return 0
 
 

@@ -49,6 +49,7 @@ def test_the_any_reader_calibrates_from_the_command_line_and_its_file_names_it(p
                          "--white-side", side(start), "--out", cal, "--json")
     assert code == 0, err
     assert json.loads(out)["reader"] == "any"
+    assert json.loads(out)["robot_height"] == load_calibration(cal).robot_height     # what calibration measured
     assert json.loads(cal.read_text())["format"] == "netzwerk-vision-anyset-calibration"
     loaded = load_calibration(cal)
     assert reader_of(loaded) == "any"
@@ -66,9 +67,14 @@ def test_the_any_reader_calibrates_from_the_command_line_and_its_file_names_it(p
     code, _, err = run(capsys, "vision", "calibrate", "--image", d / "start.png", "--reader", "any",
                        "--white-side", side(start), "--out", tmp_path / "notes.json")
     assert code == 2 and "not overwritten" in err and (tmp_path / "notes.json").read_text() == "{}"
-    code, _, err = run(capsys, "vision", "calibrate", "--image", d / "start.png", "--reader", "any",
+    code, out, err = run(capsys, "vision", "calibrate", "--image", d / "start.png", "--reader", "any",
                        "--white-side", side(start), "--out", cal)
     assert code == 0, err
+    # the robots' height as calibration measured it (or that it could not), and what it means
+    height = load_calibration(cal).robot_height
+    line = next(row for row in out.splitlines() if row.startswith("robots: "))
+    assert (f"{height:.2f} of a square tall" in line) if height is not None else ("could not be measured" in line)
+    assert "doubtful" in line
 
 
 def test_a_later_frame_is_read_right_or_refused_never_wrong(photos, tmp_path, capsys):
