@@ -1545,6 +1545,25 @@ def test_calibration_measures_how_tall_the_robots_stand_and_a_flat_robot_hides_n
     assert tall.robot_height is not None and 0.3 <= tall.robot_height
 
 
+def test_the_robots_height_is_no_measure_where_the_frame_shows_no_robot_or_the_board_leaves_the_picture(cal):
+    """stature.robot_height gives None, never an error, where there is nothing to measure: a grey frame
+    (no pixel of either robot colour), or a homography that sends part of a robot's cut to infinity."""
+    from vision.anyset.patches import CameraPose
+    from vision.anyset.stature import robot_height
+
+    pose = CameraPose(np.array([3.0, -4.0, 9.0]), 1200.0, True)
+    grey = np.full((960, 1280, 3), 128, np.uint8)
+    level = np.log(np.full(3, 128.0 + 8.0, np.float32))
+    assert robot_height(grey, cal.H, pose, START, cal.colours, level) is None
+    horizon = np.array([[100.0, 0.0, 640.0], [0.0, 100.0, 480.0], [0.0, 1.0, -3.5]])   # y = 3.5 at infinity
+    assert robot_height(grey, horizon, pose, START, cal.colours, level) is None
+    from vision.anyset.stature import _cut
+
+    right, up = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    assert _cut(grey, horizon, np.array([0.5, 3.5]), right, up) is None          # the cut crosses the horizon
+    assert _cut(grey, horizon, np.array([0.5, 0.5]), right, up) is not None
+
+
 def _robots_moved_one_square(layout):
     """``layout`` with one robot moved a square on (towards the other side), each robot that can, in
     square order: yields (layout, from, to)."""

@@ -73,16 +73,21 @@ WIDEST = 0.84
 TALL = np.inf
 
 
-def _cut(image: np.ndarray, H: np.ndarray, centre: np.ndarray, across: np.ndarray, up: np.ndarray) -> np.ndarray:
+def _cut(image: np.ndarray, H: np.ndarray, centre: np.ndarray, across: np.ndarray, up: np.ndarray) -> np.ndarray | None:
     """(nv, nu, 3) uint8: the frame around ``centre`` (board units) on a grid of STEP, rows from
-    -BACK to UP along ``up`` (unit, board units), columns from -ACROSS to ACROSS along ``across``."""
+    -BACK to UP along ``up`` (unit, board units), columns from -ACROSS to ACROSS along ``across``;
+    None where some of it does not map into the picture plane (a homography that sends it to infinity)."""
     v = np.arange(-BACK, UP + 1e-9, STEP)
     u = np.arange(-ACROSS, ACROSS + 1e-9, STEP)
     bx = centre[0] + u[None, :] * across[0] + v[:, None] * up[0]
     by = centre[1] + u[None, :] * across[1] + v[:, None] * up[1]
     q = H @ np.stack([bx.ravel(), by.ravel(), np.ones(bx.size)])
+    if not (q[2] > 1e-9).all() and not (q[2] < -1e-9).all():
+        return None
     mx = (q[0] / q[2]).reshape(bx.shape).astype(np.float32)
     my = (q[1] / q[2]).reshape(bx.shape).astype(np.float32)
+    if not (np.isfinite(mx).all() and np.isfinite(my).all()):
+        return None
     return cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -95,6 +100,8 @@ def robot_reach(image: np.ndarray, H: np.ndarray, centre: np.ndarray, up: np.nda
     sides or near edge: the robot touches another or the board has its colour)."""
     across = np.array([up[1], -up[0]])
     patch = _cut(image, H, centre, across, up)
+    if patch is None:
+        return None
     # the normalised log colour (fieldnet.normalise's, with the frame's level), 3x3 averaged
     x = np.log(patch.astype(np.float32) + np.float32(8.0)) - np.asarray(level, np.float32).reshape(1, 1, 3)
     x = cv2.blur(x, (3, 3), borderType=cv2.BORDER_REPLICATE)
