@@ -390,15 +390,11 @@ def calibrate(image: np.ndarray, expected: BoardLayout, corners=None, white_side
 def _robot_height(image: np.ndarray, H: np.ndarray, cutter: PatchCutter, fl, expected: BoardLayout,
                   colours: ColourModel) -> float | None:
     """How tall the robots of ``expected`` stand in ``image`` (:func:`vision.anyset.stature.robot_height`,
-    the board's colour the median of the squares ``expected`` calls empty), None without a measure."""
-    level = getattr(fl, "level", None)
-    if level is None:
-        return None
-    empty = [i for i, s in enumerate(expected.squares) if s is SquareState.EMPTY]
-    x = getattr(fl, "x_squares", None)
-    board = (np.median(np.asarray(x)[empty].transpose(1, 0, 2, 3).reshape(3, -1), axis=1)
-             if x is not None and empty else None)
-    return robot_height(image, H, cutter.pose, expected, colours, np.asarray(level), board)
+    the board's colour the reader's, over the squares ``expected`` calls empty), None without a measure."""
+    from .reader import _board_colour  # import cycle
+
+    board = _board_colour(fl.x_squares, np.array([s is SquareState.EMPTY for s in expected.squares]))
+    return robot_height(image, H, cutter.pose, expected, colours, np.asarray(fl.level), board)
 
 
 def _check_layout(fl, expected: BoardLayout, cutter: PatchCutter, image: np.ndarray,

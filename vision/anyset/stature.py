@@ -9,7 +9,7 @@ for points a robot may hide (``reader.HIDE_HEIGHT``) assumed the tallest robot a
 square); measured here instead, per set, from the robots the calibration frame shows.
 
 Each robot's silhouette is cut out of the frame at fine resolution in its square's own frame (across,
-and along the lean: *up*), its pixels those of the robot's learned colour (within ``FAR`` of it, after a
+and along the lean: *up*), its pixels those of the robot's learned colour (within ``reader.FAR_COLOUR`` of it, after a
 3x3 blur, as the reader's robot pixels are, and nearer it than the board's own colour where the two are
 told apart), connected to the square's middle. How far it reaches up beyond the robot's footprint is
 taken two ways, each blind to a different error, and the larger kept (an overestimate only keeps more
@@ -46,6 +46,7 @@ import numpy as np
 from ..geometry import square_centers
 from ..layout import BoardLayout, SquareState
 from .colours import MIN_SEPARATION, ColourModel
+from .fieldnet import normalise
 from .patches import CameraPose, lean_vectors
 
 #: the fine cut around each robot, in squares: across (either side), towards the camera, away from it
@@ -53,8 +54,6 @@ ACROSS = 0.5
 BACK = 0.8
 UP = 1.6
 STEP = 0.02
-#: a pixel of a robot's colour: within this many spreads of it (the reader's FAR_COLOUR)
-FAR = 2.5
 #: the robot's own pixels are those connected to its square's middle (this radius, in squares)
 MIDDLE = 0.15
 #: added to each robot's reach before its height is worked out (squares): the silhouette's edge as the
@@ -102,12 +101,14 @@ def robot_reach(image: np.ndarray, H: np.ndarray, centre: np.ndarray, up: np.nda
     patch = _cut(image, H, centre, across, up)
     if patch is None:
         return None
-    # the normalised log colour (fieldnet.normalise's, with the frame's level), 3x3 averaged
-    x = np.log(patch.astype(np.float32) + np.float32(8.0)) - np.asarray(level, np.float32).reshape(1, 1, 3)
+    from .reader import FAR_COLOUR    # import cycle (the reader's calibration measures the height)
+
+    # the normalised log colour, as the nets and the reader's robot pixels take it, 3x3 averaged
+    x = normalise(patch[None], level)[0][0].transpose(1, 2, 0)
     x = cv2.blur(x, (3, 3), borderType=cv2.BORDER_REPLICATE)
     flat = x.reshape(-1, 3).astype(np.float64)
     dist = colours.distance_to(flat, colour)
-    mask = dist <= FAR
+    mask = dist <= FAR_COLOUR
     if board is not None and colours.separation_of(board) >= MIN_SEPARATION:
         mask &= dist < colours.distance_to(flat, board)
     nv, nu = x.shape[:2]
