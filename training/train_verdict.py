@@ -43,12 +43,13 @@ ROUNDS = 400
 # The verdict may weigh the evidence as it learns, but never against the sense of a look: the more a
 # look's log-odds say "empty", the less likely a piece (and the more a colour says White, the likelier
 # White's robot). LightGBM keeps each model monotone in these features (-1: decreasing, +1: increasing),
-# which also keeps it from learning a quirk of the renderer that turns a look's word around.
+# which also keeps it from learning a quirk of the renderer that turns a look's word around. A point that
+# stands further apart from the frame's other points (vision.anyset.apart) never makes a battery less likely.
 MONOTONE = {
     "robot": {"s_net": -1, "s_toward": -1, "s_z0": -1, "s_own": -1, "s_head": -1, "s_prov": -1, "s_like_empty": 1},
     "white": {"s_llr": 1, "s_known_colour": 1, "s_like_white": 1},
     "battery": {"p_net": -1, "p_toward": -1, "p_z0": -1, "p_own": -1, "p_head": -1, "p_fine": -1, "p_prov": -1,
-                "p_like_empty": 1},
+                "p_like_empty": 1, "p_apart": 1, "p_apart_hi": 1},
 }
 HELD_OUT = 0.1            # share of the designs held out for validation
 LIMITS = (0.98, 0.99, 0.995, 0.998, 0.999)

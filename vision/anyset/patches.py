@@ -136,6 +136,12 @@ def _frames(pose: CameraPose, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     return e1, e2, n
 
 
+def aligned_offsets() -> tuple[np.ndarray, np.ndarray]:
+    """((P, P), (P, P)) each pixel's offset in board units (+x, +y) from its point in the patches of
+    :meth:`PatchCutter.aligned_points`."""
+    return _offsets(POINT_SPAN, FINE_POINT_PATCH)
+
+
 def _offsets(span: float, size: int) -> tuple[np.ndarray, np.ndarray]:
     c = ((np.arange(size) + 0.5) / size - 0.5) * span
     u = np.broadcast_to(c[None, :], (size, size))        # right
@@ -224,6 +230,7 @@ class PatchCutter:
         self.point_axes = np.stack([e1, e2], axis=1)
         self._fine_args = (pt, e1, e2)
         self._fine: _Group | None = None       # made when first asked for (the fine second look)
+        self._aligned: _Group | None = None    # and the points cut square to the board (vision.anyset.apart)
 
     def squares(self, image: np.ndarray) -> np.ndarray:
         """(36, PATCH, PATCH, 3) uint8."""
@@ -247,6 +254,18 @@ class PatchCutter:
             pt, e1, e2 = self._fine_args
             self._fine = _Group(self.H, self.size, pt, e1, e2, POINT_SPAN, FINE_POINT_PATCH, 2.0)
         return self._fine.cut(image, rows)
+
+    def aligned_points(self, image: np.ndarray) -> np.ndarray:
+        """(49, FINE_POINT_PATCH, FINE_POINT_PATCH, 3) uint8: the point patches at the fine look's
+        resolution, *not* turned towards the camera: patch right is the board's +x, patch up its +y
+        (:func:`aligned_offsets` gives each pixel's board offset), so that the same print lies the same
+        way at every point (:mod:`vision.anyset.apart`)."""
+        if self._aligned is None:
+            pt = self._fine_args[0]
+            e1 = np.tile(np.array([[1.0, 0.0]]), (len(pt), 1))
+            e2 = np.tile(np.array([[0.0, 1.0]]), (len(pt), 1))
+            self._aligned = _Group(self.H, self.size, pt, e1, e2, POINT_SPAN, FINE_POINT_PATCH, 2.0)
+        return self._aligned.cut(image)
 
     def cut(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return self.squares(image), self.points(image)

@@ -75,7 +75,8 @@ from .memory import FieldMemory
 from .sethead import SetHead, board_samples
 from ..geometry import field_neighbours, point_name, square_centers, square_name, touching_groups
 from ..layout import BoardLayout, POINT_STATES, SQUARE_STATES
-from .patches import PATCH, POINT_SPAN, SQUARE_SPAN, PatchCutter, corner_gaps
+from .apart import Unlikeness, reach_disc
+from .patches import FINE_POINT_PATCH, PATCH, POINT_SPAN, SQUARE_SPAN, PatchCutter, aligned_offsets, corner_gaps
 from .reference import COLOUR_BLACK, COLOUR_UNKNOWN, COLOUR_WHITE
 from ..reading import BoardReading, unreadable
 from .verdict import POINT_FEATURES, SQUARE_FEATURES, shared_verdict
@@ -695,6 +696,9 @@ _PATCH_RIM[ARRIVED_OPEN_RIM:PATCH - ARRIVED_OPEN_RIM, ARRIVED_OPEN_RIM:PATCH - A
 HIDE_CLEAR_RADIUS = SAME_POINT_RADIUS
 _CLEAR_POINT_DISC = _disc(POINT_SPAN, HIDE_CLEAR_RADIUS)
 _LIKE_POINT_SAMPLE = _CLEAR_POINT_DISC & _EVERY_OTHER     # a point's likeness to others: its battery reach
+# how unlike each point is to the frame's others, square to the board, within its battery reach
+# (HIDE_CLEAR_RADIUS): the verdict's p_apart, p_apart_hi (vision.anyset.apart)
+_UNLIKENESS = Unlikeness(aligned_offsets(), reach_disc(POINT_SPAN, FINE_POINT_PATCH, HIDE_CLEAR_RADIUS))
 _BATTERY_CENTRES = _disc(POINT_SPAN, HIDE_CLEAR_RADIUS - HIDE_BATTERY_RADIUS)   # where a battery in reach stands
 _FOOT_PX = HIDE_BATTERY_RADIUS / POINT_SPAN * PATCH                                 # its radius in patch pixels
 _FOOT_AT = np.arange(-int(np.ceil(_FOOT_PX)), int(np.ceil(_FOOT_PX)) + 1)
@@ -965,6 +969,7 @@ class PixelChecks(NamedTuple):
     fit: np.ndarray
     like: dict[str, np.ndarray] | None
     middle: np.ndarray | None
+    apart: np.ndarray | None = None        # (49, 2) vision.anyset.apart.Unlikeness (None without the frame)
 
 
 @dataclass(frozen=True)
@@ -1353,12 +1358,12 @@ class BoardReader:
         why = blank_reason(image)
         if why:
             return unreadable(why)
-        fl, pixels = look_with(self._cutter, image, self._cal.reference, self._pixel_checks, answers=self._answers)
+        fl, pixels = look_with(self._cutter, image, self._cal.reference, self._checks_of(image), answers=self._answers)
         alignment = pixels.alignment
         if alignment < MIN_ALIGNMENT and self._cal.method == "markers":
             found, too_far = self._find_again(image)
             if found:
-                fl, pixels = look_with(self._cutter, image, self._cal.reference, self._pixel_checks,
+                fl, pixels = look_with(self._cutter, image, self._cal.reference, self._checks_of(image),
                                        answers=self._answers)
                 alignment = pixels.alignment
             elif too_far:
@@ -1366,15 +1371,26 @@ class BoardReader:
         self._last = (self._fingerprint(image), self._cal.reference, self._cutter, fl)
         return self._reading(fl, alignment, image, pixels)
 
-    def _pixel_checks(self, px: PixelLook) -> PixelChecks:
+    def _pixel_checks(self, px: PixelLook, image: np.ndarray | None = None) -> PixelChecks:
         """What the reader takes of a frame's pixels alone, no net needed (:class:`PixelChecks`): run
-        while the nets look (:func:`vision.anyset.fields.look_with`), so it touches nothing they use."""
+        while the nets look (:func:`vision.anyset.fields.look_with`), so it touches nothing they use.
+        ``image``: the frame (the points' unlikeness to each other is cut from it; None: left out)."""
         ref_points = px.x_points is not None and px.x_ref_points is not None
         colours = self._cal.colours
         desc = colours.describe(px.x_squares, self._cutter.square_lean, px.x_background)
         return PixelChecks(self._alignment(px), self._differences(px), desc, np.clip(colours.llr(desc), -30, 30),
                            colours.fit_distance(desc), self._likeness(px) if VERDICT else None,
-                           _middle_change(px) if ref_points else None)
+                           _middle_change(px) if ref_points else None,
+                           self._unlikeness(image) if VERDICT and image is not None else None)
+
+    def _unlikeness(self, image: np.ndarray) -> np.ndarray:
+        """(49, 2) how unlike each point is to the frame's other points of its kind, square to the
+        board (:class:`vision.anyset.apart.Unlikeness`)."""
+        return _UNLIKENESS(self._cutter.aligned_points(image))
+
+    def _checks_of(self, image: np.ndarray):
+        """The frame's pixel checks as :func:`vision.anyset.fields.look_with` runs them beside the nets."""
+        return lambda px: self._pixel_checks(px, image)
 
     def _alignment(self, fl: FieldLook | PixelLook) -> float:
         """How well the fields' structure matches the reference's (1: the board is where it was)."""
@@ -1771,7 +1787,7 @@ class BoardReader:
         colours = self._cal.colours
         ref = self._cal.reference
         rs, rp = np.asarray(ref.square_state), np.asarray(ref.point_state)
-        pixels = self._pixel_checks(fl) if pixels is None else pixels
+        pixels = self._pixel_checks(fl, image) if pixels is None else pixels
         diffs = pixels.diffs
         toward_s, colour, toward_p = self._known_looks(fl, diffs)
         odds = np.log(SAME_ODDS)
@@ -1832,6 +1848,7 @@ class BoardReader:
         untouched = ((rp == REF_EMPTY) & ~battery_now) | ((rp == REF_OCCUPIED) & battery_now)
         noise = float(np.median(middle[untouched])) if untouched.any() and np.isfinite(middle).all() else np.nan
         like = pixels.like if pixels.like is not None else self._likeness(fl)
+        apart = pixels.apart if pixels.apart is not None else np.full((49, 2), np.nan)
 
         def asked(z: np.ndarray, look: np.ndarray) -> np.ndarray:
             """A look's log-odds, the first look's where it was not asked (the first look was sure)."""
@@ -1869,6 +1886,7 @@ class BoardReader:
             "p_gap_changed": np.minimum(np.where(corners & s_changed[None, :], gaps, np.inf).min(axis=1), GAP_CAP),
             "p_adj_sdiff": np.where(corners, s_diff[None, :], -1.0).max(axis=1), "sep_board": np.full(49, sep_board),
             "p_d_empty": like["p_d_empty"], "p_d_battery": like["p_d_battery"],
+            "p_apart": apart[:, 0], "p_apart_hi": apart[:, 1],
         }
         S = np.stack([np.asarray(squares[k], np.float64) for k in SQUARE_FEATURES], axis=1)
         P = np.stack([np.asarray(points[k], np.float64) for k in POINT_FEATURES], axis=1)

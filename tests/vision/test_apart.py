@@ -1,0 +1,121 @@
+"""The points' unlikeness to each other, square to the board (vision.anyset.apart)."""
+
+import numpy as np
+import pytest
+
+from vision.anyset import apart
+from vision.anyset.patches import FINE_POINT_PATCH, POINT_SPAN, PatchCutter, aligned_offsets
+
+P = FINE_POINT_PATCH
+DISC = apart.reach_disc(POINT_SPAN, P, 0.3)
+TURNS = apart.quarter_turns(aligned_offsets())
+UNLIKENESS = apart.Unlikeness(aligned_offsets(), DISC)
+
+
+def _printed_board(rng: np.random.Generator, noise: float = 2.0) -> np.ndarray:
+    """(49, P, P, 3) uint8 patches square to the board of a printed set: a line along each of the
+    board's axes through every point (only where the field goes on), a printed ring at every point,
+    camera noise; no piece."""
+    u, v = aligned_offsets()
+    out = np.empty((49, P, P, 3), np.float64)
+    for i in range(49):
+        x, y = i % 7 + u, i // 7 + v
+        on = (x >= 0) & (x <= 6) & (y >= 0) & (y <= 6)
+        img = np.full((P, P, 3), (200.0, 180.0, 150.0))
+        line = on & ((np.abs(u) < 0.03) | (np.abs(v) < 0.03))
+        ring = np.abs(np.hypot(u, v) - 0.15) < 0.03
+        img[line] = (40, 40, 40)
+        img[ring] = (30, 90, 160)
+        img[~on] = (90, 70, 50)
+        out[i] = img + rng.normal(0, noise, img.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _battery(patches: np.ndarray, i: int, at: tuple[float, float], radius: float, colour) -> None:
+    u, v = aligned_offsets()
+    patches[i][np.hypot(u - at[0], v - at[1]) <= radius] = colour
+
+
+def test_quarter_turns_bring_the_fields_edge_to_one_side():
+    u, v = aligned_offsets()
+    outside = [apart._outside((u, v), i) for i in range(49)]
+    for kind in (1, 2):
+        members = np.flatnonzero(apart.KINDS == kind)
+        first = outside[members[0]]
+        for i in members:
+            assert np.array_equal(np.rot90(outside[i], TURNS[i]), first), i
+    assert (TURNS[apart.KINDS == 0] == 0).all() and not outside[24].any()
+    assert list(np.bincount(apart.KINDS)) == [25, 20, 4]
+
+
+def test_a_battery_stands_out_and_empty_points_do_not():
+    rng = np.random.default_rng(3)
+    patches = _printed_board(rng)
+    batteries = {8: ((0.0, 0.0), 0.12, (30, 90, 160)),        # the print's own colour, on its point
+                 17: ((0.2, -0.1), 0.06, (60, 60, 60)),       # small, dark, set down off its point
+                 0: ((0.1, 0.1), 0.1, (220, 40, 40)),         # in a corner
+                 45: ((-0.15, 0.0), 0.08, (240, 240, 240))}   # on an edge
+    for i, (at, r, colour) in batteries.items():
+        _battery(patches, i, at, r, colour)
+    out = UNLIKENESS(patches)
+    assert out.shape == (49, 2) and np.isfinite(out).all()
+    empty = np.setdiff1d(np.arange(49), list(batteries))
+    assert out[empty, 0].max() < 2.0
+    assert out[list(batteries), 0].min() > 3.0
+    assert np.median(out[:, 0]) == pytest.approx(1.0)
+
+
+def test_light_across_the_board_does_not_make_points_unlike():
+    rng = np.random.default_rng(4)
+    patches = _printed_board(rng).astype(np.float64)
+    gain = np.linspace(0.6, 1.3, 49)                        # brighter towards one end of the board
+    patches = np.clip(patches * gain[:, None, None, None], 0, 255).astype(np.uint8)
+    out = UNLIKENESS(patches)
+    assert out[:, 0].max() < 2.0
+
+
+def test_a_flat_frame_gives_no_value():
+    out = UNLIKENESS(np.full((49, P, P, 3), 128, np.uint8))
+    assert np.isnan(out).all()
+
+
+def test_aligned_patches_keep_the_boards_axes():
+    """Whichever way the camera is turned, a mark at +y of a point lies at +y in its aligned patch."""
+    import cv2
+
+    u, v = aligned_offsets()
+    for H in (np.array([[60.0, 0.0, 100.0], [0.0, 60.0, 80.0], [0.0, 0.0, 1.0]]),      # board x to the right
+              np.array([[0.0, -60.0, 500.0], [60.0, 0.0, 80.0], [0.0, 0.0, 1.0]])):    # a quarter turn
+        img = np.zeros((600, 640, 3), np.uint8)
+        at = cv2.perspectiveTransform(np.array([[[3.0, 2.2]]]), H)[0, 0]             # 0.2 above point (3, 2)
+        cv2.circle(img, (int(round(at[0])), int(round(at[1]))), 4, (255, 255, 255), -1)
+        patches = PatchCutter(H, (640, 600)).aligned_points(img)
+        assert patches.shape == (49, P, P, 3)
+        bright = tuple(np.argwhere(patches[17].max(axis=2) > 128).T)
+        assert len(bright[0])
+        assert np.all(np.abs(v[bright] - 0.2) < 0.1) and np.all(np.abs(u[bright]) < 0.1)
+
+
+def test_the_reader_gives_the_verdict_each_points_unlikeness(start, cal):
+    """On a rendered frame of the tests' design: every point has a value, the batteries stand out
+    from the empty points that no robot stands beside, and they are the verdict's p_apart columns."""
+    from vision.anyset.reader import BoardReader
+    from vision.anyset.verdict import POINT_FEATURES
+    from vision.render import render
+
+    from vision_kit import ANYSET_DESIGN, ANYSET_SEED, random_layout
+
+    layout = random_layout(np.random.default_rng(11))
+    shot = render(layout, ANYSET_SEED, design=ANYSET_DESIGN, markers=False, frame=3, placement=3)
+    reader = BoardReader(cal, adapt=False, judge=False)
+    reader.read(shot.image)
+    points = reader.last_evidence.points
+    got = points[:, [POINT_FEATURES.index("p_apart"), POINT_FEATURES.index("p_apart_hi")]]
+    assert np.isfinite(got).all()
+    battery = np.array([v.value == "battery" for v in layout.points])
+    robot = np.array([v.value != "empty" for v in layout.squares]).reshape(6, 6)
+    lone = np.array([not robot[max(y - 1, 0):y + 1, max(x - 1, 0):x + 1].any()
+                     for y in range(7) for x in range(7)])
+    assert battery.any() and (~battery & lone).any()
+    assert got[battery & lone, 0].min() > got[~battery & lone, 0].max()
+    assert np.median(got[battery, 0]) > 2 * np.median(got[~battery, 0])
