@@ -4,12 +4,11 @@ import numpy as np
 import pytest
 
 from vision.anyset import apart
-from vision.anyset.patches import FINE_POINT_PATCH, POINT_SPAN, PatchCutter, aligned_offsets
+from vision.anyset.patches import FINE_POINT_PATCH, PatchCutter, aligned_offsets
 
 P = FINE_POINT_PATCH
-DISC = apart.reach_disc(POINT_SPAN, P, 0.3)
 TURNS = apart.quarter_turns(aligned_offsets())
-UNLIKENESS = apart.Unlikeness(aligned_offsets(), DISC)
+UNLIKENESS = apart.Unlikeness(aligned_offsets(), 0.3)
 
 
 def _printed_board(rng: np.random.Generator, noise: float = 2.0) -> np.ndarray:

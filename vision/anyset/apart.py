@@ -61,12 +61,6 @@ def quarter_turns(offsets: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     return turns
 
 
-def reach_disc(span: float, size: int, radius: float) -> np.ndarray:
-    """(size, size) bool: the disc of ``radius`` board units around a patch's middle."""
-    c = ((np.arange(size) + 0.5) / size - 0.5) * span
-    return (c[None, :] ** 2 + c[:, None] ** 2) <= radius ** 2
-
-
 def _middle(values: np.ndarray) -> np.ndarray:
     """The middle value along axis 0 (the upper of the two middle ones for an even count): a median
     by one partial sort, a tenth of ``np.median``'s time on a frame's patches."""
@@ -76,15 +70,17 @@ def _middle(values: np.ndarray) -> np.ndarray:
 
 class Unlikeness:
     """Each point's largest and :data:`HIGH` percent difference from its kind's median point within
-    ``disc`` (the battery's reach, (P, P) bool), over the frame's median of each: call it with the
-    frame's (49, P, P, 3) uint8 patches cut square to the board
+    ``reach`` (board units, the battery's reach) of the point, over the frame's median of each: call it
+    with the frame's (49, P, P, 3) uint8 patches cut square to the board
     (:meth:`vision.anyset.patches.PatchCutter.aligned_points`; ``offsets`` their pixels' board offsets,
     :func:`vision.anyset.patches.aligned_offsets`) for a (49, 2) array, NaN where a value cannot be
     had (a frame of one flat colour). The patches' turns and the points' order by kind are worked out
     once, so that a frame takes two gathers, three partial sorts and a blur (about 2 ms)."""
 
-    def __init__(self, offsets: tuple[np.ndarray, np.ndarray], disc: np.ndarray) -> None:
+    def __init__(self, offsets: tuple[np.ndarray, np.ndarray], reach: float) -> None:
         turns = quarter_turns(offsets)
+        u, v = offsets
+        disc = u ** 2 + v ** 2 <= reach ** 2
         p = disc.shape[0]
         self.size = p
         self.order = np.argsort(KINDS, kind="stable")                    # the points, kind by kind

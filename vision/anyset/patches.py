@@ -261,7 +261,7 @@ class PatchCutter:
         (:func:`aligned_offsets` gives each pixel's board offset), so that the same print lies the same
         way at every point (:mod:`vision.anyset.apart`)."""
         if self._aligned is None:
-            pt = self._fine_args[0]
+            pt = point_coords()
             e1 = np.tile(np.array([[1.0, 0.0]]), (len(pt), 1))
             e2 = np.tile(np.array([[0.0, 1.0]]), (len(pt), 1))
             self._aligned = _Group(self.H, self.size, pt, e1, e2, POINT_SPAN, FINE_POINT_PATCH, 2.0)

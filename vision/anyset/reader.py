@@ -75,8 +75,8 @@ from .memory import FieldMemory
 from .sethead import SetHead, board_samples
 from ..geometry import field_neighbours, point_name, square_centers, square_name, touching_groups
 from ..layout import BoardLayout, POINT_STATES, SQUARE_STATES
-from .apart import Unlikeness, reach_disc
-from .patches import FINE_POINT_PATCH, PATCH, POINT_SPAN, SQUARE_SPAN, PatchCutter, aligned_offsets, corner_gaps
+from .apart import Unlikeness
+from .patches import PATCH, POINT_SPAN, SQUARE_SPAN, PatchCutter, aligned_offsets, corner_gaps
 from .reference import COLOUR_BLACK, COLOUR_UNKNOWN, COLOUR_WHITE
 from ..reading import BoardReading, unreadable
 from .verdict import POINT_FEATURES, SQUARE_FEATURES, shared_verdict
@@ -698,7 +698,7 @@ _CLEAR_POINT_DISC = _disc(POINT_SPAN, HIDE_CLEAR_RADIUS)
 _LIKE_POINT_SAMPLE = _CLEAR_POINT_DISC & _EVERY_OTHER     # a point's likeness to others: its battery reach
 # how unlike each point is to the frame's others, square to the board, within its battery reach
 # (HIDE_CLEAR_RADIUS): the verdict's p_apart, p_apart_hi (vision.anyset.apart)
-_UNLIKENESS = Unlikeness(aligned_offsets(), reach_disc(POINT_SPAN, FINE_POINT_PATCH, HIDE_CLEAR_RADIUS))
+_UNLIKENESS = Unlikeness(aligned_offsets(), HIDE_CLEAR_RADIUS)
 _BATTERY_CENTRES = _disc(POINT_SPAN, HIDE_CLEAR_RADIUS - HIDE_BATTERY_RADIUS)   # where a battery in reach stands
 _FOOT_PX = HIDE_BATTERY_RADIUS / POINT_SPAN * PATCH                                 # its radius in patch pixels
 _FOOT_AT = np.arange(-int(np.ceil(_FOOT_PX)), int(np.ceil(_FOOT_PX)) + 1)
