@@ -49,7 +49,7 @@ MONOTONE = {
     "robot": {"s_net": -1, "s_toward": -1, "s_z0": -1, "s_own": -1, "s_head": -1, "s_prov": -1, "s_like_empty": 1},
     "white": {"s_llr": 1, "s_known_colour": 1, "s_like_white": 1},
     "battery": {"p_net": -1, "p_toward": -1, "p_z0": -1, "p_own": -1, "p_head": -1, "p_fine": -1, "p_prov": -1,
-                "p_like_empty": 1, "p_apart": 1, "p_apart_hi": 1},
+                "p_like_empty": 1, "p_apart": 1, "p_apart_hi": 1, "p_apart_free": 1, "p_apart_tint": 1},
 }
 HELD_OUT = 0.1            # share of the designs held out for validation
 LIMITS = (0.98, 0.99, 0.995, 0.998, 0.999)

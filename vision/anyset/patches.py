@@ -102,14 +102,22 @@ def lean_vectors(pose: CameraPose, xy: np.ndarray) -> np.ndarray:
     return (xy - C[:2]) / max(float(C[2]), 1e-6)
 
 
+def camera_shadows(pose: CameraPose, height: float) -> tuple[np.ndarray, np.ndarray]:
+    """((36, 2), (36, 2)) the axis of the "camera shadow" of a thing ``height`` tall standing at each
+    square's centre: on the board plane, from its foot to where the camera sees its top's centre."""
+    sq = square_centers()
+    C = pose.centre
+    up = max(float(C[2]) - height, 1e-6)
+    return sq, sq + (sq - C[:2]) * (height / up)
+
+
 def corner_gaps(pose: CameraPose, height: float) -> np.ndarray:
     """(36, 49): how far each square's corner points lie from the axis of the "camera shadow" of a
     thing ``height`` tall standing at the square's centre (on the board plane, the capsule from its
-    foot to where the camera sees its top); inf for the points that are not its corners."""
-    sq, pt = square_centers(), point_coords()
-    C = pose.centre
-    up = max(float(C[2]) - height, 1e-6)
-    top = sq + (sq - C[:2]) * (height / up)              # where the top's centre falls on the plane
+    foot to where the camera sees its top: :func:`camera_shadows`); inf for the points that are not
+    its corners."""
+    sq, top = camera_shadows(pose, height)
+    pt = point_coords()
     axis = top - sq
     rel = pt[None, :, :] - sq[:, None, :]                 # (36, 49, 2)
     ll = np.maximum((axis * axis).sum(axis=1), 1e-12)[:, None]

@@ -56,7 +56,7 @@ POINT_FEATURES = (
     "p_z0", "p_own", "p_head", "p_fine", "p_prov", "p_asked", "p_qc", "p_hasty", "p_hidden", "p_moved",
     "p_arrived", "p_left", "p_unlike", "p_ref_empty", "p_ref_battery", "p_sq_robot", "p_sq_robot_ref",
     "p_sq_changed", "p_gap_robot", "p_gap_changed", "p_adj_sdiff", "sep_board", "p_d_empty", "p_d_battery",
-    "p_apart", "p_apart_hi",
+    "p_apart", "p_apart_hi", "p_apart_free", "p_apart_tint",
 )
 # features made from the reader's (the trees split on one feature at a time: a difference of two is a
 # split they cannot make by themselves): how much nearer a field is to this set's empty look than to its
