@@ -229,3 +229,13 @@ def test_a_shade_on_the_board_sets_a_point_apart_but_not_its_tint():
     assert colour[24] > 3.0 and tint[24] < 2.0
     assert colour[10] > 3.0 and tint[10] > 3.0
     assert colour[38] > 3.0 and tint[38] < colour[38] / 2
+
+
+def test_robots_everywhere_covering_every_point_give_no_value_and_no_warning():
+    import warnings
+
+    measured = UNLIKENESS.measure(_printed_board(np.random.default_rng(8)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        free = UNLIKENESS.free(measured, _overhead_shadows(radius=3.0), np.ones(36, bool))
+    assert free.shape == (49, 2) and np.isnan(free).all()

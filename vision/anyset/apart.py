@@ -187,7 +187,10 @@ class Unlikeness:
 
 def _over_typical(stats: np.ndarray) -> np.ndarray:
     """(n, k) each column over its median among the points (NaN where the median is none or zero)."""
-    typical = np.nanmedian(stats, axis=0) if np.isnan(stats).any() else _middle(stats)
+    if np.isnan(stats).any():
+        typical = np.array([np.median(c[np.isfinite(c)]) if np.isfinite(c).any() else np.nan for c in stats.T])
+    else:
+        typical = _middle(stats)
     with np.errstate(invalid="ignore", divide="ignore"):
         out = stats / typical[None, :]
     return np.where(np.isfinite(out) & (typical[None, :] > 1e-6), out, np.nan)
