@@ -36,8 +36,9 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from ..geometry import point_coords, square_centers
+from ..geometry import field_neighbours, point_coords
 from .fieldnet import _LOG as LOG
+from .patches import shadow_distance
 
 N = 49
 SIDE = 7                   # points per row
@@ -154,18 +155,13 @@ class Unlikeness:
         within ``radius`` (board units) of the segment from the square's foot ``feet`` (36, 2) to where
         the camera sees a robot's top ``tops`` (36, 2) on the board plane (the robot's camera shadow,
         :func:`vision.anyset.patches.camera_shadows`). Worked out once per camera pose."""
-        u, v = self.offsets
-        pts, sq = point_coords(), square_centers()
+        offsets = np.stack(self.offsets, axis=-1)                        # (P, P, 2)
+        pts, corners = point_coords(), field_neighbours()[:36, 36:]
         squares = np.full((N, 4), -1, np.int64)
         masks = np.zeros((N, 4, self.size * self.size), bool)
         for j, i in enumerate(self.order):
-            beside = np.flatnonzero(np.abs(sq - pts[i]).max(axis=1) <= 0.5 + 1e-9)
-            x, y = pts[i][0] + u, pts[i][1] + v
-            for c, s in enumerate(beside):
-                axis = tops[s] - feet[s]
-                rx, ry = x - feet[s][0], y - feet[s][1]
-                t = np.clip((rx * axis[0] + ry * axis[1]) / max(float(axis @ axis), 1e-12), 0.0, 1.0)
-                near = np.hypot(rx - t * axis[0], ry - t * axis[1]) < radius
+            for c, s in enumerate(np.flatnonzero(corners[:, i])):
+                near = shadow_distance(pts[i] + offsets, feet[s], tops[s]) < radius
                 squares[j, c] = s
                 masks[j, c] = near.ravel()[self.turned[j]]
         return Shadows(squares, masks)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..geometry import point_coords, square_centers
+from ..geometry import field_neighbours, point_coords, square_centers
 
 PATCH = 24                 # pixels per square patch side
 POINT_PATCH = 24           # pixels per point patch side: the shipped points net's (FINE_POINT_PATCH for a --fine net)
@@ -111,19 +111,24 @@ def camera_shadows(pose: CameraPose, height: float) -> tuple[np.ndarray, np.ndar
     return sq, sq + (sq - C[:2]) * (height / up)
 
 
+def shadow_distance(xy: np.ndarray, feet: np.ndarray, tops: np.ndarray) -> np.ndarray:
+    """How far each place ``xy`` (..., 2) lies from the axis of a camera shadow, the segment from
+    ``feet`` to ``tops`` (..., 2; :func:`camera_shadows`), all broadcast together (board units)."""
+    axis = tops - feet
+    rel = xy - feet
+    ll = np.maximum((axis * axis).sum(axis=-1), 1e-12)
+    t = np.clip((rel * axis).sum(axis=-1) / ll, 0.0, 1.0)
+    return np.linalg.norm(rel - t[..., None] * axis, axis=-1)
+
+
 def corner_gaps(pose: CameraPose, height: float) -> np.ndarray:
     """(36, 49): how far each square's corner points lie from the axis of the "camera shadow" of a
     thing ``height`` tall standing at the square's centre (on the board plane, the capsule from its
     foot to where the camera sees its top: :func:`camera_shadows`); inf for the points that are not
     its corners."""
     sq, top = camera_shadows(pose, height)
-    pt = point_coords()
-    axis = top - sq
-    rel = pt[None, :, :] - sq[:, None, :]                 # (36, 49, 2)
-    ll = np.maximum((axis * axis).sum(axis=1), 1e-12)[:, None]
-    t = np.clip((rel * axis[:, None, :]).sum(axis=2) / ll, 0.0, 1.0)
-    gap = np.linalg.norm(rel - t[..., None] * axis[:, None, :], axis=2)
-    return np.where(np.abs(rel).max(axis=2) <= 0.5 + 1e-9, gap, np.inf)
+    gap = shadow_distance(point_coords()[None, :, :], sq[:, None, :], top[:, None, :])   # (36, 49)
+    return np.where(field_neighbours()[:36, 36:], gap, np.inf)
 
 
 def hideable_corners(pose: CameraPose, height: float, radius: float, margin: float) -> np.ndarray:

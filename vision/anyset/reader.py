@@ -1199,10 +1199,16 @@ class BoardReader:
         board's place now (a board found again starts it anew)."""
         if self._hiding is None or self._hiding[0] is not self._cutter:
             gaps = corner_gaps(self._cutter.pose, HIDE_HEIGHT)
-            height = self._cal.robot_height if SET_HEIGHT else None
-            own = gaps if height is None or height >= HIDE_HEIGHT else corner_gaps(self._cutter.pose, height)
+            height = self._set_height()
+            own = gaps if height >= HIDE_HEIGHT else corner_gaps(self._cutter.pose, height)
             self._hiding = [self._cutter, gaps, -np.inf, own]
         return self._hiding
+
+    def _set_height(self) -> float:
+        """How tall the checks take this set's robots: as calibration measured them (:data:`SET_HEIGHT`),
+        never taller than the tallest a set may have (:data:`HIDE_HEIGHT`, also where none was measured)."""
+        height = self._cal.robot_height if SET_HEIGHT else None
+        return HIDE_HEIGHT if height is None else min(height, HIDE_HEIGHT)
 
     def _set_head(self, kind: str = "points") -> SetHead | None:
         """The net ``kind``'s last layer fitted on the fields of the calibration's board and, where
@@ -1402,9 +1408,7 @@ class BoardReader:
         """Which pixels of each point's board-aligned patch a robot of this set's height (``SET_HEIGHT``,
         else the tallest) on each square beside it may cover, for the board's place now."""
         if self._shadow_masks is None or self._shadow_masks[0] is not self._cutter:
-            height = self._cal.robot_height if SET_HEIGHT else None
-            height = HIDE_HEIGHT if height is None else min(height, HIDE_HEIGHT)
-            feet, tops = camera_shadows(self._cutter.pose, height)
+            feet, tops = camera_shadows(self._cutter.pose, self._set_height())
             self._shadow_masks = (self._cutter, _UNLIKENESS.shadows(feet, tops, HIDE_RADIUS + HIDE_MARGIN))
         return self._shadow_masks[1]
 
